@@ -1,0 +1,22 @@
+// Two projects: `unit` (pure, next to the code, no network or disk) and `integration` (real
+// processes on 127.0.0.1, run against the built dist/ — `npm test` builds first).
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'],
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
+      testTimeout: 60_000,
+    },
+  ],
+};

@@ -1,0 +1,18 @@
+export * from './errors';
+export * from './wire';
+export * from './provider';
+export * from './question-capability';
+export * from './surface';
+export * from './update-outcome';
+export * from './launch-config';
+export * from './session-state';
+export * from './control-auth';
+export * from './health';
+export type { AgentCtlClient, AgentCtlHandlers } from './generated/kandev/agentctl/v1/AgentCtl';
+export type { LaunchConfig__Output as WireLaunchConfigOutput } from './generated/kandev/agentctl/v1/LaunchConfig';
+export type { SessionState__Output as WireSessionStateOutput } from './generated/kandev/agentctl/v1/SessionState';
+export type { UpdateProvidersRequest__Output as WireUpdateProvidersRequestOutput } from './generated/kandev/agentctl/v1/UpdateProvidersRequest';
+export type {
+  UpdateProvidersResponse as WireUpdateProvidersResponse,
+  UpdateProvidersResponse__Output as WireUpdateProvidersResponseOutput,
+} from './generated/kandev/agentctl/v1/UpdateProvidersResponse';
