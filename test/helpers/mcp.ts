@@ -1,0 +1,45 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Cleanup } from './cleanup';
+
+export interface McpConnection {
+  client: Client;
+  /** Count of notifications/tools/list_changed received so far. */
+  listChangedCount: () => number;
+  /** Sorted names from a fresh tools/list. */
+  toolNames: () => Promise<string[]>;
+}
+
+/** A real SDK client over Streamable HTTP, presenting `token` as its bearer (as an agent would). */
+export async function connectMcp(cleanup: Cleanup, url: string, token: string): Promise<McpConnection> {
+  const client = new Client({ name: 'kandev-test-agent', version: '0.0.0' });
+  let listChanged = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    listChanged += 1;
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  cleanup.defer(() => client.close());
+  return {
+    client,
+    listChangedCount: () => listChanged,
+    toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
+  };
+}
+
+/** A raw MCP initialize POST, to see the HTTP status a given Authorization header gets. */
+export async function rawInitialize(url: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    }),
+  });
+}
