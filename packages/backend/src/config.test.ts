@@ -1,0 +1,109 @@
+import { ConfigError, loadConfig, parseHostList } from './config';
+
+const TOKEN = 'a-control-token-that-is-long-enough-0123';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  test('defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      http: { host: '127.0.0.1', port: 7420 },
+      dataDir: './data',
+      gitlabHosts: [],
+      agentctl: {
+        host: '127.0.0.1',
+        grpcPort: 7421,
+        mcpPort: 7422,
+        token: undefined,
+        bin: undefined,
+        callTimeoutMs: 5000,
+      },
+      logLevel: 'info',
+      shutdownTimeoutMs: 10_000,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('reads every variable', () => {
+    const config = loadConfig({
+      KANDEV_HTTP_HOST: '0.0.0.0',
+      KANDEV_HTTP_PORT: '0',
+      KANDEV_DATA_DIR: '/var/lib/kandev',
+      KANDEV_GITLAB_HOSTS: ' Git.Example.com, ,gitlab.internal ',
+      KANDEV_AGENTCTL_HOST: '127.0.0.2',
+      KANDEV_AGENTCTL_GRPC_PORT: '9001',
+      KANDEV_AGENTCTL_MCP_PORT: '9002',
+      KANDEV_AGENTCTL_TOKEN: TOKEN,
+      KANDEV_AGENTCTL_BIN: '/opt/agentctl/main.js',
+      LOG_LEVEL: 'debug',
+      KANDEV_SHUTDOWN_TIMEOUT_MS: '2500',
+      KANDEV_AGENTCTL_TIMEOUT_MS: '750',
+      PATH: '/usr/bin',
+    });
+    expect(config).toMatchObject({
+      http: { host: '0.0.0.0', port: 0 },
+      dataDir: '/var/lib/kandev',
+      gitlabHosts: ['git.example.com', 'gitlab.internal'],
+      agentctl: {
+        host: '127.0.0.2',
+        grpcPort: 9001,
+        mcpPort: 9002,
+        token: TOKEN,
+        bin: '/opt/agentctl/main.js',
+        callTimeoutMs: 750,
+        passEnv: { PATH: '/usr/bin' },
+      },
+      logLevel: 'debug',
+      shutdownTimeoutMs: 2500,
+    });
+  });
+
+  test('a blank variable takes its default', () => {
+    expect(loadConfig({ KANDEV_HTTP_PORT: '', KANDEV_AGENTCTL_TOKEN: '  ', LOG_LEVEL: '' })).toMatchObject({
+      http: { port: 7420 },
+      agentctl: { token: undefined },
+      logLevel: 'info',
+    });
+  });
+
+  test.each([
+    ['KANDEV_HTTP_PORT', 'http'],
+    ['KANDEV_HTTP_PORT', '65536'],
+    ['KANDEV_HTTP_PORT', '-1'],
+    ['KANDEV_AGENTCTL_GRPC_PORT', '1.5'],
+    ['KANDEV_AGENTCTL_TOKEN', 'too-short'],
+    ['LOG_LEVEL', 'verbose'],
+    ['KANDEV_SHUTDOWN_TIMEOUT_MS', '0'],
+    ['KANDEV_AGENTCTL_TIMEOUT_MS', 'soon'],
+  ])('%s=%j is rejected by name, without its value', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.variables).toEqual([name]);
+    expect(error.message).toBe(`invalid configuration: ${name}`);
+    expect(error.message).not.toContain(value);
+  });
+
+  test('every bad variable is named at once', () => {
+    expect(configError({ KANDEV_HTTP_PORT: 'x', LOG_LEVEL: 'loud', KANDEV_AGENTCTL_TOKEN: 'short' }).variables).toEqual(
+      ['KANDEV_AGENTCTL_TOKEN', 'KANDEV_HTTP_PORT', 'LOG_LEVEL'],
+    );
+  });
+});
+
+describe('parseHostList', () => {
+  test.each([
+    ['', []],
+    ['a.example', ['a.example']],
+    [' A.example , b.EXAMPLE,,a.example ', ['a.example', 'b.example']],
+  ])('%j -> %j', (input, expected) => {
+    expect(parseHostList(input)).toEqual(expected);
+  });
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const positiveMs = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
+const optionalText = z.string().trim().min(1).optional();
+
+const EnvSchema = z.object({
+  KANDEV_HTTP_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  KANDEV_HTTP_PORT: port(7420),
+  KANDEV_DATA_DIR: z.string().trim().min(1).default('./data'),
+  KANDEV_GITLAB_HOSTS: z.string().default(''),
+  KANDEV_AGENTCTL_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  KANDEV_AGENTCTL_GRPC_PORT: port(7421),
+  KANDEV_AGENTCTL_MCP_PORT: port(7422),
+  KANDEV_AGENTCTL_TOKEN: z.string().trim().min(CONTROL_TOKEN_MIN_LENGTH).optional(),
+  KANDEV_AGENTCTL_BIN: optionalText,
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  KANDEV_SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
+  KANDEV_AGENTCTL_TIMEOUT_MS: positiveMs(5_000),
+});
+
+/** Variables handed through to the agentctl child (and from there to agent processes). */
+const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG'] as const;
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** `a.example, B.example,,` -> ['a.example', 'b.example']. */
+export function parseHostList(value: string): string[] {
+  const hosts = value
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host.length > 0);
+  return [...new Set(hosts)];
+}
+
+function passedThrough(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of PASSED_THROUGH) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** Thrown for bad configuration; names the variables, never their values. */
+export class ConfigError extends Error {
+  constructor(readonly variables: string[]) {
+    super(`invalid configuration: ${variables.join(', ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A blank variable counts as unset, so it takes its default. */
+function withoutBlanks(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+}
+
+/** The only reader of the environment: validates it and returns a frozen, typed config. */
+export function loadConfig(env: Env = process.env) {
+  const parsed = EnvSchema.safeParse(withoutBlanks(env));
+  if (!parsed.success) {
+    throw new ConfigError([...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].sort());
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT }),
+    dataDir: e.KANDEV_DATA_DIR,
+    gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),
+    agentctl: Object.freeze({
+      host: e.KANDEV_AGENTCTL_HOST,
+      grpcPort: e.KANDEV_AGENTCTL_GRPC_PORT,
+      mcpPort: e.KANDEV_AGENTCTL_MCP_PORT,
+      token: e.KANDEV_AGENTCTL_TOKEN,
+      bin: e.KANDEV_AGENTCTL_BIN,
+      callTimeoutMs: e.KANDEV_AGENTCTL_TIMEOUT_MS,
+      passEnv: Object.freeze(passedThrough(env)),
+    }),
+    logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,
+  });
+}
+
+export type Config = ReturnType<typeof loadConfig>;

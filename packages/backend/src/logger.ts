@@ -1,0 +1,19 @@
+import pino, { type Logger } from 'pino';
+import type { LogLevel } from './config';
+
+export type { Logger };
+
+/** The root logger: JSON to stderr (stdout carries only the ready line), secrets redacted. */
+export function createLogger(level: LogLevel): Logger {
+  return pino(
+    {
+      name: 'backend',
+      level,
+      redact: {
+        paths: ['token', '*.token', 'mcpToken', '*.mcpToken', 'controlToken', '*.controlToken', 'env', '*.env'],
+        censor: '[redacted]',
+      },
+    },
+    pino.destination({ fd: 2, sync: true }),
+  );
+}

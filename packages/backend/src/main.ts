@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { type Config, ConfigError, loadConfig } from './config';
+import { connectableHost } from './connectable-host';
+import { AgentctlClients } from './executors/agentctl-client';
+import { createAgentctlRoutes } from './executors/agentctl-routes';
+import { defaultAgentctlEntry, LocalProcessExecutor } from './executors/local-process-executor';
+import { createApp } from './http/app';
+import { listen } from './http/http-server';
+import { createLogger, type Logger } from './logger';
+import { createRepositoryRoutes } from './repositories/repository-routes';
+import { RepositoryService } from './repositories/repository-service';
+import { createSessionRoutes } from './sessions/session-routes';
+import { SessionService } from './sessions/session-service';
+import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
+import { createDatabase, migrateToLatest } from './store/database';
+import { createUnitOfWork } from './store/unit-of-work';
+import { createTaskRoutes } from './tasks/task-routes';
+import { TaskService } from './tasks/task-service';
+import { createWorkspaceRoutes } from './workspaces/workspace-routes';
+import { WorkspaceService } from './workspaces/workspace-service';
+
+function loadConfigOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`backend: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+function createExecutor(config: Config, logger: Logger): LocalProcessExecutor {
+  return new LocalProcessExecutor({
+    entry: config.agentctl.bin ?? defaultAgentctlEntry(),
+    host: config.agentctl.host,
+    grpcPort: config.agentctl.grpcPort,
+    mcpPort: config.agentctl.mcpPort,
+    token: config.agentctl.token,
+    logLevel: config.logLevel,
+    passEnv: config.agentctl.passEnv,
+    logFile: join(config.dataDir, 'agentctl.log'),
+    startTimeoutMs: 15_000,
+    stopGraceMs: Math.max(1, Math.floor(config.shutdownTimeoutMs / 2)),
+    logger: logger.child({ component: 'executor' }),
+  });
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.logLevel);
+  const steps: ShutdownStep[] = []; // reverse start order: unshift as things start
+  try {
+    const db = createDatabase(config.dataDir);
+    steps.unshift({ name: 'database', run: () => db.destroy() });
+    const applied = await migrateToLatest(db);
+    logger.info({ dataDir: config.dataDir, applied }, 'database ready');
+
+    const uow = createUnitOfWork(db);
+    const clock = () => new Date();
+    const executor = createExecutor(config, logger);
+    steps.unshift({ name: 'agentctl', run: () => executor.stop() });
+    const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
+    steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
+    const sessionDeps = { uow, clock, executor, agentctl: clients, logger: logger.child({ component: 'sessions' }) };
+
+    const endpoint = await executor.ensureAgentctl();
+    const app = createApp(logger.child({ component: 'http' }), [
+      createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
+      createRepositoryRoutes(new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts })),
+      createTaskRoutes(new TaskService({ uow, clock })),
+      createSessionRoutes(new SessionService(sessionDeps)),
+      createAgentctlRoutes(executor),
+    ]);
+    const http = await listen(app, config.http.host, config.http.port);
+    steps.unshift({ name: 'http', run: () => http.close() });
+    installShutdown({ logger, timeoutMs: config.shutdownTimeoutMs, steps, exit: (code) => process.exit(code) });
+
+    const url = `http://${connectableHost(config.http.host)}:${http.port}`;
+    const status = executor.status();
+    const agentctl = { pid: status.pid, grpcAddress: endpoint.grpcAddress, mcpUrl: endpoint.mcpBaseUrl };
+    process.stdout.write(`${JSON.stringify({ event: 'ready', httpPort: http.port, url, agentctl })}\n`);
+    logger.info({ url }, 'backend listening');
+  } catch (err) {
+    logger.fatal({ err }, 'backend failed to start');
+    await runShutdown(logger, steps);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,78 @@
+import type { Knex } from 'knex';
+import { normalizeProvider } from '@kandev/protocol';
+import { toIsoString } from '../store/row-values';
+import type { SourceType } from './provider-identity';
+import type { Repository } from './repository';
+
+interface RepositoryRow {
+  id: string;
+  workspace_id: string;
+  source_type: string;
+  provider: string | null;
+  provider_host: string | null;
+  owner: string | null;
+  name: string;
+  remote_url: string | null;
+  local_path: string | null;
+  identity_key: string;
+  created_at: unknown;
+}
+
+function fromRow(row: RepositoryRow): Repository {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    sourceType: (row.source_type === 'local' ? 'local' : 'remote') satisfies SourceType,
+    // Stored once at registration; read back as stored (normalising only guards against hand edits).
+    provider: normalizeProvider(row.provider),
+    providerHost: row.provider_host,
+    owner: row.owner,
+    name: row.name,
+    remoteUrl: row.remote_url,
+    localPath: row.local_path,
+    identityKey: row.identity_key,
+    createdAt: toIsoString(row.created_at),
+  };
+}
+
+function toRow(repository: Repository): RepositoryRow {
+  return {
+    id: repository.id,
+    workspace_id: repository.workspaceId,
+    source_type: repository.sourceType,
+    provider: repository.provider,
+    provider_host: repository.providerHost,
+    owner: repository.owner,
+    name: repository.name,
+    remote_url: repository.remoteUrl,
+    local_path: repository.localPath,
+    identity_key: repository.identityKey,
+    created_at: repository.createdAt,
+  };
+}
+
+export class RepositoryStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(repository: Repository): Promise<void> {
+    await this.db('repositories').insert(toRow(repository));
+  }
+
+  async findById(id: string): Promise<Repository | undefined> {
+    const row = await this.db<RepositoryRow>('repositories').where({ id }).first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  async findByIdentity(workspaceId: string, identityKey: string): Promise<Repository | undefined> {
+    const row = await this.db<RepositoryRow>('repositories')
+      .where({ workspace_id: workspaceId, identity_key: identityKey })
+      .first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  async findByIds(ids: readonly string[]): Promise<Repository[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db<RepositoryRow>('repositories').whereIn('id', [...ids]);
+    return rows.map(fromRow);
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { Provider } from '@kandev/protocol';
+import { IdSchema } from '../store/id-schema';
+import type { SourceType } from './provider-identity';
+
+export interface Repository {
+  id: string;
+  workspaceId: string;
+  sourceType: SourceType;
+  provider: Provider | null;
+  providerHost: string | null;
+  owner: string | null;
+  name: string;
+  remoteUrl: string | null;
+  localPath: string | null;
+  identityKey: string;
+  createdAt: string;
+}
+
+export const CreateRepositoryBodySchema = z
+  .object({
+    workspace_id: IdSchema,
+    remote_url: z.string().trim().min(1).max(2048).optional(),
+    local_path: z.string().trim().min(1).max(4096).optional(),
+    provider: z.string().max(64).nullable().optional(),
+    name: z.string().trim().min(1).max(255).optional(),
+  })
+  .strict()
+  .refine((body) => (body.remote_url === undefined) !== (body.local_path === undefined), {
+    message: 'exactly one of remote_url and local_path is required',
+    path: ['remote_url'],
+  });
+export type CreateRepositoryBody = z.infer<typeof CreateRepositoryBodySchema>;
+
+export interface RepositoryView {
+  id: string;
+  workspace_id: string;
+  source_type: SourceType;
+  provider: Provider | null;
+  provider_host: string | null;
+  owner: string | null;
+  name: string;
+  remote_url: string | null;
+  local_path: string | null;
+  created_at: string;
+}
+
+export function toRepositoryView(repository: Repository): RepositoryView {
+  return {
+    id: repository.id,
+    workspace_id: repository.workspaceId,
+    source_type: repository.sourceType,
+    provider: repository.provider,
+    provider_host: repository.providerHost,
+    owner: repository.owner,
+    name: repository.name,
+    remote_url: repository.remoteUrl,
+    local_path: repository.localPath,
+    created_at: repository.createdAt,
+  };
+}

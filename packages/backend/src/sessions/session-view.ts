@@ -1,0 +1,81 @@
+import type { AgentCommand, LaunchConfig, Provider, QuestionCapability, Surface } from '@kandev/protocol';
+import type { AgentSession, AgentSessionState } from './agent-session';
+
+/** A launch config as REST shows it: snake_case, never the MCP token. */
+export interface LaunchConfigView {
+  session_id: string;
+  task_id: string;
+  workspace_id: string;
+  surface: Surface;
+  question_capability: QuestionCapability;
+  providers: Provider[];
+  revision: number;
+  owns_task_title: boolean;
+  system_prompt: string;
+  agent: AgentCommand | null;
+}
+
+export function toLaunchConfigView(config: LaunchConfig): LaunchConfigView {
+  return {
+    session_id: config.sessionId,
+    task_id: config.taskId,
+    workspace_id: config.workspaceId,
+    surface: config.surface,
+    question_capability: config.questionCapability,
+    providers: [...config.providers],
+    revision: config.revision,
+    owns_task_title: config.ownsTaskTitle,
+    system_prompt: config.systemPrompt,
+    agent: config.agent,
+  };
+}
+
+export interface LaunchedSessionView {
+  session_id: string;
+  mcp_url: string;
+  /** Shown once, here; the backend keeps only its SHA-256. */
+  mcp_token: string;
+  launch_config: LaunchConfigView;
+}
+
+/** What agentctl reports about a session right now, or why it could not be asked. */
+export interface RuntimeReport {
+  tools: string[] | null;
+  connectionCount: number | null;
+  agentctl: { reachable: boolean; error?: string };
+  mcpUrl: string | null;
+}
+
+export interface SessionView {
+  id: string;
+  task_id: string;
+  state: AgentSessionState;
+  executor: string;
+  revision: number;
+  launch_config: LaunchConfigView;
+  mcp_url: string | null;
+  tools: string[] | null;
+  connection_count: number | null;
+  last_error: string | null;
+  agentctl: { reachable: boolean; error?: string };
+  created_at: string;
+  updated_at: string;
+}
+
+export function toSessionView(session: AgentSession, runtime: RuntimeReport): SessionView {
+  return {
+    id: session.id,
+    task_id: session.taskId,
+    state: session.state,
+    executor: session.executor,
+    revision: session.revision,
+    launch_config: toLaunchConfigView(session.launchConfig),
+    mcp_url: runtime.mcpUrl,
+    tools: runtime.tools,
+    connection_count: runtime.connectionCount,
+    last_error: session.lastError,
+    agentctl: runtime.agentctl,
+    created_at: session.createdAt,
+    updated_at: session.updatedAt,
+  };
+}

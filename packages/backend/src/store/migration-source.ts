@@ -1,0 +1,23 @@
+import type { Knex } from 'knex';
+import * as initialSchema from './migrations/20260809-001-initial-schema';
+
+export interface Migration {
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/** Every migration, in order. Append only; never rename or edit an applied one. */
+const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
+  ['20260809-001-initial-schema', initialSchema],
+];
+
+/** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */
+export const MIGRATION_SOURCE: Knex.MigrationSource<string> = {
+  getMigrations: () => Promise.resolve(MIGRATIONS.map(([name]) => name)),
+  getMigrationName: (name) => name,
+  getMigration: (name) => {
+    const found = MIGRATIONS.find(([candidate]) => candidate === name);
+    if (found === undefined) return Promise.reject(new Error(`unknown migration ${name}`));
+    return Promise.resolve(found[1]);
+  },
+};

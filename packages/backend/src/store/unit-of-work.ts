@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
+import { RepositoryStore } from '../repositories/repository-store';
+import { SessionStore } from '../sessions/session-store';
+import { TaskStore } from '../tasks/task-store';
+import { WorkspaceStore } from '../workspaces/workspace-store';
+
+/** Every store, bound to one connection or one transaction. */
+export interface Stores {
+  workspaces: WorkspaceStore;
+  repositories: RepositoryStore;
+  tasks: TaskStore;
+  sessions: SessionStore;
+  agentProfiles: AgentProfileStore;
+}
+
+/** What services get instead of knex: plain reads, or several store calls committed atomically. */
+export interface UnitOfWork {
+  read: Stores;
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+}
+
+export function createStores(db: Knex): Stores {
+  return {
+    workspaces: new WorkspaceStore(db),
+    repositories: new RepositoryStore(db),
+    tasks: new TaskStore(db),
+    sessions: new SessionStore(db),
+    agentProfiles: new AgentProfileStore(db),
+  };
+}
+
+export function createUnitOfWork(db: Knex): UnitOfWork {
+  return {
+    read: createStores(db),
+    transaction: (work) => db.transaction((trx) => work(createStores(trx))),
+  };
+}

@@ -1,0 +1,97 @@
+import { AppError } from '@kandev/protocol';
+import { newId } from '../store/row-values';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import type { CreateTaskBody, Task, TaskDetails, UpdateTaskBody } from './task';
+import { assertValidParent, type ParentCandidate } from './task-hierarchy';
+import { taskProviders } from './task-providers';
+
+async function parentCandidate(stores: Stores, parentId: string): Promise<ParentCandidate> {
+  const parent = await stores.tasks.findById(parentId);
+  if (parent === undefined) throw new AppError('not_found', `parent task ${parentId} not found`);
+  return { id: parent.id, workspaceId: parent.workspaceId, lineage: await stores.tasks.lineage(parent.id) };
+}
+
+/** Every id must exist (else 404) and belong to the task's workspace (else 400). */
+async function checkRepositories(stores: Stores, workspaceId: string, ids: readonly string[]): Promise<void> {
+  const found = await stores.repositories.findByIds(ids);
+  const foundIds = new Set(found.map((repository) => repository.id));
+  const missing = ids.filter((id) => !foundIds.has(id));
+  if (missing.length > 0) {
+    throw new AppError('not_found', `repository not found: ${missing.join(', ')}`, { repository_ids: missing });
+  }
+  const foreign = found.filter((repository) => repository.workspaceId !== workspaceId).map((r) => r.id);
+  if (foreign.length > 0) {
+    throw new AppError('invalid_argument', 'repositories belong to another workspace', { repository_ids: foreign });
+  }
+}
+
+export class TaskService {
+  constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
+
+  /** autopilot defaults to false and is never inherited from the parent. All or nothing. */
+  async create(body: CreateTaskBody): Promise<TaskDetails> {
+    const now = this.deps.clock().toISOString();
+    const task: Task = {
+      id: newId(),
+      workspaceId: body.workspace_id,
+      parentId: body.parent_id ?? null,
+      title: body.title,
+      state: 'todo',
+      autopilot: body.autopilot ?? false,
+      agentProfileId: null,
+      archivedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const repositoryIds = [...new Set(body.repository_ids ?? [])];
+    await this.deps.uow.transaction(async (stores) => {
+      if ((await stores.workspaces.findById(task.workspaceId)) === undefined) {
+        throw new AppError('not_found', `workspace ${task.workspaceId} not found`);
+      }
+      if (task.parentId !== null) {
+        assertValidParent(
+          { id: undefined, workspaceId: task.workspaceId },
+          await parentCandidate(stores, task.parentId),
+        );
+      }
+      await checkRepositories(stores, task.workspaceId, repositoryIds);
+      await stores.tasks.insert(task);
+      await stores.tasks.attachRepositories(task.id, repositoryIds, { batchId: newId(), createdAt: now });
+    });
+    return this.get(task.id);
+  }
+
+  async get(id: string): Promise<TaskDetails> {
+    return this.deps.uow.transaction((stores) => this.readDetails(stores, id));
+  }
+
+  /** Title and parent only; reparenting rejects self, cycles and other workspaces. */
+  async update(id: string, body: UpdateTaskBody): Promise<TaskDetails> {
+    return this.deps.uow.transaction(async (stores) => {
+      const task = await stores.tasks.findById(id);
+      if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
+      if (body.parent_id !== undefined && body.parent_id !== null) {
+        assertValidParent(task, await parentCandidate(stores, body.parent_id));
+      }
+      if (body.title !== undefined || body.parent_id !== undefined) {
+        await stores.tasks.update(id, {
+          title: body.title,
+          parentId: body.parent_id,
+          updatedAt: this.deps.clock().toISOString(),
+        });
+      }
+      return this.readDetails(stores, id);
+    });
+  }
+
+  private async readDetails(stores: Stores, id: string): Promise<TaskDetails> {
+    const task = await stores.tasks.findById(id);
+    if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
+    const attached = await stores.tasks.attachedRepositories(id);
+    return {
+      task,
+      repositoryIds: attached.map((a) => a.repositoryId),
+      providers: taskProviders(attached.map((a) => a.provider)),
+    };
+  }
+}

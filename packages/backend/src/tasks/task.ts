@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { AppError, type Provider } from '@kandev/protocol';
+import { IdSchema } from '../store/id-schema';
+
+export const TASK_STATES = ['todo', 'in_progress', 'review', 'done'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+export const TaskStateSchema = z.enum(TASK_STATES);
+
+export interface Task {
+  id: string;
+  workspaceId: string;
+  parentId: string | null;
+  title: string;
+  state: TaskState;
+  /** Fixed at creation: default false, never inherited from the parent, never updated. */
+  autopilot: boolean;
+  agentProfileId: string | null;
+  archivedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A task with the repositories attached to it (in attach order) and their stored providers. */
+export interface TaskDetails {
+  task: Task;
+  repositoryIds: string[];
+  providers: Provider[];
+}
+
+const TitleSchema = z.string().trim().min(1).max(500);
+
+export const CreateTaskBodySchema = z
+  .object({
+    workspace_id: IdSchema,
+    title: TitleSchema,
+    parent_id: IdSchema.nullable().optional(),
+    autopilot: z.boolean().optional(),
+    repository_ids: z.array(IdSchema).max(100).optional(),
+  })
+  .strict();
+export type CreateTaskBody = z.infer<typeof CreateTaskBodySchema>;
+
+export const UpdateTaskBodySchema = z
+  .object({
+    title: TitleSchema.optional(),
+    parent_id: IdSchema.nullable().optional(),
+  })
+  .strict();
+export type UpdateTaskBody = z.infer<typeof UpdateTaskBodySchema>;
+
+/** `autopilot` is decided once, at creation; an update that mentions it is rejected as a whole. */
+export function rejectImmutableTaskFields(body: unknown): void {
+  if (typeof body === 'object' && body !== null && Object.hasOwn(body, 'autopilot')) {
+    throw new AppError('invalid_argument', 'autopilot is fixed at task creation', { field: 'autopilot' });
+  }
+}
+
+export interface TaskView {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  title: string;
+  state: TaskState;
+  autopilot: boolean;
+  repository_ids: string[];
+  providers: Provider[];
+  created_at: string;
+  updated_at: string;
+}
+
+export function toTaskView({ task, repositoryIds, providers }: TaskDetails): TaskView {
+  return {
+    id: task.id,
+    workspace_id: task.workspaceId,
+    parent_id: task.parentId,
+    title: task.title,
+    state: task.state,
+    autopilot: task.autopilot,
+    repository_ids: repositoryIds,
+    providers,
+    created_at: task.createdAt,
+    updated_at: task.updatedAt,
+  };
+}
