@@ -9,6 +9,12 @@ export interface McpConnection {
   listChangedCount: () => number;
   /** Sorted names from a fresh tools/list. */
   toolNames: () => Promise<string[]>;
+  /**
+   * True once the server accepted the client's GET SSE stream, where server notifications such as
+   * list_changed arrive. The SDK opens it in the background after connect(); wait for it with waitUntil
+   * before triggering a notification, or the server has nowhere to send it.
+   */
+  notificationStreamOpen: () => boolean;
 }
 
 /** A real SDK client over Streamable HTTP, presenting `token` as its bearer (as an agent would). */
@@ -18,8 +24,14 @@ export async function connectMcp(cleanup: Cleanup, url: string, token: string): 
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     listChanged += 1;
   });
+  let streamOpen = false;
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if ((init?.method ?? 'GET') === 'GET' && response.ok) streamOpen = true;
+      return response;
+    },
   });
   await client.connect(transport);
   cleanup.defer(() => client.close());
@@ -27,6 +39,7 @@ export async function connectMcp(cleanup: Cleanup, url: string, token: string): 
     client,
     listChangedCount: () => listChanged,
     toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
+    notificationStreamOpen: () => streamOpen,
   };
 }
 
