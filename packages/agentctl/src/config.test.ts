@@ -1,0 +1,97 @@
+import { AppError } from '@kandev/protocol';
+import { loadConfig, type ReadTextFile } from './config';
+
+const TOKEN = 'a-control-token-with-at-least-32-chars-0123';
+const noFile = (): string => {
+  throw new Error('no file reads expected');
+};
+
+function failure(env: Record<string, string | undefined>, readText: ReadTextFile = noFile): AppError {
+  try {
+    loadConfig(env, readText);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected loadConfig to fail');
+}
+
+describe('loadConfig', () => {
+  test('defaults: loopback, documented ports, info logs, 10 s shutdown', () => {
+    expect(loadConfig({ KANDEV_AGENTCTL_TOKEN: TOKEN }, noFile)).toEqual({
+      controlToken: TOKEN,
+      host: '127.0.0.1',
+      grpcPort: 7421,
+      mcpPort: 7422,
+      allowedHosts: [],
+      logLevel: 'info',
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  test('every variable is read and normalised', () => {
+    const config = loadConfig(
+      {
+        KANDEV_AGENTCTL_TOKEN_FILE: '/run/secrets/agentctl',
+        KANDEV_AGENTCTL_HOST: '0.0.0.0',
+        KANDEV_AGENTCTL_GRPC_PORT: '0',
+        KANDEV_AGENTCTL_MCP_PORT: '9000',
+        KANDEV_AGENTCTL_ALLOWED_HOSTS: ' Agentctl.Internal, ,[::1],10.0.0.7 ',
+        LOG_LEVEL: 'debug',
+        KANDEV_SHUTDOWN_TIMEOUT_MS: '2500',
+      },
+      (path) => (path === '/run/secrets/agentctl' ? `  ${TOKEN}\n` : noFile()),
+    );
+    expect(config).toEqual({
+      controlToken: TOKEN,
+      host: '0.0.0.0',
+      grpcPort: 0,
+      mcpPort: 9000,
+      allowedHosts: ['agentctl.internal', '[::1]', '10.0.0.7'],
+      logLevel: 'debug',
+      shutdownTimeoutMs: 2500,
+    });
+  });
+
+  test('blank variables count as unset', () => {
+    expect(
+      loadConfig({ KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_TOKEN_FILE: '', LOG_LEVEL: ' ' }, noFile),
+    ).toMatchObject({
+      logLevel: 'info',
+    });
+  });
+
+  const SECRET_VALUE = 'secret-value-that-must-never-be-echoed';
+  test.each<[string, Record<string, string>, string]>([
+    ['no token at all', {}, 'KANDEV_AGENTCTL_TOKEN or KANDEV_AGENTCTL_TOKEN_FILE'],
+    ['both token and file', { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_TOKEN_FILE: '/x' }, 'only one of'],
+    ['short token', { KANDEV_AGENTCTL_TOKEN: 'short-secret' }, 'KANDEV_AGENTCTL_TOKEN:'],
+    ['unreadable token file', { KANDEV_AGENTCTL_TOKEN_FILE: `/nope/${SECRET_VALUE}` }, 'KANDEV_AGENTCTL_TOKEN_FILE:'],
+    [
+      'port not a number',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_GRPC_PORT: SECRET_VALUE },
+      'KANDEV_AGENTCTL_GRPC_PORT',
+    ],
+    ['port too large', { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_MCP_PORT: '70000' }, 'KANDEV_AGENTCTL_MCP_PORT'],
+    ['bad log level', { KANDEV_AGENTCTL_TOKEN: TOKEN, LOG_LEVEL: SECRET_VALUE }, 'LOG_LEVEL'],
+    [
+      'host with port',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_ALLOWED_HOSTS: 'a.example:80' },
+      'KANDEV_AGENTCTL_ALLOWED_HOSTS',
+    ],
+    ['zero timeout', { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_SHUTDOWN_TIMEOUT_MS: '0' }, 'KANDEV_SHUTDOWN_TIMEOUT_MS'],
+  ])('%s: names the variable, never its value', (_name, env, named) => {
+    const error = failure(env, (path) => {
+      throw new Error(`cannot open ${path}`);
+    });
+    expect(error.code).toBe('invalid_argument');
+    expect(error.message).toContain(named);
+    expect(error.message).not.toContain(SECRET_VALUE);
+    expect(error.message).not.toContain(TOKEN);
+  });
+
+  test('several bad variables are all named at once', () => {
+    const error = failure({ KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_GRPC_PORT: 'x', LOG_LEVEL: 'loud' });
+    expect(error.message).toMatch(/KANDEV_AGENTCTL_GRPC_PORT.*LOG_LEVEL/);
+  });
+});

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { AppError, CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+import { z } from 'zod';
+
+// The only module under src/ that reads the environment. Errors name variables, never their values.
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const portSchema = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number (0 = any free port)')
+    .transform(Number)
+    .pipe(z.number().max(65535, 'must be at most 65535'))
+    .default(fallback);
+
+/** A Host header name: a DNS name, an IPv4 address or a bracketed IPv6 address, without a port. */
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
+
+const allowedHostsSchema = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host.length > 0),
+  )
+  .pipe(z.array(z.string().regex(HOST_NAME, 'must be a comma list of host names without ports')))
+  .default([]);
+
+const EnvSchema = z.object({
+  KANDEV_AGENTCTL_TOKEN: z.string().optional(),
+  KANDEV_AGENTCTL_TOKEN_FILE: z.string().optional(),
+  KANDEV_AGENTCTL_HOST: z.string().min(1).default('127.0.0.1'),
+  KANDEV_AGENTCTL_GRPC_PORT: portSchema(7421),
+  KANDEV_AGENTCTL_MCP_PORT: portSchema(7422),
+  KANDEV_AGENTCTL_ALLOWED_HOSTS: allowedHostsSchema,
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  KANDEV_SHUTDOWN_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer (milliseconds)')
+    .transform(Number)
+    .pipe(z.number().int().min(1))
+    .default(10_000),
+});
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type ReadTextFile = (path: string) => string;
+
+/** Blank variables count as unset (compose files often write `VAR=`). */
+function withoutBlanks(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim().length > 0) out[key] = value;
+  }
+  return out;
+}
+
+function invalid(problems: string[]): AppError {
+  return new AppError('invalid_argument', `invalid configuration: ${problems.join('; ')}`, { problems });
+}
+
+function resolveControlToken(token: string | undefined, file: string | undefined, readText: ReadTextFile): string {
+  if (token !== undefined && file !== undefined) {
+    throw invalid(['set only one of KANDEV_AGENTCTL_TOKEN and KANDEV_AGENTCTL_TOKEN_FILE']);
+  }
+  if (token === undefined && file === undefined) {
+    throw invalid(['KANDEV_AGENTCTL_TOKEN or KANDEV_AGENTCTL_TOKEN_FILE is required']);
+  }
+  const variable = token !== undefined ? 'KANDEV_AGENTCTL_TOKEN' : 'KANDEV_AGENTCTL_TOKEN_FILE';
+  let value: string;
+  try {
+    value = (token ?? readText(file ?? '')).trim();
+  } catch {
+    throw invalid([`KANDEV_AGENTCTL_TOKEN_FILE: cannot read the file`]);
+  }
+  if (value.length < CONTROL_TOKEN_MIN_LENGTH || /\s/.test(value)) {
+    throw invalid([`${variable}: token must be at least ${CONTROL_TOKEN_MIN_LENGTH} characters without whitespace`]);
+  }
+  return value;
+}
+
+/** Validates the environment once at start-up; throws AppError('invalid_argument') naming every bad variable. */
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  readText: ReadTextFile = (path) => readFileSync(path, 'utf8'),
+) {
+  const parsed = EnvSchema.safeParse(withoutBlanks(env));
+  if (!parsed.success) {
+    throw invalid(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    controlToken: resolveControlToken(e.KANDEV_AGENTCTL_TOKEN, e.KANDEV_AGENTCTL_TOKEN_FILE, readText),
+    host: e.KANDEV_AGENTCTL_HOST,
+    grpcPort: e.KANDEV_AGENTCTL_GRPC_PORT,
+    mcpPort: e.KANDEV_AGENTCTL_MCP_PORT,
+    allowedHosts: Object.freeze([...e.KANDEV_AGENTCTL_ALLOWED_HOSTS]),
+    logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,
+  });
+}
+
+export type Config = ReturnType<typeof loadConfig>;

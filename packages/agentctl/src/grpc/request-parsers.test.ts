@@ -1,0 +1,58 @@
+import { wireLaunchConfig } from '../testing/launch-config-fixture';
+import { parseLaunchConfig, parseProviderUpdate, parseSessionId } from './request-parsers';
+
+const invalid = expect.objectContaining({ code: 'invalid_argument' }) as Error;
+
+describe('parseLaunchConfig (CreateSession)', () => {
+  test('a complete config parses to the domain type', () => {
+    expect(parseLaunchConfig(wireLaunchConfig({ providers: ['gitlab', 'github'] }))).toMatchObject({
+      sessionId: 'session-1',
+      surface: 'kanban_task',
+      questionCapability: 'user',
+      providers: ['github', 'gitlab'],
+      revision: 1,
+    });
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    ['UNSPECIFIED question capability', { question_capability: 'QUESTION_CAPABILITY_UNSPECIFIED' }],
+    ['UNSPECIFIED surface', { surface: 'SURFACE_UNSPECIFIED' }],
+    ['unknown surface number', { surface: 9 }],
+    ['empty session id', { session_id: '' }],
+    ['empty task id', { task_id: '' }],
+    ['short MCP token', { mcp_token: 'short' }],
+    ['revision 0', { revision: '0' }],
+    ['revision not a number', { revision: 'abc' }],
+  ])('%s: invalid_argument', (_name, patch) => {
+    expect(() => parseLaunchConfig({ ...wireLaunchConfig(), ...patch })).toThrow(invalid);
+  });
+
+  test('unknown provider numbers are ignored (a newer backend)', () => {
+    const wire = { ...wireLaunchConfig(), providers: [7, 'PROVIDER_GITLAB', 'PROVIDER_UNSPECIFIED'] };
+    expect(parseLaunchConfig(wire as never).providers).toEqual(['gitlab']);
+  });
+});
+
+describe('parseProviderUpdate / parseSessionId', () => {
+  test('normalises providers and parses the revision', () => {
+    const parsed = parseProviderUpdate({
+      session_id: 's',
+      providers: ['PROVIDER_GITLAB', 'PROVIDER_GITHUB', 'PROVIDER_GITLAB'],
+      revision: '12',
+    });
+    expect(parsed).toEqual({ sessionId: 's', providers: ['github', 'gitlab'], revision: 12 });
+  });
+
+  test.each([
+    ['no session id', { session_id: '', providers: [], revision: '2' }],
+    ['bad revision', { session_id: 's', providers: [], revision: '-1' }],
+  ])('%s: invalid_argument', (_name, wire) => {
+    expect(() => parseProviderUpdate(wire)).toThrow(invalid);
+  });
+
+  test('session id requests', () => {
+    expect(parseSessionId({ session_id: 'abc' })).toBe('abc');
+    expect(() => parseSessionId({ session_id: '' })).toThrow(invalid);
+    expect(() => parseSessionId({})).toThrow(invalid);
+  });
+});

@@ -1,0 +1,23 @@
+export interface ReadyLine {
+  event: 'ready';
+  grpcPort: number;
+  mcpPort: number;
+  pid: number;
+}
+
+let written = false;
+
+/**
+ * Prints the one JSON line launchers wait for, once both listeners are up. After it, stdout is never
+ * written again (logs go to stderr).
+ */
+export function writeReadyLine(
+  ports: { grpcPort: number; mcpPort: number },
+  out: NodeJS.WritableStream = process.stdout,
+): ReadyLine {
+  const line: ReadyLine = { event: 'ready', grpcPort: ports.grpcPort, mcpPort: ports.mcpPort, pid: process.pid };
+  if (written) throw new Error('the ready line was already written');
+  written = true;
+  out.write(`${JSON.stringify(line)}\n`);
+  return line;
+}

@@ -1,0 +1,72 @@
+// Composition root: config -> logger -> registry -> MCP listener -> gRPC listener -> ready line -> signals.
+import { isAppError, sha256Hex } from '@kandev/protocol';
+import { type Config, loadConfig } from './config';
+import { createAgentctlHandlers } from './grpc/agentctl-service';
+import { startGrpcServer } from './grpc/grpc-server';
+import { createUnaryAdapter } from './grpc/unary-adapter';
+import { writeReadyLine } from './lifecycle/ready-line';
+import { installShutdownHook } from './lifecycle/shutdown-hook';
+import { ignoreBrokenPipes } from './lifecycle/stdio-guard';
+import { createLogger, type Logger } from './logger';
+import { createMcpApp } from './mcp/mcp-app';
+import { startMcpListener } from './mcp/mcp-listener';
+import { NoBackendForwarder } from './mcp/no-backend-forwarder';
+import { SessionRegistry } from './sessions/session-registry';
+import { ToolSetCache } from './tools/tool-set-cache';
+
+/** Exit code for bad configuration (distinct from a runtime failure, 1). */
+const EXIT_BAD_CONFIG = 2;
+
+function configOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    const message = isAppError(err) ? err.message : 'invalid configuration';
+    process.stderr.write(`agentctl: ${message}\n`);
+    process.exit(EXIT_BAD_CONFIG);
+  }
+}
+
+async function start(config: Config, log: Logger): Promise<void> {
+  const registry = new SessionRegistry({ toolSets: new ToolSetCache(), log: log.child({ component: 'sessions' }) });
+  const mcpApp = createMcpApp({
+    registry,
+    forwarder: new NoBackendForwarder(),
+    allowedHosts: config.allowedHosts,
+    log: log.child({ component: 'mcp' }),
+  });
+  const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort);
+  const unary = createUnaryAdapter({
+    controlTokenHash: sha256Hex(config.controlToken),
+    log: log.child({ component: 'grpc' }),
+  });
+  const grpc = await startGrpcServer(config.host, config.grpcPort, createAgentctlHandlers(registry, unary));
+  grpc.setServing(true);
+
+  // Reverse start order: refuse new work first, then close what is open.
+  installShutdownHook({
+    steps: [
+      { name: 'health-not-serving', run: () => grpc.setServing(false) },
+      { name: 'mcp-listener', run: () => mcp.close(() => registry.closeAllConnections()) },
+      { name: 'grpc-server', run: () => grpc.shutdown() },
+    ],
+    timeoutMs: config.shutdownTimeoutMs,
+    log,
+    exit: (code) => process.exit(code),
+  });
+  writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port });
+  log.info({ host: config.host, grpcPort: grpc.port, mcpPort: mcp.port }, 'agentctl ready');
+}
+
+function main(): void {
+  ignoreBrokenPipes();
+  const config = configOrExit();
+  const log = createLogger(config.logLevel);
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
+  start(config, log).catch((err: unknown) => {
+    log.fatal({ err }, 'agentctl failed to start');
+    process.exit(1);
+  });
+}
+
+main();

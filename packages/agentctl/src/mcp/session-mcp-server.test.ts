@@ -1,0 +1,140 @@
+import { AppError } from '@kandev/protocol';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SessionRegistry } from '../sessions/session-registry';
+import { launchConfig } from '../testing/launch-config-fixture';
+import { silentLogger } from '../testing/silent-logger';
+import { toolContextFromConfig } from '../tools/tool-context';
+import { selectTools } from '../tools/tool-groups';
+import { ToolSetCache } from '../tools/tool-set-cache';
+import { NoBackendForwarder } from './no-backend-forwarder';
+import { createSessionMcpServer } from './session-mcp-server';
+import type { ToolCall, ToolCallForwarder } from './tool-call-forwarder';
+
+/** A real SDK client linked in memory to the per-connection server of a registered session. */
+async function connect(registry: SessionRegistry, sessionId: string, forwarder: ToolCallForwarder) {
+  const session = registry.find(sessionId);
+  if (session === undefined) throw new Error('no session');
+  const server: Server = createSessionMcpServer(session, forwarder, silentLogger);
+  const client = new Client({ name: 'wiring-test', version: '0' });
+  let listChanged = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    listChanged += 1;
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  session.addConnection({
+    id: `in-memory-${session.connectionList().length}`,
+    notifyToolsChanged: () => server.sendToolListChanged(),
+    close: () => server.close(),
+  });
+  /** Every notification sent before a request is delivered before its response (one ordered stream). */
+  const settledListChanged = async () => {
+    await client.ping();
+    return listChanged;
+  };
+  return { client, settledListChanged, close: () => client.close() };
+}
+
+function setup(config = launchConfig()) {
+  const registry = new SessionRegistry({ toolSets: new ToolSetCache(), log: silentLogger });
+  return { registry, created: registry.create(config) };
+}
+
+describe('per-connection MCP server (real SDK client, in memory)', () => {
+  test('tools/list is exactly the selection for the session', async () => {
+    const config = launchConfig({ questionCapability: 'parent', providers: ['gitlab'], ownsTaskTitle: true });
+    const { registry, created } = setup(config);
+    await created;
+    const mcp = await connect(registry, 'session-1', new NoBackendForwarder());
+    const listed = await mcp.client.listTools();
+    expect(listed.tools.map((tool) => tool.name)).toEqual(
+      selectTools(toolContextFromConfig(config)).map((t) => t.name),
+    );
+    expect(listed.tools.every((tool) => tool.inputSchema.additionalProperties === false)).toBe(true);
+    await mcp.close();
+  });
+
+  test('a tool that is not in the current list fails as a protocol error', async () => {
+    const { registry, created } = setup();
+    await created;
+    const mcp = await connect(registry, 'session-1', new NoBackendForwarder());
+    await expect(mcp.client.callTool({ name: 'get_task_pr_automation_kandev', arguments: {} })).rejects.toThrow(
+      /unknown or unavailable tool/,
+    );
+    await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /unknown or unavailable/,
+    );
+    await mcp.close();
+  });
+
+  test('bad arguments fail with the schema issues and are never forwarded', async () => {
+    const { registry, created } = setup();
+    await created;
+    const forward = jest.fn<Promise<never>, [ToolCall]>();
+    const mcp = await connect(registry, 'session-1', { forward });
+    await expect(
+      mcp.client.callTool({ name: 'update_task_kandev', arguments: { task_id: 't', autopilot: true } }),
+    ).rejects.toThrow(/invalid arguments for update_task_kandev/);
+    await expect(mcp.client.callTool({ name: 'message_task_kandev', arguments: { task_id: 't' } })).rejects.toThrow(
+      /prompt/,
+    );
+    expect(forward).not.toHaveBeenCalled();
+    await mcp.close();
+  });
+
+  test('a valid call with no backend attached returns a structured isError result', async () => {
+    const { registry, created } = setup();
+    await created;
+    const mcp = await connect(registry, 'session-1', new NoBackendForwarder());
+    const result = await mcp.client.callTool({ name: 'list_tasks_kandev', arguments: { parent_id: 'self' } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/No backend is attached.*list_tasks_kandev was not performed/);
+    await mcp.close();
+  });
+
+  test('forwarded calls carry the bound identity; an AppError becomes an isError result', async () => {
+    const { registry, created } = setup(launchConfig({ sessionId: 's-9', taskId: 'task-9' }));
+    await created;
+    const calls: ToolCall[] = [];
+    const forwarder: ToolCallForwarder = {
+      forward: (call) => {
+        calls.push(call);
+        return Promise.reject(new AppError('not_found', 'task t-404 does not exist; list tasks first'));
+      },
+    };
+    const mcp = await connect(registry, 's-9', forwarder);
+    const result = await mcp.client.callTool({ name: 'get_task_kandev', arguments: { task_id: 't-404' } });
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/t-404/) }] });
+    expect(calls).toEqual([
+      { sessionId: 's-9', taskId: 'task-9', tool: 'get_task_kandev', arguments: { task_id: 't-404' } },
+    ]);
+    await mcp.close();
+  });
+
+  test('provider updates: one list_changed per real change, none for a replay, new tools listed', async () => {
+    const { registry, created } = setup();
+    await created;
+    const [a, b] = await Promise.all([
+      connect(registry, 'session-1', new NoBackendForwarder()),
+      connect(registry, 'session-1', new NoBackendForwarder()),
+    ]);
+    if (a === undefined || b === undefined) throw new Error('not connected');
+    await registry.updateProviders({ sessionId: 'session-1', providers: ['gitlab'], revision: 2 });
+    expect([await a.settledListChanged(), await b.settledListChanged()]).toEqual([1, 1]);
+    expect((await a.client.listTools()).tools.map((t) => t.name)).toContain('update_task_mr_automation_kandev');
+
+    await registry.updateProviders({ sessionId: 'session-1', providers: ['gitlab'], revision: 2 });
+    await registry.updateProviders({ sessionId: 'session-1', providers: [], revision: 1 });
+    expect([await a.settledListChanged(), await b.settledListChanged()]).toEqual([1, 1]);
+
+    await registry.updateProviders({ sessionId: 'session-1', providers: [], revision: 3 });
+    expect([await a.settledListChanged(), await b.settledListChanged()]).toEqual([2, 2]);
+    await expect(a.client.callTool({ name: 'get_task_mr_automation_kandev', arguments: {} })).rejects.toThrow(
+      /unknown or unavailable tool/,
+    );
+    await Promise.all([a.close(), b.close()]);
+  });
+});

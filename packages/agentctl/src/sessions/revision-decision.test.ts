@@ -1,0 +1,43 @@
+import { AppError } from '@kandev/protocol';
+import { decideCreate, decideProviderUpdate } from './revision-decision';
+
+const at = (revision: number, fingerprint = 'content-a') => ({ revision, fingerprint });
+
+describe('decideCreate', () => {
+  test.each([
+    ['no session yet', undefined, at(3), 'create'],
+    ['same revision, same content: idempotent', at(3), at(3), 'unchanged'],
+    ['higher revision: resume replaces the config', at(3), at(4, 'content-b'), 'replace'],
+    ['higher revision with equal content still moves forward', at(3), at(9), 'replace'],
+  ] as const)('%s', (_name, current, incoming, expected) => {
+    expect(decideCreate('s1', current, incoming)).toBe(expected);
+  });
+
+  test.each([
+    ['same revision, different content', at(3), at(3, 'content-b'), /different config at revision 3/],
+    ['lower revision', at(3), at(2), /revision 2 is older/],
+  ] as const)('%s: failed_precondition', (_name, current, incoming, message) => {
+    const call = () => decideCreate('s1', current, incoming);
+    expect(call).toThrow(AppError);
+    expect(call).toThrow(message);
+    expect(call).toThrow(expect.objectContaining({ code: 'failed_precondition' }) as Error);
+  });
+});
+
+describe('decideProviderUpdate', () => {
+  const current = { revision: 5, providers: ['github'] as const };
+  test.each([
+    ['higher revision: applied', { revision: 6, providers: ['github', 'gitlab'] as const }, 'applied'],
+    ['higher revision with the same providers', { revision: 6, providers: ['github'] as const }, 'applied'],
+    ['same revision, same providers: unchanged (replay)', { revision: 5, providers: ['github'] as const }, 'unchanged'],
+    ['lower revision: stale, even with other providers', { revision: 4, providers: [] as const }, 'stale'],
+  ] as const)('%s', (_name, incoming, expected) => {
+    expect(decideProviderUpdate('s1', current, incoming)).toBe(expected);
+  });
+
+  test('same revision with different providers is a contract violation', () => {
+    expect(() => decideProviderUpdate('s1', current, { revision: 5, providers: ['gitlab'] })).toThrow(
+      expect.objectContaining({ code: 'failed_precondition' }) as Error,
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import {
+  type LaunchConfig,
+  mcpPathFor,
+  redactLaunchConfig,
+  type RuntimeSessionState,
+  secretMatchesHash,
+} from '@kandev/protocol';
+import { type ToolSet, toolListChanged } from '../tools/tool-set-cache';
+import { configFingerprint } from './config-fingerprint';
+import type { SessionConnection } from './session-connection';
+
+/** A config revision as agentctl holds it: token blanked, token hash kept, tool set resolved. */
+export interface SessionRevision {
+  readonly config: LaunchConfig;
+  readonly mcpTokenHash: string;
+  readonly toolSet: ToolSet;
+}
+
+export interface AppliedRevision {
+  readonly toolsChanged: boolean;
+  readonly tokenChanged: boolean;
+}
+
+/**
+ * A live session in agentctl's registry: its current revision and its MCP client connections. All
+ * swaps are synchronous, so every connection sees either the old or the new tool set, never a mix.
+ */
+export class RuntimeSession {
+  private current: SessionRevision;
+  private readonly connections = new Map<string, SessionConnection>();
+  private readonly createdAt: Date;
+  private updatedAt: Date;
+
+  constructor(revision: SessionRevision, now: Date) {
+    this.current = { ...revision, config: redactLaunchConfig(revision.config) };
+    this.createdAt = now;
+    this.updatedAt = now;
+  }
+
+  get sessionId(): string {
+    return this.current.config.sessionId;
+  }
+
+  get taskId(): string {
+    return this.current.config.taskId;
+  }
+
+  get config(): LaunchConfig {
+    return this.current.config;
+  }
+
+  get toolSet(): ToolSet {
+    return this.current.toolSet;
+  }
+
+  get fingerprint(): string {
+    return configFingerprint(this.current.config, this.current.mcpTokenHash);
+  }
+
+  /** Constant-time check of a presented MCP bearer against this session's token hash. */
+  acceptsToken(token: string): boolean {
+    return secretMatchesHash(token, this.current.mcpTokenHash);
+  }
+
+  /** SHA-256 of the session's MCP token (the token itself is never kept). */
+  get mcpTokenHash(): string {
+    return this.current.mcpTokenHash;
+  }
+
+  /** Replaces the revision in one assignment and reports what changed. */
+  apply(next: SessionRevision, now: Date): AppliedRevision {
+    const before = this.current;
+    this.current = { ...next, config: redactLaunchConfig(next.config) };
+    this.updatedAt = now;
+    return {
+      toolsChanged: toolListChanged(before.toolSet, next.toolSet),
+      tokenChanged: before.mcpTokenHash !== next.mcpTokenHash,
+    };
+  }
+
+  addConnection(connection: SessionConnection): void {
+    this.connections.set(connection.id, connection);
+  }
+
+  removeConnection(id: string): void {
+    this.connections.delete(id);
+  }
+
+  connection(id: string): SessionConnection | undefined {
+    return this.connections.get(id);
+  }
+
+  connectionList(): SessionConnection[] {
+    return [...this.connections.values()];
+  }
+
+  /** Removes and returns every connection (to close them). */
+  detachConnections(): SessionConnection[] {
+    const all = this.connectionList();
+    this.connections.clear();
+    return all;
+  }
+
+  state(): RuntimeSessionState {
+    return {
+      config: this.current.config,
+      toolNames: [...this.current.toolSet.names],
+      connectionCount: this.connections.size,
+      mcpPath: mcpPathFor(this.sessionId),
+      createdAt: this.createdAt.toISOString(),
+      updatedAt: this.updatedAt.toISOString(),
+    };
+  }
+}
