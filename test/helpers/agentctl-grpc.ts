@@ -1,9 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import {
-  type AgentCtlClient,
-  controlTokenMetadata,
-  loadAgentctlProto,
-} from '@kandev/protocol';
+import { type AgentCtlClient, controlTokenMetadata, loadAgentctlProto } from '@kandev/protocol';
 import type { Cleanup } from './cleanup';
 
 /** A raw generated gRPC client, to call agentctl exactly as any backend would (or with a bad token). */

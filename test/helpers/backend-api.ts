@@ -46,7 +46,10 @@ export class BackendApi {
     return (await this.create<{ id: string }>('/api/workspaces', { name })).id;
   }
 
-  async repository(workspaceId: string, source: Record<string, unknown>): Promise<{ id: string; provider: string | null }> {
+  async repository(
+    workspaceId: string,
+    source: Record<string, unknown>,
+  ): Promise<{ id: string; provider: string | null }> {
     return this.create('/api/repositories', { workspace_id: workspaceId, ...source });
   }
 

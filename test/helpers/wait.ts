@@ -13,7 +13,7 @@ export async function waitUntil<T>(probe: () => T | Promise<T>, options: WaitOpt
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
+      if (value !== undefined && value !== null && value !== false) return value;
     } catch (error) {
       lastError = error;
     }

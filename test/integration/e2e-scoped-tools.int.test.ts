@@ -128,7 +128,7 @@ describe('scoped MCP tools, end to end', () => {
     expect(await fresh.toolNames()).toEqual(before);
   });
 
-  test('MCP tokens: missing or wrong -> 401, another session\'s token -> refused', async () => {
+  test("MCP tokens: missing or wrong -> 401, another session's token -> refused", async () => {
     const { api, workspaceId } = await setup();
     const a = await api.launch((await api.task(workspaceId, { title: 'a' })).id);
     const b = await api.launch((await api.task(workspaceId, { title: 'b' })).id);
