@@ -39,6 +39,7 @@ function createExecutor(config: Config, logger: Logger): LocalProcessExecutor {
     logLevel: config.logLevel,
     passEnv: config.agentctl.passEnv,
     logFile: join(config.dataDir, 'agentctl.log'),
+    stateFile: join(config.dataDir, 'agentctl.json'),
     startTimeoutMs: 15_000,
     stopGraceMs: Math.max(1, Math.floor(config.shutdownTimeoutMs / 2)),
     logger: logger.child({ component: 'executor' }),

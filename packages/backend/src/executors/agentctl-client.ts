@@ -20,6 +20,7 @@ export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
   getSession(sessionId: string): Promise<RuntimeSessionState>;
   stopSession(sessionId: string): Promise<boolean>;
+  listSessions(): Promise<RuntimeSessionState[]>;
 }
 
 /** Promisified AgentCtl client: bearer metadata and a deadline on every call, errors as AppError. */
@@ -56,6 +57,13 @@ export class AgentctlClient implements AgentctlApi {
       this.client.StopSession(request, md, opts, cb),
     );
     return response.stopped;
+  }
+
+  async listSessions(): Promise<RuntimeSessionState[]> {
+    const response = await this.call<{ sessions: WireSessionStateOutput[] }>('ListSessions', (md, opts, cb) =>
+      this.client.ListSessions({}, md, opts, cb),
+    );
+    return response.sessions.map(sessionStateFromWire);
   }
 
   close(): void {

@@ -1,9 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../logger';
 import { connectableHost } from '../connectable-host';
+import { canAdopt } from './agentctl-adoption';
+import { adoptedHandle, type AgentctlHandle, spawnedHandle } from './agentctl-handle';
 import { isAlive, spawnAgentctl, stopAgentctlProcess } from './agentctl-process';
+import { readAgentctlState, removeAgentctlState, writeAgentctlState } from './agentctl-state-file';
 import type { AgentctlEndpoint, AgentctlStatus, Executor } from './executor';
 import { waitForServing } from './wait-for-serving';
 
@@ -19,14 +21,15 @@ export interface LocalProcessExecutorOptions {
   /** Inherited variables (PATH, HOME, …) for agentctl and the agents it starts. */
   passEnv: Readonly<Record<string, string>>;
   logFile: string;
+  /** Where the running agentctl is recorded, so a restarted backend can adopt it. */
+  stateFile: string;
   startTimeoutMs: number;
   stopGraceMs: number;
   logger: Logger;
 }
 
 interface Running {
-  child: ChildProcess;
-  pid: number;
+  handle: AgentctlHandle;
   endpoint: AgentctlEndpoint;
 }
 
@@ -35,35 +38,38 @@ export function defaultAgentctlEntry(): string {
   return join(dirname(require.resolve('@kandev/agentctl/package.json')), 'dist', 'main.js');
 }
 
-/** Runs agentctl as a detached child of this backend; reuses it while alive, restarts it when it died. */
+/**
+ * Runs agentctl as a detached child of this backend; reuses it while alive, restarts it when it died,
+ * and adopts the one an earlier (crashed) backend left running on the same data dir.
+ */
 export class LocalProcessExecutor implements Executor {
   readonly name = 'local';
   private readonly token: string;
   private running: Running | undefined;
   private starting: Promise<Running> | undefined;
-  private readonly stopping = new WeakSet<ChildProcess>();
 
   constructor(private readonly options: LocalProcessExecutorOptions) {
     this.token = options.token ?? randomBytes(32).toString('base64url');
   }
 
   async ensureAgentctl(): Promise<AgentctlEndpoint> {
-    if (this.running !== undefined && isAlive(this.running.child)) return this.running.endpoint;
-    this.starting ??= this.start().finally(() => {
+    const running = this.alive();
+    if (running !== undefined) return running.endpoint;
+    this.starting ??= this.adoptOrStart().finally(() => {
       this.starting = undefined;
     });
     return (await this.starting).endpoint;
   }
 
   current(): AgentctlEndpoint | undefined {
-    return this.running !== undefined && isAlive(this.running.child) ? this.running.endpoint : undefined;
+    return this.alive()?.endpoint;
   }
 
   status(): AgentctlStatus {
-    const running = this.running !== undefined && isAlive(this.running.child) ? this.running : undefined;
+    const running = this.alive();
     return {
       running: running !== undefined,
-      pid: running?.pid ?? null,
+      pid: running?.handle.pid ?? null,
       grpcAddress: running?.endpoint.grpcAddress ?? null,
       mcpBaseUrl: running?.endpoint.mcpBaseUrl ?? null,
     };
@@ -74,9 +80,36 @@ export class LocalProcessExecutor implements Executor {
     const running = this.running;
     this.running = undefined;
     if (running === undefined) return;
-    this.options.logger.info({ agentctlPid: running.pid }, 'stopping agentctl');
-    this.stopping.add(running.child);
-    await stopAgentctlProcess(running.child, this.options.stopGraceMs);
+    this.options.logger.info({ agentctlPid: running.handle.pid }, 'stopping agentctl');
+    await running.handle.stop(this.options.stopGraceMs);
+    removeAgentctlState(this.options.stateFile);
+  }
+
+  private alive(): Running | undefined {
+    return this.running !== undefined && this.running.handle.isAlive() ? this.running : undefined;
+  }
+
+  private async adoptOrStart(): Promise<Running> {
+    this.running = (await this.adopt()) ?? (await this.start());
+    const { handle, endpoint } = this.running;
+    writeAgentctlState(this.options.stateFile, { pid: handle.pid, ...endpoint, startedAt: new Date().toISOString() });
+    return this.running;
+  }
+
+  private async adopt(): Promise<Running | undefined> {
+    const state = readAgentctlState(this.options.stateFile);
+    if (state === undefined) return undefined;
+    if (!(await canAdopt(state, 2_000))) {
+      this.options.logger.info({ agentctlPid: state.pid }, 'recorded agentctl is gone; starting a new one');
+      removeAgentctlState(this.options.stateFile);
+      return undefined;
+    }
+    const { pid, grpcAddress, mcpBaseUrl, controlToken } = state;
+    this.options.logger.info(
+      { agentctlPid: pid, grpcAddress },
+      'adopted the agentctl left running by an earlier backend',
+    );
+    return { handle: adoptedHandle(pid), endpoint: { grpcAddress, mcpBaseUrl, controlToken } };
   }
 
   private async start(): Promise<Running> {
@@ -89,10 +122,11 @@ export class LocalProcessExecutor implements Executor {
       readyTimeoutMs: startTimeoutMs,
     });
     const pid = child.pid ?? ready.pid;
+    const handle = spawnedHandle(child, pid);
     child.on('error', (err) => logger.warn({ err, agentctlPid: pid }, 'agentctl process error'));
     child.once('exit', (code, signal) => {
-      const level = this.stopping.has(child) ? 'info' : 'warn';
-      logger[level]({ agentctlPid: pid, code, signal }, 'agentctl exited');
+      const expected = this.running?.handle !== handle; // stop() clears `running` before stopping
+      logger[expected ? 'info' : 'warn']({ agentctlPid: pid, code, signal }, 'agentctl exited');
     });
     const host = connectableHost(this.options.host);
     const endpoint: AgentctlEndpoint = {
@@ -109,12 +143,8 @@ export class LocalProcessExecutor implements Executor {
       await stopAgentctlProcess(child, this.options.stopGraceMs);
       throw error;
     }
-    logger.info(
-      { agentctlPid: pid, grpcAddress: endpoint.grpcAddress, mcpBaseUrl: endpoint.mcpBaseUrl },
-      'agentctl started',
-    );
-    this.running = { child, pid, endpoint };
-    return this.running;
+    logger.info({ agentctlPid: pid, ...endpoint, controlToken: undefined }, 'agentctl started');
+    return { handle, endpoint };
   }
 
   private childEnv(): Record<string, string> {
