@@ -4,6 +4,9 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.tes
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Global on purpose: Jest ignores testTimeout inside a project. Real processes start within seconds;
+  // the ceiling only bounds a hang on a loaded machine.
+  testTimeout: 60_000,
   projects: [
     {
       displayName: 'unit',
@@ -16,7 +19,6 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
-      testTimeout: 60_000,
     },
   ],
 };
