@@ -63,14 +63,14 @@ export default tseslint.config(
   {
     files: ['**/*.{js,mjs}'],
     languageOptions: {
-      globals: {
-        process: 'readonly',
-        console: 'readonly',
-        URL: 'readonly',
-        module: 'writable',
-        require: 'readonly',
-        __dirname: 'readonly',
-      },
+      globals: Object.fromEntries(
+        [
+          ...['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout', 'setImmediate', 'Buffer'],
+          ...['performance', 'require', '__dirname', 'AbortController'],
+        ]
+          .map((name) => [name, 'readonly'])
+          .concat([['module', 'writable']]),
+      ),
     },
   },
 );
