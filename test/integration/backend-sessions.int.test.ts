@@ -20,7 +20,7 @@ interface SessionBody {
   tools: string[] | null;
   connection_count: number | null;
   last_error: string | null;
-  agentctl: { reachable: boolean; error?: string };
+  agentctl: { reachable: boolean; error?: string; launch_config: unknown };
 }
 interface AgentctlBody {
   running: boolean;
@@ -180,7 +180,8 @@ describe('backend sessions', () => {
     });
     const recorded = await getSession(failed.body.error.details.session_id);
     expect(recorded).toMatchObject({ state: 'failed', last_error: expect.stringMatching(/CreateSession/) });
-    expect((await getSession(healthy.session_id)).agentctl).toEqual({ reachable: true });
+    const healthyReport = await getSession(healthy.session_id);
+    expect(healthyReport.agentctl).toEqual({ reachable: true, launch_config: healthyReport.launch_config });
   });
 
   test('agentctl died: reported as not running, restarted by the next launch', async () => {
@@ -199,7 +200,7 @@ describe('backend sessions', () => {
     await waitUntil(async () => !(await agentctl()).running, { timeoutMs: 5_000, logs: backend.logs });
     expect(await getSession(before.session_id)).toMatchObject({
       tools: null,
-      agentctl: { reachable: false, error: 'agentctl is not running' },
+      agentctl: { reachable: false, error: 'agentctl is not running', launch_config: null },
     });
 
     const after = await api.launch(task.id);
@@ -207,7 +208,8 @@ describe('backend sessions', () => {
     expect(restarted.running).toBe(true);
     expect(restarted.pid).not.toBe(backend.ready.agentctl.pid);
     expect(after.mcp_url.startsWith(`${restarted.mcp_url}/sessions/`)).toBe(true);
-    expect((await getSession(after.session_id)).agentctl).toEqual({ reachable: true });
+    const afterReport = await getSession(after.session_id);
+    expect(afterReport.agentctl).toEqual({ reachable: true, launch_config: afterReport.launch_config });
     expect(isPidAlive(restarted.pid ?? 0)).toBe(true);
   });
 });

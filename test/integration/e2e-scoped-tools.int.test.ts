@@ -46,9 +46,16 @@ describe('scoped MCP tools, end to end', () => {
     expect(names).toEqual(sorted([...KANBAN_CORE, 'ask_user_question_kandev', ...PR_PAIR, ...MR_PAIR]));
     expect(names).not.toContain('ask_parent_question_kandev');
 
-    const reported = await api.request<{ tools: string[] }>('GET', `/api/sessions/${session.session_id}`);
+    const reported = await api.request<{
+      tools: string[];
+      launch_config: unknown;
+      agentctl: { launch_config: unknown };
+    }>('GET', `/api/sessions/${session.session_id}`);
     expect(reported.status).toBe(200);
     expect(reported.body.tools).toEqual(names);
+    // Invariant 9 for the local executor: agentctl holds exactly the config the backend derived.
+    expect(reported.body.launch_config).toEqual(session.launch_config);
+    expect(reported.body.agentctl.launch_config).toEqual(session.launch_config);
   });
 
   test('autopilot child with only a gitlab repository: parent question and MR pair only', async () => {

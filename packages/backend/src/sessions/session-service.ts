@@ -1,4 +1,4 @@
-import { AppError, isAppError, type LaunchConfig, mcpPathFor, sha256Hex } from '@kandev/protocol';
+import { AppError, isAppError, type LaunchConfig, mcpPathFor, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
 import type { AgentctlConnector } from '../executors/agentctl-client';
 import type { AgentctlEndpoint, Executor } from '../executors/executor';
 import type { Logger } from '../logger';
@@ -68,6 +68,7 @@ export class SessionService {
       return {
         tools: null,
         connectionCount: null,
+        launchConfig: null,
         mcpUrl: null,
         agentctl: { reachable: false, error: 'agentctl is not running' },
       };
@@ -78,13 +79,20 @@ export class SessionService {
       return {
         tools: [...state.toolNames].sort(),
         connectionCount: state.connectionCount,
+        launchConfig: state.config,
         mcpUrl,
         agentctl: { reachable: true },
       };
     } catch (error) {
       const reachable = isAppError(error) && error.code === 'not_found';
       const message = error instanceof Error ? error.message : String(error);
-      return { tools: null, connectionCount: null, mcpUrl, agentctl: { reachable, error: message } };
+      return {
+        tools: null,
+        connectionCount: null,
+        launchConfig: null,
+        mcpUrl,
+        agentctl: { reachable, error: message },
+      };
     }
   }
 
@@ -121,7 +129,7 @@ export class SessionService {
       executor: this.deps.executor.name,
       agentctlAddress: null,
       revision: config.revision,
-      launchConfig: { ...config, mcpToken: '' },
+      launchConfig: redactLaunchConfig(config),
       mcpTokenHash: sha256Hex(mcpToken),
       surface: config.surface,
       lastError: null,

@@ -42,6 +42,8 @@ export interface LaunchedSessionView {
 export interface RuntimeReport {
   tools: string[] | null;
   connectionCount: number | null;
+  /** The config agentctl holds for the session (token blank), to compare with what the backend derived. */
+  launchConfig: LaunchConfig | null;
   agentctl: { reachable: boolean; error?: string };
   mcpUrl: string | null;
 }
@@ -57,7 +59,8 @@ export interface SessionView {
   tools: string[] | null;
   connection_count: number | null;
   last_error: string | null;
-  agentctl: { reachable: boolean; error?: string };
+  /** `launch_config`: the config as agentctl received it, null when it could not be asked. */
+  agentctl: { reachable: boolean; error?: string; launch_config: LaunchConfigView | null };
   created_at: string;
   updated_at: string;
 }
@@ -74,7 +77,10 @@ export function toSessionView(session: AgentSession, runtime: RuntimeReport): Se
     tools: runtime.tools,
     connection_count: runtime.connectionCount,
     last_error: session.lastError,
-    agentctl: runtime.agentctl,
+    agentctl: {
+      ...runtime.agentctl,
+      launch_config: runtime.launchConfig === null ? null : toLaunchConfigView(runtime.launchConfig),
+    },
     created_at: session.createdAt,
     updated_at: session.updatedAt,
   };
