@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm run bench -- [<name>] [<args>]`: runs one benchmark (or all), building first if dist is missing.
+// Benchmarks measure against a baseline run side by side; results are recorded in docs/benchmarks.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCHMARKS = ['tools-list'];
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// What the benchmarks load from dist: if any is missing the tree was never built (or was cleaned).
+const BUILT = ['packages/protocol/dist/index.js', 'packages/agentctl/dist/main.js'];
+
+const argv = process.argv.slice(2);
+const named = argv[0] !== undefined && !argv[0].startsWith('-');
+const selected = named ? [argv[0]] : BENCHMARKS;
+const args = named ? argv.slice(1) : argv;
+
+const unknown = selected.filter((name) => !BENCHMARKS.includes(name));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark: ${unknown.join(', ')} (known: ${BENCHMARKS.join(', ')})`);
+  process.exit(2);
+}
+
+if (!BUILT.every((file) => existsSync(join(root, file)))) {
+  console.error('dist is missing: building first');
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+// Forwarded, so that the benchmark (not this dispatcher) decides how to stop and stops its servers.
+let running;
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => running?.kill(signal));
+
+for (const name of selected) {
+  running = spawn(process.execPath, [join(root, 'scripts/bench', `${name}.mjs`), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const [code, signal] = await once(running, 'exit');
+  if (code !== 0) {
+    console.error(`benchmark ${name} failed (${signal ?? `exit ${code}`})`);
+    process.exit(code ?? 1);
+  }
+}
