@@ -17,12 +17,18 @@ export interface Repository {
   createdAt: string;
 }
 
+/** Field shapes shared by every way a repository is named (registration, workspace sources). */
+export const RemoteUrlSchema = z.string().trim().min(1).max(2048);
+export const LocalPathSchema = z.string().trim().min(1).max(4096);
+/** Explicit provider: free text here; the identity rules normalise it (unknown means none). */
+export const ProviderInputSchema = z.string().max(64).nullable();
+
 export const CreateRepositoryBodySchema = z
   .object({
     workspace_id: IdSchema,
-    remote_url: z.string().trim().min(1).max(2048).optional(),
-    local_path: z.string().trim().min(1).max(4096).optional(),
-    provider: z.string().max(64).nullable().optional(),
+    remote_url: RemoteUrlSchema.optional(),
+    local_path: LocalPathSchema.optional(),
+    provider: ProviderInputSchema.optional(),
     name: z.string().trim().min(1).max(255).optional(),
   })
   .strict()

@@ -20,6 +20,12 @@ export interface Task {
   updatedAt: string;
 }
 
+/** A repository attached (or to attach) to a task, with the branch work starts from. */
+export interface TaskAttachment {
+  repositoryId: string;
+  baseBranch: string | null;
+}
+
 /** A task with the repositories attached to it (in attach order) and their stored providers. */
 export interface TaskDetails {
   task: Task;
