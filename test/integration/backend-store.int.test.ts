@@ -47,6 +47,7 @@ describe('backend stores (SQLite)', () => {
     createdAt: NOW,
     ...over,
   });
+  const attach = (...ids: string[]) => ids.map((repositoryId) => ({ repositoryId, baseBranch: null }));
   const task = (id: string, workspaceId: string, over: Partial<Task> = {}): Task => ({
     id,
     workspaceId,
@@ -123,7 +124,7 @@ describe('backend stores (SQLite)', () => {
     await uow.read.tasks.insert(task('root', 'w1', { autopilot: true }));
     await uow.read.tasks.insert(task('mid', 'w1', { parentId: 'root' }));
     await uow.read.tasks.insert(task('leaf', 'w1', { parentId: 'mid', autopilot: true }));
-    await uow.read.tasks.attachRepositories('leaf', ['gl', 'gh'], { batchId: 'b1', createdAt: NOW });
+    await uow.read.tasks.attachRepositories('leaf', attach('gl', 'gh'), { batchId: 'b1', createdAt: NOW });
 
     expect(await uow.read.tasks.findById('root')).toEqual(task('root', 'w1', { autopilot: true }));
     expect((await uow.read.tasks.findById('mid'))?.autopilot).toBe(false);
@@ -136,7 +137,7 @@ describe('backend stores (SQLite)', () => {
       ['gl', 'gitlab'],
     ]);
     await expect(
-      uow.read.tasks.attachRepositories('leaf', ['gh'], { batchId: 'b2', createdAt: NOW }),
+      uow.read.tasks.attachRepositories('leaf', attach('gh'), { batchId: 'b2', createdAt: NOW }),
     ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
   });
 
@@ -159,7 +160,7 @@ describe('backend stores (SQLite)', () => {
     await expect(
       uow.transaction(async (stores) => {
         await stores.tasks.insert(task('t', 'w1'));
-        await stores.tasks.attachRepositories('t', ['missing-repository'], { batchId: 'b', createdAt: NOW });
+        await stores.tasks.attachRepositories('t', attach('missing-repository'), { batchId: 'b', createdAt: NOW });
       }),
     ).rejects.toMatchObject(FOREIGN_KEY);
     expect(await uow.read.tasks.findById('t')).toBeUndefined();
@@ -190,6 +191,11 @@ describe('backend stores (SQLite)', () => {
       agentctlAddress: null,
       revision: 1,
       launchConfig: config,
+      appliedRevision: 0,
+      appliedProviders: null,
+      refreshError: null,
+      refreshAttempts: 0,
+      refreshedAt: null,
       mcpTokenHash: 'ab'.repeat(32),
       surface: 'kanban_task',
       lastError: null,
@@ -201,10 +207,18 @@ describe('backend stores (SQLite)', () => {
     expect(raw.launch_config).not.toContain('secret-token');
     expect(await uow.read.sessions.findById('s')).toEqual({ ...session, launchConfig: { ...config, mcpToken: '' } });
 
-    await uow.read.sessions.markRunning('s', '127.0.0.1:7421', '2026-08-09T10:00:01.000Z');
+    await uow.read.sessions.markRunning(
+      's',
+      '127.0.0.1:7421',
+      { revision: 1, providers: ['github'] },
+      '2026-08-09T10:00:01.000Z',
+    );
     expect(await uow.read.sessions.findById('s')).toMatchObject({
       state: 'running',
       agentctlAddress: '127.0.0.1:7421',
+      appliedRevision: 1,
+      appliedProviders: ['github'],
+      refreshedAt: '2026-08-09T10:00:01.000Z',
     });
     await uow.read.sessions.markFailed('s', 'agentctl went away', '2026-08-09T10:00:02.000Z');
     expect(await uow.read.sessions.findById('s')).toMatchObject({ state: 'failed', lastError: 'agentctl went away' });

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
         bin: undefined,
         callTimeoutMs: 5000,
       },
+      refreshRetry: { baseMs: 500, maxAttempts: 8, maxDelayMs: 30_000 },
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
     });
@@ -47,6 +48,8 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       KANDEV_SHUTDOWN_TIMEOUT_MS: '2500',
       KANDEV_AGENTCTL_TIMEOUT_MS: '750',
+      KANDEV_REFRESH_RETRY_BASE_MS: '50',
+      KANDEV_REFRESH_RETRY_MAX_ATTEMPTS: '0',
       PATH: '/usr/bin',
     });
     expect(config).toMatchObject({
@@ -62,6 +65,7 @@ describe('loadConfig', () => {
         callTimeoutMs: 750,
         passEnv: { PATH: '/usr/bin' },
       },
+      refreshRetry: { baseMs: 50, maxAttempts: 0, maxDelayMs: 30_000 },
       logLevel: 'debug',
       shutdownTimeoutMs: 2500,
     });
@@ -84,6 +88,9 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'verbose'],
     ['KANDEV_SHUTDOWN_TIMEOUT_MS', '0'],
     ['KANDEV_AGENTCTL_TIMEOUT_MS', 'soon'],
+    ['KANDEV_REFRESH_RETRY_BASE_MS', '0'],
+    ['KANDEV_REFRESH_RETRY_MAX_ATTEMPTS', '-1'],
+    ['KANDEV_REFRESH_RETRY_MAX_ATTEMPTS', '51'],
   ])('%s=%j is rejected by name, without its value', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.variables).toEqual([name]);

@@ -21,7 +21,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KANDEV_SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
   KANDEV_AGENTCTL_TIMEOUT_MS: positiveMs(5_000),
+  KANDEV_REFRESH_RETRY_BASE_MS: positiveMs(500),
+  KANDEV_REFRESH_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(0).max(50).default(8),
 });
+
+/** No reconciler retry waits longer than this, whatever the base. */
+export const REFRESH_RETRY_MAX_DELAY_MS = 30_000;
 
 /** Variables handed through to the agentctl child (and from there to agent processes). */
 const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG'] as const;
@@ -78,6 +83,11 @@ export function loadConfig(env: Env = process.env) {
       bin: e.KANDEV_AGENTCTL_BIN,
       callTimeoutMs: e.KANDEV_AGENTCTL_TIMEOUT_MS,
       passEnv: Object.freeze(passedThrough(env)),
+    }),
+    refreshRetry: Object.freeze({
+      baseMs: e.KANDEV_REFRESH_RETRY_BASE_MS,
+      maxAttempts: e.KANDEV_REFRESH_RETRY_MAX_ATTEMPTS,
+      maxDelayMs: REFRESH_RETRY_MAX_DELAY_MS,
     }),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,

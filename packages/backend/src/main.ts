@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Router } from 'express';
 import { type Config, ConfigError, loadConfig } from './config';
 import { connectableHost } from './connectable-host';
 import { AgentctlClients } from './executors/agentctl-client';
@@ -10,10 +11,12 @@ import { createLogger, type Logger } from './logger';
 import { createRepositoryRoutes } from './repositories/repository-routes';
 import { RepositoryService } from './repositories/repository-service';
 import { createSessionRoutes } from './sessions/session-routes';
+import { ProviderPusher } from './sessions/provider-pusher';
+import { SessionReconciler } from './sessions/session-reconciler';
 import { SessionService } from './sessions/session-service';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
 import { createDatabase, migrateToLatest } from './store/database';
-import { createUnitOfWork } from './store/unit-of-work';
+import { createUnitOfWork, type UnitOfWork } from './store/unit-of-work';
 import { createTaskRoutes } from './tasks/task-routes';
 import { TaskService } from './tasks/task-service';
 import { createWorkspaceRoutes } from './workspaces/workspace-routes';
@@ -46,6 +49,35 @@ function createExecutor(config: Config, logger: Logger): LocalProcessExecutor {
   });
 }
 
+/** Services and their routers over one database and one executor's agentctl. */
+function createServices(
+  config: Config,
+  logger: Logger,
+  base: { uow: UnitOfWork; executor: LocalProcessExecutor; clients: AgentctlClients },
+): { routers: Router[]; reconciler: SessionReconciler } {
+  const { uow, executor } = base;
+  const clock = () => new Date();
+  const component = (name: string) => logger.child({ component: name });
+  const agentctlDeps = { uow, clock, executor, agentctl: base.clients };
+  const pusher = new ProviderPusher({ ...agentctlDeps, logger: component('refresh') });
+  const reconciler = new SessionReconciler({
+    uow,
+    pusher,
+    policy: config.refreshRetry,
+    logger: component('reconciler'),
+  });
+  const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
+  const sessions = new SessionService({ ...agentctlDeps, refreshes: reconciler, logger: component('sessions') });
+  const routers = [
+    createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
+    createRepositoryRoutes(repositories),
+    createTaskRoutes(new TaskService({ uow, clock })),
+    createSessionRoutes(sessions),
+    createAgentctlRoutes(executor),
+  ];
+  return { routers, reconciler };
+}
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
@@ -57,21 +89,15 @@ async function main(): Promise<void> {
     logger.info({ dataDir: config.dataDir, applied }, 'database ready');
 
     const uow = createUnitOfWork(db);
-    const clock = () => new Date();
     const executor = createExecutor(config, logger);
     steps.unshift({ name: 'agentctl', run: () => executor.stop() });
     const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
-    const sessionDeps = { uow, clock, executor, agentctl: clients, logger: logger.child({ component: 'sessions' }) };
+    const { routers, reconciler } = createServices(config, logger, { uow, executor, clients });
+    steps.unshift({ name: 'reconciler', run: () => reconciler.stop() });
 
     const endpoint = await executor.ensureAgentctl();
-    const app = createApp(logger.child({ component: 'http' }), [
-      createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
-      createRepositoryRoutes(new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts })),
-      createTaskRoutes(new TaskService({ uow, clock })),
-      createSessionRoutes(new SessionService(sessionDeps)),
-      createAgentctlRoutes(executor),
-    ]);
+    const app = createApp(logger.child({ component: 'http' }), routers);
     const http = await listen(app, config.http.host, config.http.port);
     steps.unshift({ name: 'http', run: () => http.close() });
     installShutdown({ logger, timeoutMs: config.shutdownTimeoutMs, steps, exit: (code) => process.exit(code) });
@@ -81,6 +107,8 @@ async function main(): Promise<void> {
     const agentctl = { pid: status.pid, grpcAddress: endpoint.grpcAddress, mcpUrl: endpoint.mcpBaseUrl };
     process.stdout.write(`${JSON.stringify({ event: 'ready', httpPort: http.port, url, agentctl })}\n`);
     logger.info({ url }, 'backend listening');
+    // Sessions left behind by a failed refresh (or by a backend that stopped before repairing them).
+    reconciler.sweep().catch((err: unknown) => logger.error({ err }, 'boot reconcile sweep failed'));
   } catch (err) {
     logger.fatal({ err }, 'backend failed to start');
     await runShutdown(logger, steps);

@@ -7,17 +7,40 @@ import {
   type LaunchConfig,
   launchConfigToWire,
   loadAgentctlProto,
+  type Provider,
+  providerToWire,
   type RuntimeSessionState,
   sessionStateFromWire,
+  type UpdateOutcome,
+  updateOutcomeFromWire,
   type WireSessionStateOutput,
+  type WireUpdateProvidersResponseOutput,
 } from '@kandev/protocol';
 import type { AgentctlEndpoint } from './executor';
 
 type Invoke<Res> = (metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
+/** What an UpdateProviders call did (ADR: answer UpdateProviders with an explicit outcome). */
+export interface ProviderUpdateResult {
+  outcome: UpdateOutcome;
+  /** True exactly when the effective tool list changed (and list_changed went to each connection). */
+  toolsChanged: boolean;
+  /** What agentctl holds after the call. */
+  session: RuntimeSessionState;
+}
+
+/** The wire response, parsed: an unknown outcome or a missing session is agentctl's fault, never guessed. */
+export function providerUpdateFromWire(response: WireUpdateProvidersResponseOutput): ProviderUpdateResult {
+  const outcome = updateOutcomeFromWire(response.outcome);
+  if (outcome === undefined) throw new AppError('internal', `agentctl UpdateProviders: outcome ${response.outcome}`);
+  if (response.session === null) throw new AppError('internal', 'agentctl UpdateProviders: no session state');
+  return { outcome, toolsChanged: response.tools_changed, session: sessionStateFromWire(response.session) };
+}
+
 /** The AgentCtl calls the backend makes (small, so services can be tested with a fake). */
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
+  updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult>;
   getSession(sessionId: string): Promise<RuntimeSessionState>;
   stopSession(sessionId: string): Promise<boolean>;
   listSessions(): Promise<RuntimeSessionState[]>;
@@ -41,6 +64,18 @@ export class AgentctlClient implements AgentctlApi {
       this.client.CreateSession(wire, md, opts, cb),
     );
     return sessionStateFromWire(state);
+  }
+
+  async updateProviders(
+    sessionId: string,
+    providers: readonly Provider[],
+    revision: number,
+  ): Promise<ProviderUpdateResult> {
+    const request = { session_id: sessionId, providers: providers.map(providerToWire), revision: String(revision) };
+    const response = await this.call<WireUpdateProvidersResponseOutput>('UpdateProviders', (md, opts, cb) =>
+      this.client.UpdateProviders(request, md, opts, cb),
+    );
+    return providerUpdateFromWire(response);
   }
 
   async getSession(sessionId: string): Promise<RuntimeSessionState> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type LaunchConfig, type Surface, SurfaceSchema } from '@kandev/protocol';
+import { type LaunchConfig, type Provider, type Surface, SurfaceSchema } from '@kandev/protocol';
 
 /** A backend session row's lifecycle (not agentctl's runtime view of it). */
 export const AGENT_SESSION_STATES = ['starting', 'running', 'failed', 'stopped'] as const;
@@ -13,9 +13,19 @@ export interface AgentSession {
   /** Which executor backend runs its agentctl, e.g. 'local'. */
   executor: string;
   agentctlAddress: string | null;
+  /** The DESIRED revision: bumped whenever the derived config changes (launch 1, live updates, resume). */
   revision: number;
-  /** As pushed to agentctl, with the MCP token blanked. */
+  /** The DESIRED config (derived from the database), with the MCP token blanked. */
   launchConfig: LaunchConfig;
+  /** The last revision agentctl acknowledged (0: none yet). Behind `revision` until a refresh lands. */
+  appliedRevision: number;
+  /** The providers agentctl acknowledged with `appliedRevision` (null: none yet). */
+  appliedProviders: Provider[] | null;
+  /** Why the last live refresh did not land (null once one does). */
+  refreshError: string | null;
+  /** Failed refreshes since the last acknowledged one. */
+  refreshAttempts: number;
+  refreshedAt: string | null;
   mcpTokenHash: string;
   surface: Surface;
   lastError: string | null;
@@ -30,3 +40,6 @@ export const LaunchSessionBodySchema = z
   })
   .strict();
 export type LaunchSessionBody = z.infer<typeof LaunchSessionBodySchema>;
+
+/** Resume rebuilds everything from the database; the body carries nothing. */
+export const ResumeSessionBodySchema = z.object({}).strict();

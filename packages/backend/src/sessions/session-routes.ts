@@ -1,23 +1,31 @@
 import { Router } from 'express';
 import { parseInput } from '../http/parse';
 import { IdParamsSchema } from '../store/id-schema';
-import { LaunchSessionBodySchema } from './agent-session';
-import type { SessionService } from './session-service';
+import { LaunchSessionBodySchema, ResumeSessionBodySchema } from './agent-session';
+import type { LaunchedSession, SessionService } from './session-service';
 import { type LaunchedSessionView, toLaunchConfigView, toSessionView } from './session-view';
+
+/** Shown once, at launch and resume: the token is never stored. */
+function toLaunchedView(launched: LaunchedSession): LaunchedSessionView {
+  return {
+    session_id: launched.session.id,
+    mcp_url: launched.mcpUrl,
+    mcp_token: launched.config.mcpToken,
+    launch_config: toLaunchConfigView(launched.config),
+  };
+}
 
 export function createSessionRoutes(sessions: SessionService): Router {
   const router = Router();
   router.post('/api/tasks/:id/sessions', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     const body = parseInput(LaunchSessionBodySchema, req.body ?? {}, 'request body');
-    const launched = await sessions.launch(id, body);
-    const view: LaunchedSessionView = {
-      session_id: launched.session.id,
-      mcp_url: launched.mcpUrl,
-      mcp_token: launched.config.mcpToken,
-      launch_config: toLaunchConfigView(launched.config),
-    };
-    res.status(201).json(view);
+    res.status(201).json(toLaunchedView(await sessions.launch(id, body)));
+  });
+  router.post('/api/sessions/:id/resume', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    parseInput(ResumeSessionBodySchema, req.body ?? {}, 'request body');
+    res.json(toLaunchedView(await sessions.resume(id)));
   });
   router.get('/api/sessions/:id', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

@@ -3,10 +3,11 @@ import type { AgentctlConnector } from '../executors/agentctl-client';
 import type { AgentctlEndpoint, Executor } from '../executors/executor';
 import type { Logger } from '../logger';
 import { newId } from '../store/row-values';
-import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import type { UnitOfWork } from '../store/unit-of-work';
 import type { AgentSession, LaunchSessionBody } from './agent-session';
-import { buildLaunchConfig } from './launch-config-builder';
+import { loadLaunchConfig } from './launch-config-loader';
 import { generateMcpToken } from './mcp-token';
+import type { RefreshScheduler } from './session-reconciler';
 import type { RuntimeReport } from './session-view';
 
 export interface SessionServiceDeps {
@@ -14,6 +15,8 @@ export interface SessionServiceDeps {
   clock: () => Date;
   executor: Executor;
   agentctl: AgentctlConnector;
+  /** Catches up a session whose desired revision moved while its launch or resume was in flight. */
+  refreshes: RefreshScheduler;
   logger: Logger;
 }
 
@@ -34,25 +37,58 @@ export class SessionService {
   /** Builds the launch config from one consistent read, persists the session, pushes it to agentctl. */
   async launch(taskId: string, body: LaunchSessionBody): Promise<LaunchedSession> {
     const mcpToken = generateMcpToken();
-    const { session, config } = await this.deps.uow.transaction((stores) =>
-      this.createRow(stores, taskId, body, mcpToken),
-    );
-    const log = this.deps.logger.child({ sessionId: session.id, taskId });
-    try {
-      const endpoint = await this.deps.executor.ensureAgentctl();
-      await this.deps.agentctl.clientFor(endpoint).createSession(config);
+    const { session, config } = await this.deps.uow.transaction(async (stores) => {
+      const sessionId = newId();
+      const config = await loadLaunchConfig(stores, {
+        taskId,
+        sessionId,
+        surface: body.surface,
+        ownsTaskTitle: body.owns_task_title,
+        revision: 1,
+        mcpToken,
+      });
+      const session = this.newSession(config, mcpToken);
+      await stores.sessions.insert(session);
+      return { session, config };
+    });
+    return this.start(session, config, 'session launched');
+  }
+
+  /**
+   * Rebuilds the whole config from the database exactly as a launch does, at the next revision and
+   * with a fresh MCP token (only its hash is kept, so the old one cannot be re-issued). agentctl
+   * replaces the session's config and closes the connections made with the old token.
+   */
+  async resume(sessionId: string): Promise<LaunchedSession> {
+    const mcpToken = generateMcpToken();
+    const { session, config } = await this.deps.uow.transaction(async (stores) => {
+      const existing = await stores.sessions.findById(sessionId);
+      if (existing === undefined) throw new AppError('not_found', `session ${sessionId} not found`);
+      if (existing.state === 'starting') {
+        throw new AppError('failed_precondition', `session ${sessionId} is starting; resume it once it ran or failed`);
+      }
+      const config = await loadLaunchConfig(stores, {
+        taskId: existing.taskId,
+        sessionId,
+        surface: existing.surface,
+        ownsTaskTitle: existing.launchConfig.ownsTaskTitle,
+        revision: existing.revision + 1,
+        mcpToken,
+      });
       const now = this.deps.clock().toISOString();
-      await this.deps.uow.read.sessions.markRunning(session.id, endpoint.grpcAddress, now);
-      log.info({ questionCapability: config.questionCapability, providers: config.providers }, 'session launched');
-      const running: AgentSession = { ...session, state: 'running', agentctlAddress: endpoint.grpcAddress };
-      return { session: { ...running, updatedAt: now }, config, mcpUrl: mcpUrlOf(endpoint, session.id) };
-    } catch (error) {
-      const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
-      await this.deps.uow.read.sessions.markFailed(session.id, failure.message, this.deps.clock().toISOString());
-      log.warn({ err: error }, 'session launch failed');
-      const message = `session ${session.id} could not start: ${failure.message}`;
-      throw new AppError(failure.code, message, { session_id: session.id }, { cause: error });
-    }
+      const mcpTokenHash = sha256Hex(mcpToken);
+      await stores.sessions.replaceForResume(sessionId, { config, mcpTokenHash, now });
+      const session: AgentSession = {
+        ...existing,
+        state: 'starting',
+        revision: config.revision,
+        launchConfig: redactLaunchConfig(config),
+        mcpTokenHash,
+        updatedAt: now,
+      };
+      return { session, config };
+    });
+    return this.start(session, config, 'session resumed');
   }
 
   async get(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {
@@ -61,18 +97,61 @@ export class SessionService {
     return { session, runtime: await this.runtimeReport(id) };
   }
 
+  /** ensureAgentctl + CreateSession; records running (acknowledged at this revision) or failed. */
+  private async start(session: AgentSession, config: LaunchConfig, event: string): Promise<LaunchedSession> {
+    const log = this.deps.logger.child({ sessionId: session.id, taskId: session.taskId });
+    let endpoint: AgentctlEndpoint;
+    const now = () => this.deps.clock().toISOString();
+    try {
+      endpoint = await this.deps.executor.ensureAgentctl();
+      await this.deps.agentctl.clientFor(endpoint).createSession(config);
+      const acknowledged = { revision: config.revision, providers: config.providers };
+      await this.deps.uow.read.sessions.markRunning(session.id, endpoint.grpcAddress, acknowledged, now());
+    } catch (error) {
+      const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
+      await this.deps.uow.read.sessions.markFailed(session.id, failure.message, now());
+      log.warn({ err: error }, 'session start failed');
+      const message = `session ${session.id} could not start: ${failure.message}`;
+      throw new AppError(failure.code, message, { session_id: session.id }, { cause: error });
+    }
+    log.info(
+      { revision: config.revision, questionCapability: config.questionCapability, providers: config.providers },
+      event,
+    );
+    const stored = await this.deps.uow.read.sessions.findById(session.id);
+    // A source batch committed while CreateSession was in flight bumped the desired revision.
+    if (stored !== undefined && stored.revision > config.revision) this.deps.refreshes.schedule(session.id);
+    const running: AgentSession = stored ?? { ...session, state: 'running', agentctlAddress: endpoint.grpcAddress };
+    return { session: running, config, mcpUrl: mcpUrlOf(endpoint, session.id) };
+  }
+
+  private newSession(config: LaunchConfig, mcpToken: string): AgentSession {
+    const now = this.deps.clock().toISOString();
+    return {
+      id: config.sessionId,
+      taskId: config.taskId,
+      state: 'starting',
+      executor: this.deps.executor.name,
+      agentctlAddress: null,
+      revision: config.revision,
+      launchConfig: redactLaunchConfig(config),
+      appliedRevision: 0,
+      appliedProviders: null,
+      refreshError: null,
+      refreshAttempts: 0,
+      refreshedAt: null,
+      mcpTokenHash: sha256Hex(mcpToken),
+      surface: config.surface,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
   /** Asks agentctl what the session can discover now; an unreachable agentctl is reported, not thrown. */
   private async runtimeReport(sessionId: string): Promise<RuntimeReport> {
     const endpoint = this.deps.executor.current();
-    if (endpoint === undefined) {
-      return {
-        tools: null,
-        connectionCount: null,
-        launchConfig: null,
-        mcpUrl: null,
-        agentctl: { reachable: false, error: 'agentctl is not running' },
-      };
-    }
+    if (endpoint === undefined) return unreachable(null, false, 'agentctl is not running');
     const mcpUrl = mcpUrlOf(endpoint, sessionId);
     try {
       const state = await this.deps.agentctl.clientFor(endpoint).getSession(sessionId);
@@ -85,58 +164,11 @@ export class SessionService {
       };
     } catch (error) {
       const reachable = isAppError(error) && error.code === 'not_found';
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        tools: null,
-        connectionCount: null,
-        launchConfig: null,
-        mcpUrl,
-        agentctl: { reachable, error: message },
-      };
+      return unreachable(mcpUrl, reachable, error instanceof Error ? error.message : String(error));
     }
   }
+}
 
-  private async createRow(
-    stores: Stores,
-    taskId: string,
-    body: LaunchSessionBody,
-    mcpToken: string,
-  ): Promise<{ session: AgentSession; config: LaunchConfig }> {
-    const task = await stores.tasks.findById(taskId);
-    if (task === undefined) throw new AppError('not_found', `task ${taskId} not found`);
-    if (task.archivedAt !== null) throw new AppError('failed_precondition', `task ${taskId} is archived`);
-    const hasParent = task.parentId !== null && (await stores.tasks.findById(task.parentId)) !== undefined;
-    const attached = await stores.tasks.attachedRepositories(taskId);
-    const agent =
-      task.agentProfileId === null ? null : ((await stores.agentProfiles.findCommand(task.agentProfileId)) ?? null);
-    const sessionId = newId();
-    const config = buildLaunchConfig({
-      task,
-      hasParent,
-      repositoryProviders: attached.map((a) => a.provider),
-      surface: body.surface,
-      ownsTaskTitle: body.owns_task_title,
-      sessionId,
-      revision: 1,
-      mcpToken,
-      agent,
-    });
-    const now = this.deps.clock().toISOString();
-    const session: AgentSession = {
-      id: sessionId,
-      taskId,
-      state: 'starting',
-      executor: this.deps.executor.name,
-      agentctlAddress: null,
-      revision: config.revision,
-      launchConfig: redactLaunchConfig(config),
-      mcpTokenHash: sha256Hex(mcpToken),
-      surface: config.surface,
-      lastError: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await stores.sessions.insert(session);
-    return { session, config };
-  }
+function unreachable(mcpUrl: string | null, reachable: boolean, error: string): RuntimeReport {
+  return { tools: null, connectionCount: null, launchConfig: null, mcpUrl, agentctl: { reachable, error } };
 }

@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
-import { AppError, LaunchConfigSchema, redactLaunchConfig, SurfaceSchema } from '@kandev/protocol';
-import { parseJsonColumn, toIsoString } from '../store/row-values';
+import { z } from 'zod';
+import {
+  AppError,
+  type LaunchConfig,
+  LaunchConfigSchema,
+  type Provider,
+  ProviderSchema,
+  redactLaunchConfig,
+  SurfaceSchema,
+} from '@kandev/protocol';
+import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import { type AgentSession, AgentSessionStateSchema } from './agent-session';
 
 interface SessionRow {
@@ -11,12 +20,22 @@ interface SessionRow {
   agentctl_address: string | null;
   revision: number | string;
   launch_config: unknown;
+  applied_revision: number | string;
+  applied_providers: unknown;
+  refresh_error: string | null;
+  refresh_attempts: number | string;
+  refreshed_at: unknown;
   mcp_token_hash: string;
   surface: string;
   last_error: string | null;
   created_at: unknown;
   updated_at: unknown;
 }
+
+/** Sessions whose desired config follows the task's sources (a launch in flight included). */
+const LIVE_STATES = ['starting', 'running'] as const;
+
+const ProvidersColumnSchema = z.array(ProviderSchema);
 
 function fromRow(row: SessionRow): AgentSession {
   const state = AgentSessionStateSchema.safeParse(row.state);
@@ -30,6 +49,14 @@ function fromRow(row: SessionRow): AgentSession {
     agentctlAddress: row.agentctl_address,
     revision: Number(row.revision),
     launchConfig: parseJsonColumn(LaunchConfigSchema, row.launch_config, 'sessions.launch_config'),
+    appliedRevision: Number(row.applied_revision),
+    appliedProviders:
+      row.applied_providers === null
+        ? null
+        : parseJsonColumn(ProvidersColumnSchema, row.applied_providers, 'sessions.applied_providers'),
+    refreshError: row.refresh_error,
+    refreshAttempts: Number(row.refresh_attempts),
+    refreshedAt: toNullableIsoString(row.refreshed_at),
     mcpTokenHash: row.mcp_token_hash,
     surface: surface.data,
     lastError: row.last_error,
@@ -37,6 +64,20 @@ function fromRow(row: SessionRow): AgentSession {
     updatedAt: toIsoString(row.updated_at),
   };
 }
+
+/** What agentctl acknowledged: a revision and the providers it holds with it. */
+export interface Acknowledged {
+  revision: number;
+  providers: readonly Provider[];
+}
+
+const acknowledgedColumns = (ack: Acknowledged, now: string) => ({
+  applied_revision: ack.revision,
+  applied_providers: JSON.stringify(ack.providers),
+  refresh_error: null,
+  refresh_attempts: 0,
+  refreshed_at: now,
+});
 
 export class SessionStore {
   constructor(private readonly db: Knex) {}
@@ -51,6 +92,11 @@ export class SessionStore {
       agentctl_address: session.agentctlAddress,
       revision: session.revision,
       launch_config: JSON.stringify(redactLaunchConfig(session.launchConfig)),
+      applied_revision: session.appliedRevision,
+      applied_providers: session.appliedProviders === null ? null : JSON.stringify(session.appliedProviders),
+      refresh_error: session.refreshError,
+      refresh_attempts: session.refreshAttempts,
+      refreshed_at: session.refreshedAt,
       mcp_token_hash: session.mcpTokenHash,
       surface: session.surface,
       last_error: session.lastError,
@@ -64,13 +110,99 @@ export class SessionStore {
     return row === undefined ? undefined : fromRow(row);
   }
 
-  async markRunning(id: string, agentctlAddress: string, now: string): Promise<void> {
+  /** The task's sessions that are starting or running, oldest first. */
+  async listLive(taskId: string): Promise<AgentSession[]> {
+    const rows = await this.db<SessionRow>('sessions')
+      .where({ task_id: taskId })
+      .whereIn('state', [...LIVE_STATES])
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /** Running sessions whose desired revision agentctl has not acknowledged yet. */
+  async listBehind(): Promise<AgentSession[]> {
+    const rows = await this.db<SessionRow>('sessions')
+      .where({ state: 'running' })
+      .where('applied_revision', '<', this.db.ref('revision'))
+      .orderBy('id');
+    return rows.map(fromRow);
+  }
+
+  /** A new desired config (live update): revision and config move together. */
+  async updateDesired(id: string, config: LaunchConfig, now: string): Promise<void> {
     await this.db('sessions')
       .where({ id })
-      .update({ state: 'running', agentctl_address: agentctlAddress, last_error: null, updated_at: now });
+      .update({
+        revision: config.revision,
+        launch_config: JSON.stringify(redactLaunchConfig(config)),
+        updated_at: now,
+      });
+  }
+
+  /** Resume: a rebuilt desired config with a fresh token, pending until agentctl takes it. */
+  async replaceForResume(
+    id: string,
+    replacement: { config: LaunchConfig; mcpTokenHash: string; now: string },
+  ): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .update({
+        state: 'starting',
+        revision: replacement.config.revision,
+        launch_config: JSON.stringify(redactLaunchConfig(replacement.config)),
+        mcp_token_hash: replacement.mcpTokenHash,
+        updated_at: replacement.now,
+      });
+  }
+
+  /** agentctl accepted the whole config (launch or resume). */
+  async markRunning(id: string, agentctlAddress: string, acknowledged: Acknowledged, now: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .update({
+        state: 'running',
+        agentctl_address: agentctlAddress,
+        last_error: null,
+        ...acknowledgedColumns(acknowledged, now),
+        updated_at: now,
+      });
   }
 
   async markFailed(id: string, lastError: string, now: string): Promise<void> {
     await this.db('sessions').where({ id }).update({ state: 'failed', last_error: lastError, updated_at: now });
+  }
+
+  /** agentctl acknowledged a revision; never moves the acknowledged revision backwards. */
+  async recordApplied(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .where('applied_revision', '<=', acknowledged.revision)
+      .update({ ...acknowledgedColumns(acknowledged, now), updated_at: now });
+  }
+
+  /** A refresh did not land: the session keeps what agentctl last acknowledged. */
+  async recordRefreshError(id: string, message: string, now: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .update({
+        refresh_error: message,
+        refresh_attempts: this.db.raw('refresh_attempts + 1'),
+        refreshed_at: now,
+        updated_at: now,
+      });
+  }
+
+  /** agentctl no longer holds the session: only a resume (with a new token) can bring it back. */
+  async markLost(id: string, message: string, now: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .update({
+        state: 'failed',
+        last_error: message,
+        refresh_error: message,
+        refresh_attempts: this.db.raw('refresh_attempts + 1'),
+        refreshed_at: now,
+        updated_at: now,
+      });
   }
 }

@@ -53,8 +53,13 @@ export interface SessionView {
   task_id: string;
   state: AgentSessionState;
   executor: string;
+  /** The desired revision (what the database derives). */
   revision: number;
   launch_config: LaunchConfigView;
+  /** The last revision agentctl acknowledged; behind `revision` while a live refresh is pending. */
+  applied_revision: number;
+  /** Why the last live refresh did not land, or null. */
+  refresh_error: string | null;
   mcp_url: string | null;
   tools: string[] | null;
   connection_count: number | null;
@@ -73,6 +78,8 @@ export function toSessionView(session: AgentSession, runtime: RuntimeReport): Se
     executor: session.executor,
     revision: session.revision,
     launch_config: toLaunchConfigView(session.launchConfig),
+    applied_revision: session.appliedRevision,
+    refresh_error: session.refreshError,
     mcp_url: runtime.mcpUrl,
     tools: runtime.tools,
     connection_count: runtime.connectionCount,

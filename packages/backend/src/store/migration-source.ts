@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as initialSchema from './migrations/20260809-001-initial-schema';
+import * as sessionRefreshState from './migrations/20261130-002-session-refresh-state';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -9,6 +10,7 @@ export interface Migration {
 /** Every migration, in order. Append only; never rename or edit an applied one. */
 const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20260809-001-initial-schema', initialSchema],
+  ['20261130-002-session-refresh-state', sessionRefreshState],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

@@ -56,7 +56,8 @@ export class TaskService {
       }
       await checkRepositories(stores, task.workspaceId, repositoryIds);
       await stores.tasks.insert(task);
-      await stores.tasks.attachRepositories(task.id, repositoryIds, { batchId: newId(), createdAt: now });
+      const attachments = repositoryIds.map((repositoryId) => ({ repositoryId, baseBranch: null }));
+      await stores.tasks.attachRepositories(task.id, attachments, { batchId: newId(), createdAt: now });
     });
     return this.get(task.id);
   }

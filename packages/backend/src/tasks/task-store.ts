@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { toBoolean, toIsoString, toNullableIsoString } from '../store/row-values';
-import { type Task, TaskStateSchema } from './task';
+import { type Task, type TaskAttachment, TaskStateSchema } from './task';
 
 interface TaskRow {
   id: string;
@@ -92,21 +92,37 @@ export class TaskStore {
     return rows.map((row) => row.id);
   }
 
+  /** Attaches repositories to the task as one batch (one batch id, one timestamp). */
   async attachRepositories(
     taskId: string,
-    repositoryIds: readonly string[],
+    attachments: readonly TaskAttachment[],
     batch: { batchId: string; createdAt: string },
   ): Promise<void> {
-    if (repositoryIds.length === 0) return;
+    if (attachments.length === 0) return;
     await this.db('task_repositories').insert(
-      repositoryIds.map((repositoryId) => ({
+      attachments.map((attachment) => ({
         task_id: taskId,
-        repository_id: repositoryId,
-        base_branch: null,
+        repository_id: attachment.repositoryId,
+        base_branch: attachment.baseBranch,
         batch_id: batch.batchId,
         created_at: batch.createdAt,
       })),
     );
+  }
+
+  /** The task's attachment rows alone (no join), in attach order. */
+  async attachments(taskId: string): Promise<TaskAttachment[]> {
+    const rows: { repository_id: string; base_branch: string | null }[] = await this.db('task_repositories')
+      .where({ task_id: taskId })
+      .orderBy([{ column: 'created_at' }, { column: 'repository_id' }])
+      .select('repository_id', 'base_branch');
+    return rows.map((row) => ({ repositoryId: row.repository_id, baseBranch: row.base_branch }));
+  }
+
+  /** False when the repository was not attached. */
+  async detachRepository(taskId: string, repositoryId: string): Promise<boolean> {
+    const deleted = await this.db('task_repositories').where({ task_id: taskId, repository_id: repositoryId }).del();
+    return deleted > 0;
   }
 
   /** Every repository attached to the task, in attach order, with its stored provider. */
