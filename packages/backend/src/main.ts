@@ -12,6 +12,7 @@ import { createRepositoryRoutes } from './repositories/repository-routes';
 import { RepositoryService } from './repositories/repository-service';
 import { createSessionRoutes } from './sessions/session-routes';
 import { ProviderPusher } from './sessions/provider-pusher';
+import { ProviderRefreshService } from './sessions/provider-refresh-service';
 import { SessionReconciler } from './sessions/session-reconciler';
 import { SessionService } from './sessions/session-service';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
@@ -21,6 +22,8 @@ import { createTaskRoutes } from './tasks/task-routes';
 import { TaskService } from './tasks/task-service';
 import { createWorkspaceRoutes } from './workspaces/workspace-routes';
 import { WorkspaceService } from './workspaces/workspace-service';
+import { createWorkspaceSourceRoutes } from './workspace-sources/workspace-source-routes';
+import { WorkspaceSourceService } from './workspace-sources/workspace-source-service';
 
 function loadConfigOrExit(): Config {
   try {
@@ -66,12 +69,15 @@ function createServices(
     policy: config.refreshRetry,
     logger: component('reconciler'),
   });
+  const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });
   const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
   const sessions = new SessionService({ ...agentctlDeps, refreshes: reconciler, logger: component('sessions') });
+  const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
   const routers = [
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(repositories),
     createTaskRoutes(new TaskService({ uow, clock })),
+    createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),
     createAgentctlRoutes(executor),
   ];

@@ -1,8 +1,8 @@
 import { AppError } from '@kandev/protocol';
 import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
-import type { UnitOfWork } from '../store/unit-of-work';
-import { deriveRepositoryIdentity, type RepositorySource } from './provider-identity';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import { deriveRepositoryIdentity, type RepositoryIdentity, type RepositorySource } from './provider-identity';
 import type { CreateRepositoryBody, Repository } from './repository';
 
 export interface RepositoryServiceDeps {
@@ -11,6 +11,9 @@ export interface RepositoryServiceDeps {
   /** Extra self-managed GitLab hosts (lowercased). */
   gitlabHosts: readonly string[];
 }
+
+/** A source as a caller names it; provider and name are optional hints. */
+export type RepositorySourceInput = RepositorySource & { provider?: string | null; name?: string };
 
 function sourceOf(body: CreateRepositoryBody): RepositorySource {
   if (body.remote_url !== undefined) return { remoteUrl: body.remote_url };
@@ -27,36 +30,46 @@ function duplicate(existing: Repository): AppError {
 export class RepositoryService {
   constructor(private readonly deps: RepositoryServiceDeps) {}
 
-  /** Registers a repository; its provider identity is derived here, once, and stored. */
-  async create(body: CreateRepositoryBody): Promise<Repository> {
-    const identity = deriveRepositoryIdentity(
-      { ...sourceOf(body), provider: body.provider, name: body.name },
-      this.deps.gitlabHosts,
-    );
+  /** Every way a repository enters a workspace goes through here: its provider is derived once. */
+  deriveIdentity(source: RepositorySourceInput): RepositoryIdentity {
+    return deriveRepositoryIdentity(source, this.deps.gitlabHosts);
+  }
+
+  /** Inside the caller's transaction: the workspace's repository with this identity, registered when new. */
+  async findOrRegister(
+    stores: Stores,
+    workspaceId: string,
+    identity: RepositoryIdentity,
+  ): Promise<{ repository: Repository; registered: boolean }> {
+    const existing = await stores.repositories.findByIdentity(workspaceId, identity.identityKey);
+    if (existing !== undefined) return { repository: existing, registered: false };
     const repository: Repository = {
       id: newId(),
-      workspaceId: body.workspace_id,
+      workspaceId,
       ...identity,
       createdAt: this.deps.clock().toISOString(),
     };
+    await stores.repositories.insert(repository);
+    return { repository, registered: true };
+  }
+
+  /** Registers a repository; an identity already registered in the workspace is a conflict. */
+  async create(body: CreateRepositoryBody): Promise<Repository> {
+    const identity = this.deriveIdentity({ ...sourceOf(body), provider: body.provider, name: body.name });
     try {
-      await this.deps.uow.transaction(async (stores) => {
-        if ((await stores.workspaces.findById(repository.workspaceId)) === undefined) {
-          throw new AppError('not_found', `workspace ${repository.workspaceId} not found`);
+      return await this.deps.uow.transaction(async (stores) => {
+        if ((await stores.workspaces.findById(body.workspace_id)) === undefined) {
+          throw new AppError('not_found', `workspace ${body.workspace_id} not found`);
         }
-        const existing = await stores.repositories.findByIdentity(repository.workspaceId, repository.identityKey);
-        if (existing !== undefined) throw duplicate(existing);
-        await stores.repositories.insert(repository);
+        const { repository, registered } = await this.findOrRegister(stores, body.workspace_id, identity);
+        if (!registered) throw duplicate(repository);
+        return repository;
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const existing = await this.deps.uow.read.repositories.findByIdentity(
-        repository.workspaceId,
-        repository.identityKey,
-      );
+      const existing = await this.deps.uow.read.repositories.findByIdentity(body.workspace_id, identity.identityKey);
       throw existing === undefined ? error : duplicate(existing);
     }
-    return repository;
   }
 
   async get(id: string): Promise<Repository> {

@@ -1,0 +1,94 @@
+import type { Provider } from '@kandev/protocol';
+import type { Logger } from '../logger';
+import type { Stores } from '../store/unit-of-work';
+import { taskProviders } from '../tasks/task-providers';
+import type { AgentSessionState } from './agent-session';
+import type { ProviderPusher } from './provider-pusher';
+import {
+  decideProviderRefresh,
+  type RefreshSummary,
+  type SessionRefreshResult,
+  summarizeRefresh,
+} from './session-refresh';
+import type { RefreshScheduler } from './session-reconciler';
+
+/** A live session after a committed source change, with its (possibly bumped) desired state. */
+export interface PlannedSession {
+  sessionId: string;
+  state: AgentSessionState;
+  revision: number;
+  providers: Provider[];
+  bumped: boolean;
+}
+
+/** What a committed change did to the task's provider set and its live sessions. */
+export interface RefreshPlan {
+  taskId: string;
+  providers: Provider[];
+  sessions: PlannedSession[];
+}
+
+export interface ProviderRefreshServiceDeps {
+  pusher: ProviderPusher;
+  scheduler: RefreshScheduler;
+  logger: Logger;
+}
+
+/** The task's provider set: the union over every attached repository, in ONE query (the join). */
+export async function committedProviders(stores: Stores, taskId: string): Promise<Provider[]> {
+  return taskProviders((await stores.tasks.attachedRepositories(taskId)).map((a) => a.provider));
+}
+
+/**
+ * Live provider refresh after a committed change to a task's sources: inside the change's
+ * transaction, one recomputation and one desired-revision bump per live session whose set changed;
+ * after the commit, one UpdateProviders per such running session (after a GetSession probe). A failed push keeps agentctl's
+ * older, smaller set (fail closed) and hands the session to the reconciler.
+ */
+export class ProviderRefreshService {
+  constructor(private readonly deps: ProviderRefreshServiceDeps) {}
+
+  /** Call inside the transaction that changed the task's sources. */
+  async plan(stores: Stores, taskId: string, now: string): Promise<RefreshPlan> {
+    const providers = await committedProviders(stores, taskId);
+    const sessions: PlannedSession[] = [];
+    for (const session of await stores.sessions.listLive(taskId)) {
+      const current = { revision: session.revision, providers: session.launchConfig.providers };
+      const decision = decideProviderRefresh(current, providers);
+      if (decision.kind === 'bump') {
+        const config = { ...session.launchConfig, providers: decision.providers, revision: decision.revision };
+        await stores.sessions.updateDesired(session.id, config, now);
+      }
+      sessions.push({
+        sessionId: session.id,
+        state: session.state,
+        revision: decision.kind === 'bump' ? decision.revision : session.revision,
+        providers: decision.kind === 'bump' ? decision.providers : [...current.providers],
+        bumped: decision.kind === 'bump',
+      });
+    }
+    return { taskId, providers, sessions };
+  }
+
+  /**
+   * Call after the commit. Running sessions only: a session still starting is caught up by its
+   * launch, which sees the bumped revision once agentctl took the launch config.
+   */
+  async push(plan: RefreshPlan): Promise<RefreshSummary> {
+    const running = plan.sessions.filter((session) => session.state === 'running');
+    const results = await Promise.all(running.map((session) => this.pushOne(session)));
+    const summary = summarizeRefresh(results);
+    this.deps.logger.info(
+      { taskId: plan.taskId, providers: plan.providers, status: summary.status },
+      'providers refreshed',
+    );
+    return summary;
+  }
+
+  private async pushOne(session: PlannedSession): Promise<SessionRefreshResult> {
+    if (!session.bumped) return { sessionId: session.sessionId, status: 'not_needed', revision: session.revision };
+    const { retry, ...result } = await this.deps.pusher.sync(session);
+    if (retry) this.deps.scheduler.schedule(session.sessionId);
+    return result;
+  }
+}

@@ -1,0 +1,170 @@
+import { AppError, isAppError, type Provider } from '@kandev/protocol';
+import type { Logger } from '../logger';
+import type { RepositoryIdentity } from '../repositories/provider-identity';
+import type { Repository } from '../repositories/repository';
+import type { RepositoryService } from '../repositories/repository-service';
+import {
+  committedProviders,
+  type ProviderRefreshService,
+  type RefreshPlan,
+} from '../sessions/provider-refresh-service';
+import { type RefreshSummary, summarizeRefresh } from '../sessions/session-refresh';
+import { newId } from '../store/row-values';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import type { Task, TaskAttachment } from '../tasks/task';
+import { type AddWorkspaceSourcesBody, planBatch, type WorkspaceSource } from './workspace-source';
+
+export interface WorkspaceSourceServiceDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  repositories: RepositoryService;
+  refresh: ProviderRefreshService;
+  logger: Logger;
+}
+
+/** A source validated before anything is read or written: a repository id, or a derived identity. */
+type PreparedSource = { baseBranch: string | null } & (
+  | { kind: 'id'; index: number; repositoryId: string }
+  | { kind: 'identity'; index: number; identity: RepositoryIdentity }
+);
+
+export interface SourceBatch {
+  taskId: string;
+  batchId: string | null;
+  added: { repository: Repository; baseBranch: string | null }[];
+  providers: Provider[];
+  refresh: RefreshSummary;
+}
+
+export interface SourceRemoval {
+  taskId: string;
+  removed: Repository;
+  providers: Provider[];
+  refresh: RefreshSummary;
+}
+
+async function requireTask(stores: Stores, taskId: string): Promise<Task> {
+  const task = await stores.tasks.findById(taskId);
+  if (task === undefined) throw new AppError('not_found', `task ${taskId} not found`);
+  if (task.archivedAt !== null) throw new AppError('failed_precondition', `task ${taskId} is archived`);
+  return task;
+}
+
+function invalidSources(issues: { path: string; message: string }[]): AppError {
+  const first = issues[0];
+  const summary = first === undefined ? '' : `: ${first.path}: ${first.message}`;
+  return new AppError('invalid_argument', `invalid workspace sources${summary}`, { issues });
+}
+
+/**
+ * Workspace sources of a task, changed in batches: a batch is validated as a whole, committed in one
+ * transaction with one batch id, followed by ONE recomputation of the provider set and one
+ * UpdateProviders per live session whose set changed. A failed push never rolls the batch back.
+ */
+export class WorkspaceSourceService {
+  constructor(private readonly deps: WorkspaceSourceServiceDeps) {}
+
+  async add(taskId: string, body: AddWorkspaceSourcesBody): Promise<SourceBatch> {
+    const sources = this.prepare(body.sources);
+    const now = this.deps.clock().toISOString();
+    const committed = await this.deps.uow.transaction(async (stores) => {
+      const task = await requireTask(stores, taskId);
+      const resolved = await this.resolve(stores, task.workspaceId, sources);
+      const toAttach = planBatch(await stores.tasks.attachments(taskId), resolved.attachments);
+      if (toAttach.length === 0) {
+        return {
+          batchId: null,
+          toAttach,
+          resolved,
+          providers: await committedProviders(stores, taskId),
+          plan: undefined,
+        };
+      }
+      const batchId = newId();
+      await stores.tasks.attachRepositories(taskId, toAttach, { batchId, createdAt: now });
+      await stores.tasks.update(taskId, { updatedAt: now });
+      const plan = await this.deps.refresh.plan(stores, taskId, now);
+      return { batchId, toAttach, resolved, providers: plan.providers, plan };
+    });
+    const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.deps.refresh.push(committed.plan);
+    const added = committed.toAttach.map((attachment) => ({
+      repository: committed.resolved.repositories.get(attachment.repositoryId) as Repository,
+      baseBranch: attachment.baseBranch,
+    }));
+    this.deps.logger.info(
+      { taskId, batchId: committed.batchId, added: added.length, refresh: refresh.status },
+      'sources added',
+    );
+    return { taskId, batchId: committed.batchId, added, providers: committed.providers, refresh };
+  }
+
+  /** Detaches one repository; the provider set shrinks the same way (404 when it was not attached). */
+  async remove(taskId: string, repositoryId: string): Promise<SourceRemoval> {
+    const now = this.deps.clock().toISOString();
+    const committed = await this.deps.uow.transaction(
+      async (stores): Promise<{ removed: Repository; plan: RefreshPlan }> => {
+        await requireTask(stores, taskId);
+        const removed = await stores.repositories.findById(repositoryId);
+        if (removed === undefined || !(await stores.tasks.detachRepository(taskId, repositoryId))) {
+          throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
+        }
+        await stores.tasks.update(taskId, { updatedAt: now });
+        return { removed, plan: await this.deps.refresh.plan(stores, taskId, now) };
+      },
+    );
+    const refresh = await this.deps.refresh.push(committed.plan);
+    this.deps.logger.info({ taskId, repositoryId, refresh: refresh.status }, 'source removed');
+    return { taskId, removed: committed.removed, providers: committed.plan.providers, refresh };
+  }
+
+  /** Pure validation of every source before any read or write; all problems reported at once. */
+  private prepare(sources: readonly WorkspaceSource[]): PreparedSource[] {
+    const issues: { path: string; message: string }[] = [];
+    const prepared = sources.flatMap((source, index): PreparedSource[] => {
+      if ('repository_id' in source)
+        return [{ kind: 'id', index, repositoryId: source.repository_id, baseBranch: null }];
+      try {
+        const identity =
+          'remote_url' in source
+            ? this.deps.repositories.deriveIdentity({ remoteUrl: source.remote_url, provider: source.provider })
+            : this.deps.repositories.deriveIdentity({ localPath: source.local_path });
+        const baseBranch = 'base_branch' in source ? (source.base_branch ?? null) : null;
+        return [{ kind: 'identity', index, identity, baseBranch }];
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'invalid_argument') throw error;
+        const field = 'remote_url' in source ? 'remote_url' : 'local_path';
+        issues.push({ path: `sources.${index}.${field}`, message: error.message });
+        return [];
+      }
+    });
+    if (issues.length > 0) throw invalidSources(issues);
+    return prepared;
+  }
+
+  /** Repository ids must name repositories of the task's workspace; URLs and paths are found or registered. */
+  private async resolve(stores: Stores, workspaceId: string, sources: readonly PreparedSource[]) {
+    const ids = sources.flatMap((s) => (s.kind === 'id' ? [s.repositoryId] : []));
+    const repositories = new Map((await stores.repositories.findByIds(ids)).map((r) => [r.id, r] as const));
+    const foreign = sources.filter(
+      (s) => s.kind === 'id' && repositories.get(s.repositoryId)?.workspaceId !== workspaceId,
+    );
+    if (foreign.length > 0) {
+      throw invalidSources(
+        foreign.map((s) => ({
+          path: `sources.${s.index}.repository_id`,
+          message: "not a repository of the task's workspace",
+        })),
+      );
+    }
+    const attachments: TaskAttachment[] = [];
+    for (const source of sources) {
+      const repository =
+        source.kind === 'id'
+          ? (repositories.get(source.repositoryId) as Repository)
+          : (await this.deps.repositories.findOrRegister(stores, workspaceId, source.identity)).repository;
+      repositories.set(repository.id, repository);
+      attachments.push({ repositoryId: repository.id, baseBranch: source.baseBranch });
+    }
+    return { attachments, repositories };
+  }
+}
