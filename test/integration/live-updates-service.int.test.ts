@@ -1,0 +1,295 @@
+// The live-update services in process, on a fresh SQLite file, with a fake agentctl: one provider-set
+// query per batch (counted with knex's 'query' event), what each agentctl answer records, and the
+// reconciler's bounded retries.
+import { AppError, type LaunchConfig, type Provider, type RuntimeSessionState } from '@kandev/protocol';
+import type {
+  AgentctlApi,
+  AgentctlConnector,
+  ProviderUpdateResult,
+} from '../../packages/backend/src/executors/agentctl-client';
+import type { AgentctlEndpoint, Executor } from '../../packages/backend/src/executors/executor';
+import { createLogger } from '../../packages/backend/src/logger';
+import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
+import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
+import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
+import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
+import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
+import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
+import { useCleanup } from '../helpers/cleanup';
+import { tempDir } from '../helpers/processes';
+import { waitUntil } from '../helpers/wait';
+
+const NOW = '2026-11-30T10:00:00.000Z';
+const ENDPOINT: AgentctlEndpoint = { grpcAddress: '127.0.0.1:1', mcpBaseUrl: 'http://127.0.0.1:2', controlToken: 'x' };
+/** The provider-set recomputation: task_repositories joined with repositories. */
+const PROVIDER_SET_QUERY = /from [`"]task_repositories[`"] as [`"]tr[`"] inner join [`"]repositories[`"]/i;
+const WRITE = /^\s*(insert|update|delete)\b/i;
+const logger = createLogger('silent');
+
+/** agentctl's registry in miniature: revisions only move forward. */
+class FakeAgentctl implements AgentctlApi {
+  readonly held = new Map<string, LaunchConfig>();
+  readonly calls: string[] = [];
+  failure: AppError | undefined;
+
+  createSession(): Promise<RuntimeSessionState> {
+    throw new Error('not used');
+  }
+  getSession(sessionId: string): Promise<RuntimeSessionState> {
+    return this.answer(`GetSession ${sessionId}`, () => stateOf(this.require(sessionId)));
+  }
+  updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult> {
+    return this.answer(`UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`, () => {
+      const config = this.require(sessionId);
+      if (revision <= config.revision) return { outcome: 'stale', toolsChanged: false, session: stateOf(config) };
+      const next = { ...config, providers: [...providers], revision };
+      this.held.set(sessionId, next);
+      return { outcome: 'applied', toolsChanged: true, session: stateOf(next) };
+    });
+  }
+  stopSession(): Promise<boolean> {
+    throw new Error('not used');
+  }
+  listSessions(): Promise<RuntimeSessionState[]> {
+    throw new Error('not used');
+  }
+  private require(sessionId: string): LaunchConfig {
+    const config = this.held.get(sessionId);
+    if (config === undefined) throw new AppError('not_found', `no session ${sessionId} in agentctl`);
+    return config;
+  }
+  /** Records the call; answers, or fails with the injected failure. */
+  private answer<T>(call: string, work: () => T): Promise<T> {
+    this.calls.push(call);
+    try {
+      if (this.failure !== undefined) throw this.failure;
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  pushes(): string[] {
+    return this.calls.filter((call) => call.startsWith('UpdateProviders'));
+  }
+}
+
+function stateOf(config: LaunchConfig): RuntimeSessionState {
+  return { config, toolNames: [], connectionCount: 0, mcpPath: '/', createdAt: NOW, updatedAt: NOW };
+}
+
+describe('live-update services (in process, fake agentctl)', () => {
+  const cleanup = useCleanup();
+
+  async function setup(options: { maxAttempts?: number } = {}) {
+    const db = createDatabase(tempDir(cleanup));
+    cleanup.defer(() => db.destroy());
+    await migrateToLatest(db);
+    const uow = createUnitOfWork(db);
+    const clock = () => new Date(NOW);
+    const agentctl = new FakeAgentctl();
+    const connector: AgentctlConnector = { clientFor: () => agentctl };
+    const executor: Executor = {
+      name: 'local',
+      ensureAgentctl: () => Promise.resolve(ENDPOINT),
+      current: () => ENDPOINT,
+      status: () => ({ running: true, pid: 1, grpcAddress: ENDPOINT.grpcAddress, mcpBaseUrl: ENDPOINT.mcpBaseUrl }),
+      stop: () => Promise.resolve(),
+    };
+    const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
+    const policy = { baseMs: 1, maxDelayMs: 4, maxAttempts: options.maxAttempts ?? 3 };
+    const reconciler = new SessionReconciler({ uow, pusher, policy, logger });
+    cleanup.defer(() => reconciler.stop());
+    const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger });
+    const repositories = new RepositoryService({ uow, clock, gitlabHosts: [] });
+    const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger });
+    const sql: string[] = [];
+    db.on('query', (query: { sql: string }) => sql.push(query.sql));
+    await uow.read.workspaces.insert({ id: 'w', name: 'w', createdAt: NOW });
+    return { db, uow, agentctl, reconciler, sources, sql };
+  }
+
+  type Env = Awaited<ReturnType<typeof setup>>;
+
+  async function task(env: Env, id: string): Promise<void> {
+    await env.uow.read.tasks.insert({
+      id,
+      workspaceId: 'w',
+      parentId: null,
+      title: id,
+      state: 'todo',
+      autopilot: false,
+      agentProfileId: null,
+      archivedAt: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+  }
+
+  /** A session agentctl holds at revision 1 with no providers. */
+  async function runningSession(env: Env, id: string, taskId: string, state: AgentSession['state'] = 'running') {
+    const config: LaunchConfig = {
+      sessionId: id,
+      taskId,
+      workspaceId: 'w',
+      surface: 'kanban_task',
+      questionCapability: 'user',
+      providers: [],
+      revision: 1,
+      ownsTaskTitle: false,
+      mcpToken: '',
+      systemPrompt: 'p',
+      agent: null,
+    };
+    await env.uow.read.sessions.insert({
+      id,
+      taskId,
+      state,
+      executor: 'local',
+      agentctlAddress: ENDPOINT.grpcAddress,
+      revision: 1,
+      launchConfig: config,
+      appliedRevision: 1,
+      appliedProviders: [],
+      refreshError: null,
+      refreshAttempts: 0,
+      refreshedAt: null,
+      mcpTokenHash: 'ab'.repeat(32),
+      surface: 'kanban_task',
+      lastError: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+    env.agentctl.held.set(id, config);
+  }
+
+  const remote = (path: string) => ({ remote_url: `https://${path}` });
+  const providerQueries = (sql: readonly string[]) => sql.filter((q) => PROVIDER_SET_QUERY.test(q)).length;
+
+  test('a batch of five repositories: ONE provider-set query, one push per live session', async () => {
+    const env = await setup();
+    await task(env, 't');
+    await runningSession(env, 's1', 't');
+    await runningSession(env, 's2', 't');
+    await runningSession(env, 'gone', 't', 'failed');
+    env.sql.length = 0;
+    const sources = ['github.com/a/1', 'gitlab.com/a/2', 'github.com/a/3', 'gitlab.com/a/4', 'gitlab.com/a/5'];
+    const batch = await env.sources.add('t', { sources: sources.map(remote) });
+
+    expect(providerQueries(env.sql)).toBe(1);
+    expect(batch.added).toHaveLength(5);
+    expect(batch.refresh).toEqual({
+      status: 'applied',
+      sessions: [
+        { sessionId: 's1', status: 'applied', revision: 2 },
+        { sessionId: 's2', status: 'applied', revision: 2 },
+      ],
+    });
+    expect(env.agentctl.pushes().sort()).toEqual([
+      'UpdateProviders s1 github+gitlab 2',
+      'UpdateProviders s2 github+gitlab 2',
+    ]);
+    expect(await env.uow.read.sessions.findById('s1')).toMatchObject({
+      revision: 2,
+      appliedRevision: 2,
+      appliedProviders: ['github', 'gitlab'],
+    });
+    expect(await env.uow.read.sessions.findById('gone')).toMatchObject({ revision: 1, state: 'failed' });
+    const batchIds = await env.db('task_repositories').where({ task_id: 't' }).distinct('batch_id');
+    expect(batchIds).toEqual([{ batch_id: batch.batchId }]);
+  });
+
+  test('a batch that adds nothing writes nothing and pushes nothing; a removal is one query too', async () => {
+    const env = await setup();
+    await task(env, 't');
+    await runningSession(env, 's1', 't');
+    const first = await env.sources.add('t', { sources: [remote('github.com/a/1'), remote('gitlab.com/a/2')] });
+    env.sql.length = 0;
+    env.agentctl.calls.length = 0;
+
+    const again = await env.sources.add('t', {
+      sources: [remote('github.com/a/1'), { repository_id: first.added[1]?.repository.id ?? '' }],
+    });
+    expect(again).toMatchObject({
+      batchId: null,
+      added: [],
+      providers: ['github', 'gitlab'],
+      refresh: { status: 'not_needed' },
+    });
+    expect(env.sql.filter((q) => WRITE.test(q))).toEqual([]);
+    expect(providerQueries(env.sql)).toBe(1);
+    expect(env.agentctl.calls).toEqual([]);
+
+    env.sql.length = 0;
+    const removal = await env.sources.remove('t', first.added[1]?.repository.id ?? '');
+    expect(removal.providers).toEqual(['github']);
+    expect(providerQueries(env.sql)).toBe(1);
+    expect(env.agentctl.pushes()).toEqual(['UpdateProviders s1 github 3']);
+  });
+
+  test('agentctl answers: ahead is recorded (no retry), a lost session is failed, unreachable is recorded', async () => {
+    const env = await setup({ maxAttempts: 0 });
+    for (const id of ['ahead', 'lost', 'down']) {
+      await task(env, id);
+      await runningSession(env, id, id);
+    }
+    const ahead = env.agentctl.held.get('ahead');
+    if (ahead !== undefined) env.agentctl.held.set('ahead', { ...ahead, revision: 10 });
+    env.agentctl.held.delete('lost');
+
+    const aheadBatch = await env.sources.add('ahead', { sources: [remote('github.com/a/1')] });
+    expect(aheadBatch.refresh.sessions[0]).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/revision 10/),
+    });
+    expect(await env.uow.read.sessions.findById('ahead')).toMatchObject({ state: 'running', appliedRevision: 1 });
+
+    const lostBatch = await env.sources.add('lost', { sources: [remote('github.com/a/2')] });
+    expect(lostBatch.refresh.sessions[0]).toMatchObject({
+      status: 'failed',
+      reason: 'agentctl lost the session; resume it',
+    });
+    expect(await env.uow.read.sessions.findById('lost')).toMatchObject({
+      state: 'failed',
+      lastError: 'agentctl lost the session; resume it',
+    });
+
+    env.agentctl.failure = new AppError('deadline_exceeded', 'agentctl GetSession: Deadline exceeded');
+    const downBatch = await env.sources.add('down', { sources: [remote('github.com/a/3')] });
+    expect(downBatch.refresh.status).toBe('failed');
+    expect(await env.uow.read.sessions.findById('down')).toMatchObject({
+      state: 'running',
+      revision: 2,
+      appliedRevision: 1,
+      refreshAttempts: 1,
+      refreshError: expect.stringMatching(/Deadline exceeded/),
+    });
+    expect(env.agentctl.pushes()).toEqual([]); // the probe found each case; nothing was pushed
+  });
+
+  test('the reconciler: bounded attempts, one pending retry per session, then repair when agentctl answers', async () => {
+    const env = await setup({ maxAttempts: 3 });
+    await task(env, 't');
+    await runningSession(env, 's', 't');
+    env.agentctl.failure = new AppError('unavailable', 'agentctl GetSession: connection refused');
+    await env.sources.add('t', { sources: [remote('gitlab.com/a/1')] }); // fails, schedules the reconciler
+    for (let i = 0; i < 5; i += 1) env.reconciler.schedule('s'); // no storm: still one pending retry
+    const settled = async () => {
+      const row = await env.uow.read.sessions.findById('s');
+      return row?.refreshAttempts === 4 && !env.reconciler.hasPendingRetry('s');
+    };
+    await waitUntil(settled, { timeoutMs: 5_000, what: 'the reconciler to give up' });
+    expect(env.agentctl.calls).toEqual(Array.from({ length: 4 }, () => 'GetSession s')); // the batch + 3 attempts
+
+    env.agentctl.failure = undefined;
+    await env.reconciler.sweep(); // what a restarted backend does at boot
+    expect(await env.uow.read.sessions.findById('s')).toMatchObject({
+      revision: 2,
+      appliedRevision: 2,
+      refreshError: null,
+      refreshAttempts: 0,
+    });
+    expect(env.agentctl.pushes()).toEqual(['UpdateProviders s gitlab 2']);
+  });
+});
