@@ -1,3 +1,4 @@
+import { status } from '@grpc/grpc-js';
 import {
   type AgentCtlHandlers,
   sessionStateToWire,
@@ -28,5 +29,8 @@ export function createAgentctlHandlers(registry: SessionRegistry, unary: UnaryAd
     StopSession: unary('StopSession', async (request: unknown) => ({
       stopped: await registry.stop(parseSessionId(request)),
     })),
+    // Replaced by the Attach hub (tool calls through the backend).
+    Attach: (call) =>
+      call.destroy(Object.assign(new Error('Attach is not implemented yet'), { code: status.UNIMPLEMENTED })),
   };
 }

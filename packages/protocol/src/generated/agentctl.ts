@@ -3,6 +3,10 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 
 import type { AgentCommand as _kandev_agentctl_v1_AgentCommand, AgentCommand__Output as _kandev_agentctl_v1_AgentCommand__Output } from './kandev/agentctl/v1/AgentCommand';
 import type { AgentCtlClient as _kandev_agentctl_v1_AgentCtlClient, AgentCtlDefinition as _kandev_agentctl_v1_AgentCtlDefinition } from './kandev/agentctl/v1/AgentCtl';
+import type { AgentctlMessage as _kandev_agentctl_v1_AgentctlMessage, AgentctlMessage__Output as _kandev_agentctl_v1_AgentctlMessage__Output } from './kandev/agentctl/v1/AgentctlMessage';
+import type { AttachAccepted as _kandev_agentctl_v1_AttachAccepted, AttachAccepted__Output as _kandev_agentctl_v1_AttachAccepted__Output } from './kandev/agentctl/v1/AttachAccepted';
+import type { AttachHello as _kandev_agentctl_v1_AttachHello, AttachHello__Output as _kandev_agentctl_v1_AttachHello__Output } from './kandev/agentctl/v1/AttachHello';
+import type { BackendMessage as _kandev_agentctl_v1_BackendMessage, BackendMessage__Output as _kandev_agentctl_v1_BackendMessage__Output } from './kandev/agentctl/v1/BackendMessage';
 import type { GetSessionRequest as _kandev_agentctl_v1_GetSessionRequest, GetSessionRequest__Output as _kandev_agentctl_v1_GetSessionRequest__Output } from './kandev/agentctl/v1/GetSessionRequest';
 import type { LaunchConfig as _kandev_agentctl_v1_LaunchConfig, LaunchConfig__Output as _kandev_agentctl_v1_LaunchConfig__Output } from './kandev/agentctl/v1/LaunchConfig';
 import type { ListSessionsRequest as _kandev_agentctl_v1_ListSessionsRequest, ListSessionsRequest__Output as _kandev_agentctl_v1_ListSessionsRequest__Output } from './kandev/agentctl/v1/ListSessionsRequest';
@@ -10,6 +14,11 @@ import type { ListSessionsResponse as _kandev_agentctl_v1_ListSessionsResponse, 
 import type { SessionState as _kandev_agentctl_v1_SessionState, SessionState__Output as _kandev_agentctl_v1_SessionState__Output } from './kandev/agentctl/v1/SessionState';
 import type { StopSessionRequest as _kandev_agentctl_v1_StopSessionRequest, StopSessionRequest__Output as _kandev_agentctl_v1_StopSessionRequest__Output } from './kandev/agentctl/v1/StopSessionRequest';
 import type { StopSessionResponse as _kandev_agentctl_v1_StopSessionResponse, StopSessionResponse__Output as _kandev_agentctl_v1_StopSessionResponse__Output } from './kandev/agentctl/v1/StopSessionResponse';
+import type { ToolCallProgress as _kandev_agentctl_v1_ToolCallProgress, ToolCallProgress__Output as _kandev_agentctl_v1_ToolCallProgress__Output } from './kandev/agentctl/v1/ToolCallProgress';
+import type { ToolCallRequest as _kandev_agentctl_v1_ToolCallRequest, ToolCallRequest__Output as _kandev_agentctl_v1_ToolCallRequest__Output } from './kandev/agentctl/v1/ToolCallRequest';
+import type { ToolCallResult as _kandev_agentctl_v1_ToolCallResult, ToolCallResult__Output as _kandev_agentctl_v1_ToolCallResult__Output } from './kandev/agentctl/v1/ToolCallResult';
+import type { ToolError as _kandev_agentctl_v1_ToolError, ToolError__Output as _kandev_agentctl_v1_ToolError__Output } from './kandev/agentctl/v1/ToolError';
+import type { ToolOutput as _kandev_agentctl_v1_ToolOutput, ToolOutput__Output as _kandev_agentctl_v1_ToolOutput__Output } from './kandev/agentctl/v1/ToolOutput';
 import type { UpdateProvidersRequest as _kandev_agentctl_v1_UpdateProvidersRequest, UpdateProvidersRequest__Output as _kandev_agentctl_v1_UpdateProvidersRequest__Output } from './kandev/agentctl/v1/UpdateProvidersRequest';
 import type { UpdateProvidersResponse as _kandev_agentctl_v1_UpdateProvidersResponse, UpdateProvidersResponse__Output as _kandev_agentctl_v1_UpdateProvidersResponse__Output } from './kandev/agentctl/v1/UpdateProvidersResponse';
 
@@ -23,6 +32,10 @@ export interface ProtoGrpcType {
       v1: {
         AgentCommand: MessageTypeDefinition<_kandev_agentctl_v1_AgentCommand, _kandev_agentctl_v1_AgentCommand__Output>
         AgentCtl: SubtypeConstructor<typeof grpc.Client, _kandev_agentctl_v1_AgentCtlClient> & { service: _kandev_agentctl_v1_AgentCtlDefinition }
+        AgentctlMessage: MessageTypeDefinition<_kandev_agentctl_v1_AgentctlMessage, _kandev_agentctl_v1_AgentctlMessage__Output>
+        AttachAccepted: MessageTypeDefinition<_kandev_agentctl_v1_AttachAccepted, _kandev_agentctl_v1_AttachAccepted__Output>
+        AttachHello: MessageTypeDefinition<_kandev_agentctl_v1_AttachHello, _kandev_agentctl_v1_AttachHello__Output>
+        BackendMessage: MessageTypeDefinition<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_BackendMessage__Output>
         GetSessionRequest: MessageTypeDefinition<_kandev_agentctl_v1_GetSessionRequest, _kandev_agentctl_v1_GetSessionRequest__Output>
         LaunchConfig: MessageTypeDefinition<_kandev_agentctl_v1_LaunchConfig, _kandev_agentctl_v1_LaunchConfig__Output>
         ListSessionsRequest: MessageTypeDefinition<_kandev_agentctl_v1_ListSessionsRequest, _kandev_agentctl_v1_ListSessionsRequest__Output>
@@ -33,6 +46,11 @@ export interface ProtoGrpcType {
         StopSessionRequest: MessageTypeDefinition<_kandev_agentctl_v1_StopSessionRequest, _kandev_agentctl_v1_StopSessionRequest__Output>
         StopSessionResponse: MessageTypeDefinition<_kandev_agentctl_v1_StopSessionResponse, _kandev_agentctl_v1_StopSessionResponse__Output>
         Surface: EnumTypeDefinition
+        ToolCallProgress: MessageTypeDefinition<_kandev_agentctl_v1_ToolCallProgress, _kandev_agentctl_v1_ToolCallProgress__Output>
+        ToolCallRequest: MessageTypeDefinition<_kandev_agentctl_v1_ToolCallRequest, _kandev_agentctl_v1_ToolCallRequest__Output>
+        ToolCallResult: MessageTypeDefinition<_kandev_agentctl_v1_ToolCallResult, _kandev_agentctl_v1_ToolCallResult__Output>
+        ToolError: MessageTypeDefinition<_kandev_agentctl_v1_ToolError, _kandev_agentctl_v1_ToolError__Output>
+        ToolOutput: MessageTypeDefinition<_kandev_agentctl_v1_ToolOutput, _kandev_agentctl_v1_ToolOutput__Output>
         UpdateOutcome: EnumTypeDefinition
         UpdateProvidersRequest: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersRequest, _kandev_agentctl_v1_UpdateProvidersRequest__Output>
         UpdateProvidersResponse: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersResponse, _kandev_agentctl_v1_UpdateProvidersResponse__Output>

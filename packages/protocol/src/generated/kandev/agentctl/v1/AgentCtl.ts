@@ -2,6 +2,8 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AgentctlMessage as _kandev_agentctl_v1_AgentctlMessage, AgentctlMessage__Output as _kandev_agentctl_v1_AgentctlMessage__Output } from '../../../kandev/agentctl/v1/AgentctlMessage';
+import type { BackendMessage as _kandev_agentctl_v1_BackendMessage, BackendMessage__Output as _kandev_agentctl_v1_BackendMessage__Output } from '../../../kandev/agentctl/v1/BackendMessage';
 import type { GetSessionRequest as _kandev_agentctl_v1_GetSessionRequest, GetSessionRequest__Output as _kandev_agentctl_v1_GetSessionRequest__Output } from '../../../kandev/agentctl/v1/GetSessionRequest';
 import type { LaunchConfig as _kandev_agentctl_v1_LaunchConfig, LaunchConfig__Output as _kandev_agentctl_v1_LaunchConfig__Output } from '../../../kandev/agentctl/v1/LaunchConfig';
 import type { ListSessionsRequest as _kandev_agentctl_v1_ListSessionsRequest, ListSessionsRequest__Output as _kandev_agentctl_v1_ListSessionsRequest__Output } from '../../../kandev/agentctl/v1/ListSessionsRequest';
@@ -13,6 +15,11 @@ import type { UpdateProvidersRequest as _kandev_agentctl_v1_UpdateProvidersReque
 import type { UpdateProvidersResponse as _kandev_agentctl_v1_UpdateProvidersResponse, UpdateProvidersResponse__Output as _kandev_agentctl_v1_UpdateProvidersResponse__Output } from '../../../kandev/agentctl/v1/UpdateProvidersResponse';
 
 export interface AgentCtlClient extends grpc.Client {
+  Attach(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_AgentctlMessage__Output>;
+  Attach(options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_AgentctlMessage__Output>;
+  attach(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_AgentctlMessage__Output>;
+  attach(options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_AgentctlMessage__Output>;
+  
   CreateSession(argument: _kandev_agentctl_v1_LaunchConfig, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
   CreateSession(argument: _kandev_agentctl_v1_LaunchConfig, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
   CreateSession(argument: _kandev_agentctl_v1_LaunchConfig, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
@@ -61,6 +68,8 @@ export interface AgentCtlClient extends grpc.Client {
 }
 
 export interface AgentCtlHandlers extends grpc.UntypedServiceImplementation {
+  Attach: grpc.handleBidiStreamingCall<_kandev_agentctl_v1_BackendMessage__Output, _kandev_agentctl_v1_AgentctlMessage>;
+  
   CreateSession: grpc.handleUnaryCall<_kandev_agentctl_v1_LaunchConfig__Output, _kandev_agentctl_v1_SessionState>;
   
   GetSession: grpc.handleUnaryCall<_kandev_agentctl_v1_GetSessionRequest__Output, _kandev_agentctl_v1_SessionState>;
@@ -74,6 +83,7 @@ export interface AgentCtlHandlers extends grpc.UntypedServiceImplementation {
 }
 
 export interface AgentCtlDefinition extends grpc.ServiceDefinition {
+  Attach: MethodDefinition<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_AgentctlMessage, _kandev_agentctl_v1_BackendMessage__Output, _kandev_agentctl_v1_AgentctlMessage__Output>
   CreateSession: MethodDefinition<_kandev_agentctl_v1_LaunchConfig, _kandev_agentctl_v1_SessionState, _kandev_agentctl_v1_LaunchConfig__Output, _kandev_agentctl_v1_SessionState__Output>
   GetSession: MethodDefinition<_kandev_agentctl_v1_GetSessionRequest, _kandev_agentctl_v1_SessionState, _kandev_agentctl_v1_GetSessionRequest__Output, _kandev_agentctl_v1_SessionState__Output>
   ListSessions: MethodDefinition<_kandev_agentctl_v1_ListSessionsRequest, _kandev_agentctl_v1_ListSessionsResponse, _kandev_agentctl_v1_ListSessionsRequest__Output, _kandev_agentctl_v1_ListSessionsResponse__Output>

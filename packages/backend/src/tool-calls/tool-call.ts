@@ -1,0 +1,39 @@
+import type { AgentSession } from '../sessions/agent-session';
+
+/**
+ * One tool call as the backend handles it. The identity fields come from agentctl's session binding
+ * (the Attach request), never from the agent's arguments; the dispatcher has already checked that the
+ * session exists, is live, and was launched on the agentctl the call arrived from.
+ */
+export interface ToolCallContext {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly sessionId: string;
+  /** The caller's own task (bound). Handlers resolve `"self"` and check targets against it. */
+  readonly taskId: string;
+  readonly workspaceId: string;
+  /** The session row as loaded for this call. */
+  readonly session: AgentSession;
+  /** Tells the agent the call is still being worked on (relayed as an MCP progress notification). */
+  reportProgress(message: string): void;
+  /** Aborted when the call is cancelled or its channel dropped: stop waiting, write nothing more. */
+  readonly signal: AbortSignal;
+}
+
+/** What a tool returns to the agent: text for the model, optional structured JSON. */
+export interface ToolReply {
+  text: string;
+  structured?: Record<string, unknown>;
+  /** A failure the model can act on (unknown task id, wrong state): an MCP result with isError: true. */
+  isError?: boolean;
+}
+
+/**
+ * A backend tool handler. `args` is untrusted (agentctl validated it, but discovery is not a security
+ * boundary): parse it with the tool's strict zod schema first. Throw AppError for refusals
+ * (permission_denied, not_found, failed_precondition, invalid_argument); the dispatcher turns them into
+ * a structured ToolError without leaking internals.
+ */
+export type ToolHandler = (context: ToolCallContext, args: unknown) => Promise<ToolReply>;
+
+export type ToolHandlers = Readonly<Record<string, ToolHandler>>;

@@ -1,0 +1,37 @@
+import type { Logger } from '../logger';
+import { createProviderToolHandlers } from '../provider-automation/provider-tool-handlers';
+import type { UnitOfWork } from '../store/unit-of-work';
+import { createTaskToolHandlers } from '../tasks/task-tool-handlers';
+import type { TaskService } from '../tasks/task-service';
+import type { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
+import { createConfigurationToolHandlers } from '../workspaces/configuration-tool-handlers';
+import type { ToolHandlers } from './tool-call';
+
+/** What tool handlers may use. Extend it additively; handlers take only what they need. */
+export interface ToolHandlerDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  logger: Logger;
+  tasks: TaskService;
+  workspaceSources: WorkspaceSourceService;
+}
+
+/**
+ * Every tool the backend serves, by MCP tool name. One module per domain contributes its handlers;
+ * a name agentctl forwards that is missing here is refused by the dispatcher.
+ */
+export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
+  const handlers = [
+    createTaskToolHandlers(deps),
+    createConfigurationToolHandlers(deps),
+    createProviderToolHandlers(deps),
+  ];
+  const merged: Record<string, ToolHandlers[string]> = {};
+  for (const group of handlers) {
+    for (const [name, handler] of Object.entries(group)) {
+      if (name in merged) throw new Error(`tool handler ${name} is registered twice`);
+      merged[name] = handler;
+    }
+  }
+  return merged;
+}
