@@ -8,6 +8,9 @@ import { defaultAgentctlEntry, LocalProcessExecutor } from './executors/local-pr
 import { createApp } from './http/app';
 import { listen } from './http/http-server';
 import { createLogger, type Logger } from './logger';
+import { createProviderAutomationRoutes } from './provider-automation/provider-automation-routes';
+import { ReviewLinkService } from './provider-automation/review-link-service';
+import { WorkspaceCredentialService } from './provider-automation/workspace-credential-service';
 import { createRepositoryRoutes } from './repositories/repository-routes';
 import { RepositoryService } from './repositories/repository-service';
 import { createSessionRoutes } from './sessions/session-routes';
@@ -80,6 +83,10 @@ function createServices(
     createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),
     createAgentctlRoutes(executor),
+    createProviderAutomationRoutes({
+      links: new ReviewLinkService({ uow, clock }),
+      credentials: new WorkspaceCredentialService({ uow, clock }),
+    }),
   ];
   return { routers, reconciler };
 }

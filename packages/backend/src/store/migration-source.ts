@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initialSchema from './migrations/20260809-001-initial-schema';
 import * as sessionRefreshState from './migrations/20261130-002-session-refresh-state';
+import * as providerAutomation from './migrations/20261130-004-provider-automation';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -11,6 +12,7 @@ export interface Migration {
 const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20260809-001-initial-schema', initialSchema],
   ['20261130-002-session-refresh-state', sessionRefreshState],
+  ['20261130-004-provider-automation', providerAutomation],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

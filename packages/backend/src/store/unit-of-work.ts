@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
+import { TaskMrStore, TaskPrStore } from '../provider-automation/review-link-store';
+import { WorkspaceCredentialStore } from '../provider-automation/workspace-credential-store';
 import { RepositoryStore } from '../repositories/repository-store';
 import { SessionStore } from '../sessions/session-store';
 import { TaskStore } from '../tasks/task-store';
@@ -12,6 +14,9 @@ export interface Stores {
   tasks: TaskStore;
   sessions: SessionStore;
   agentProfiles: AgentProfileStore;
+  taskPrs: TaskPrStore;
+  taskMrs: TaskMrStore;
+  workspaceCredentials: WorkspaceCredentialStore;
 }
 
 /** What services get instead of knex: plain reads, or several store calls committed atomically. */
@@ -27,6 +32,9 @@ export function createStores(db: Knex): Stores {
     tasks: new TaskStore(db),
     sessions: new SessionStore(db),
     agentProfiles: new AgentProfileStore(db),
+    taskPrs: new TaskPrStore(db),
+    taskMrs: new TaskMrStore(db),
+    workspaceCredentials: new WorkspaceCredentialStore(db),
   };
 }
 

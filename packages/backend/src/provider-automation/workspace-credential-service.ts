@@ -1,0 +1,50 @@
+import { AppError, type Provider } from '@kandev/protocol';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import type { CredentialSummary, PutCredentialBody } from './workspace-credential';
+
+async function requireWorkspace(stores: Stores, workspaceId: string): Promise<void> {
+  if ((await stores.workspaces.findById(workspaceId)) === undefined) {
+    throw new AppError('not_found', `workspace ${workspaceId} not found`);
+  }
+}
+
+/** Per-workspace provider credentials. Returns summaries only: the token is never handed back. */
+export class WorkspaceCredentialService {
+  constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
+
+  /** Stores or replaces the workspace's credential for the provider. */
+  async put(workspaceId: string, provider: Provider, body: PutCredentialBody): Promise<CredentialSummary> {
+    const now = this.deps.clock().toISOString();
+    return this.deps.uow.transaction(async (stores) => {
+      await requireWorkspace(stores, workspaceId);
+      await stores.workspaceCredentials.upsert({
+        workspaceId,
+        provider,
+        token: body.token,
+        username: body.username ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const stored = await stores.workspaceCredentials.find(workspaceId, provider);
+      if (stored === undefined) throw new AppError('internal', 'stored workspace credentials are missing');
+      return stored;
+    });
+  }
+
+  async list(workspaceId: string): Promise<CredentialSummary[]> {
+    return this.deps.uow.transaction(async (stores) => {
+      await requireWorkspace(stores, workspaceId);
+      return stores.workspaceCredentials.list(workspaceId);
+    });
+  }
+
+  /** 404 when the workspace has no credential for the provider. */
+  async remove(workspaceId: string, provider: Provider): Promise<void> {
+    await this.deps.uow.transaction(async (stores) => {
+      await requireWorkspace(stores, workspaceId);
+      if (!(await stores.workspaceCredentials.remove(workspaceId, provider))) {
+        throw new AppError('not_found', `workspace ${workspaceId} has no ${provider} credentials`);
+      }
+    });
+  }
+}
