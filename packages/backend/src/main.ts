@@ -8,6 +8,7 @@ import { defaultAgentctlEntry, LocalProcessExecutor } from './executors/local-pr
 import { createApp } from './http/app';
 import { listen } from './http/http-server';
 import { createLogger, type Logger } from './logger';
+import { createMessageRoutes } from './messages/message-routes';
 import { createProviderAutomationRoutes } from './provider-automation/provider-automation-routes';
 import { ReviewLinkService } from './provider-automation/review-link-service';
 import { WorkspaceCredentialService } from './provider-automation/workspace-credential-service';
@@ -83,6 +84,7 @@ function createServices(
     createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),
     createAgentctlRoutes(executor),
+    createMessageRoutes(uow),
     createProviderAutomationRoutes({
       links: new ReviewLinkService({ uow, clock }),
       credentials: new WorkspaceCredentialService({ uow, clock }),

@@ -75,4 +75,12 @@ export class RepositoryStore {
     const rows = await this.db<RepositoryRow>('repositories').whereIn('id', [...ids]);
     return rows.map(fromRow);
   }
+
+  /** The workspace's repositories, by name. */
+  async listByWorkspace(workspaceId: string): Promise<Repository[]> {
+    const rows = await this.db<RepositoryRow>('repositories')
+      .where({ workspace_id: workspaceId })
+      .orderBy([{ column: 'name' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
 }

@@ -119,6 +119,26 @@ export class SessionStore {
     return rows.map(fromRow);
   }
 
+  /** Every session of the task, newest first. */
+  async listByTask(taskId: string): Promise<AgentSession[]> {
+    const rows = await this.db<SessionRow>('sessions')
+      .where({ task_id: taskId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
+    return rows.map(fromRow);
+  }
+
+  /** A stop asked for by the task's parent (stop_task_kandev); only a live session changes. */
+  async markStopped(id: string, now: string): Promise<boolean> {
+    const updated = await this.db('sessions')
+      .where({ id })
+      .whereIn('state', [...LIVE_STATES])
+      .update({ state: 'stopped', updated_at: now });
+    return updated > 0;
+  }
+
   /** Running sessions whose desired revision agentctl has not acknowledged yet. */
   async listBehind(): Promise<AgentSession[]> {
     const rows = await this.db<SessionRow>('sessions')

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initialSchema from './migrations/20260809-001-initial-schema';
 import * as sessionRefreshState from './migrations/20261130-002-session-refresh-state';
+import * as messagesAndPromptQueue from './migrations/20261130-003-messages-and-prompt-queue';
 import * as providerAutomation from './migrations/20261130-004-provider-automation';
 
 export interface Migration {
@@ -12,6 +13,7 @@ export interface Migration {
 const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20260809-001-initial-schema', initialSchema],
   ['20261130-002-session-refresh-state', sessionRefreshState],
+  ['20261130-003-messages-and-prompt-queue', messagesAndPromptQueue],
   ['20261130-004-provider-automation', providerAutomation],
 ];
 

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
+import { MessageStore } from '../messages/message-store';
+import { PromptQueueStore } from '../prompt-queue/prompt-queue-store';
 import { TaskMrStore, TaskPrStore } from '../provider-automation/review-link-store';
 import { WorkspaceCredentialStore } from '../provider-automation/workspace-credential-store';
 import { RepositoryStore } from '../repositories/repository-store';
@@ -14,6 +16,8 @@ export interface Stores {
   tasks: TaskStore;
   sessions: SessionStore;
   agentProfiles: AgentProfileStore;
+  messages: MessageStore;
+  promptQueue: PromptQueueStore;
   taskPrs: TaskPrStore;
   taskMrs: TaskMrStore;
   workspaceCredentials: WorkspaceCredentialStore;
@@ -32,6 +36,8 @@ export function createStores(db: Knex): Stores {
     tasks: new TaskStore(db),
     sessions: new SessionStore(db),
     agentProfiles: new AgentProfileStore(db),
+    messages: new MessageStore(db),
+    promptQueue: new PromptQueueStore(db),
     taskPrs: new TaskPrStore(db),
     taskMrs: new TaskMrStore(db),
     workspaceCredentials: new WorkspaceCredentialStore(db),

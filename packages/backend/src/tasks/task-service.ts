@@ -1,7 +1,7 @@
 import { AppError } from '@kandev/protocol';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
-import type { CreateTaskBody, Task, TaskDetails, UpdateTaskBody } from './task';
+import { assertProfileFitsAutopilot, type NewTask, type Task, type TaskDetails, type UpdateTaskBody } from './task';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
 import { taskProviders } from './task-providers';
 
@@ -29,41 +29,57 @@ export class TaskService {
   constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
 
   /** autopilot defaults to false and is never inherited from the parent. All or nothing. */
-  async create(body: CreateTaskBody): Promise<TaskDetails> {
+  async create(body: NewTask): Promise<TaskDetails> {
+    const task = await this.deps.uow.transaction((stores) => this.createWithin(stores, body));
+    return this.get(task.id);
+  }
+
+  /**
+   * The create rules inside the caller's transaction (so a caller can commit more with the task): the
+   * workspace exists, the parent is valid, the repositories belong to the workspace, and an autopilot
+   * task's agent profile can receive MCP tools.
+   */
+  async createWithin(stores: Stores, body: NewTask): Promise<Task> {
     const now = this.deps.clock().toISOString();
     const task: Task = {
       id: newId(),
       workspaceId: body.workspace_id,
       parentId: body.parent_id ?? null,
       title: body.title,
+      description: body.description ?? null,
       state: 'todo',
       autopilot: body.autopilot ?? false,
-      agentProfileId: null,
+      agentProfileId: body.agent_profile_id ?? null,
       archivedAt: null,
       createdAt: now,
       updatedAt: now,
     };
     const repositoryIds = [...new Set(body.repository_ids ?? [])];
-    await this.deps.uow.transaction(async (stores) => {
-      if ((await stores.workspaces.findById(task.workspaceId)) === undefined) {
-        throw new AppError('not_found', `workspace ${task.workspaceId} not found`);
-      }
-      if (task.parentId !== null) {
-        assertValidParent(
-          { id: undefined, workspaceId: task.workspaceId },
-          await parentCandidate(stores, task.parentId),
-        );
-      }
-      await checkRepositories(stores, task.workspaceId, repositoryIds);
-      await stores.tasks.insert(task);
-      const attachments = repositoryIds.map((repositoryId) => ({ repositoryId, baseBranch: null }));
-      await stores.tasks.attachRepositories(task.id, attachments, { batchId: newId(), createdAt: now });
-    });
-    return this.get(task.id);
+    if ((await stores.workspaces.findById(task.workspaceId)) === undefined) {
+      throw new AppError('not_found', `workspace ${task.workspaceId} not found`);
+    }
+    if (task.parentId !== null) {
+      assertValidParent({ id: undefined, workspaceId: task.workspaceId }, await parentCandidate(stores, task.parentId));
+    }
+    if (task.agentProfileId !== null) {
+      const profile = await stores.agentProfiles.findById(task.agentProfileId);
+      if (profile === undefined) throw new AppError('not_found', `agent profile ${task.agentProfileId} not found`);
+      assertProfileFitsAutopilot(task.autopilot, profile);
+    }
+    await checkRepositories(stores, task.workspaceId, repositoryIds);
+    await stores.tasks.insert(task);
+    const attachments = repositoryIds.map((repositoryId) => ({ repositoryId, baseBranch: null }));
+    await stores.tasks.attachRepositories(task.id, attachments, { batchId: newId(), createdAt: now });
+    return task;
   }
 
   async get(id: string): Promise<TaskDetails> {
     return this.deps.uow.transaction((stores) => this.readDetails(stores, id));
+  }
+
+  /** The task with its attached repositories and providers, read with the caller's stores. */
+  async getWithin(stores: Stores, id: string): Promise<TaskDetails> {
+    return this.readDetails(stores, id);
   }
 
   /** Title and parent only; reparenting rejects self, cycles and other workspaces. */

@@ -1,19 +1,38 @@
 import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { toBoolean, toIsoString, toNullableIsoString } from '../store/row-values';
-import { type Task, type TaskAttachment, TaskStateSchema } from './task';
+import { type Task, type TaskAttachment, type TaskState, TaskStateSchema } from './task';
 
 interface TaskRow {
   id: string;
   workspace_id: string;
   parent_id: string | null;
   title: string;
+  description: string | null;
   state: string;
   autopilot: unknown;
   agent_profile_id: string | null;
   archived_at: unknown;
   created_at: unknown;
   updated_at: unknown;
+}
+
+export interface TaskPatch {
+  title?: string;
+  parentId?: string | null;
+  description?: string | null;
+  state?: TaskState;
+  updatedAt: string;
+}
+
+export interface TaskListFilter {
+  workspaceId: string;
+  parentId?: string;
+  state?: TaskState;
+  includeArchived: boolean;
+  /** The position of the previous page's last task. */
+  after?: { createdAt: string; id: string };
+  limit: number;
 }
 
 /** One repository attached to a task, with the provider stored on the repository row. */
@@ -30,6 +49,7 @@ function fromRow(row: TaskRow): Task {
     workspaceId: row.workspace_id,
     parentId: row.parent_id,
     title: row.title,
+    description: row.description,
     state: state.data,
     autopilot: toBoolean(row.autopilot),
     agentProfileId: row.agent_profile_id,
@@ -48,6 +68,7 @@ export class TaskStore {
       workspace_id: task.workspaceId,
       parent_id: task.parentId,
       title: task.title,
+      description: task.description ?? null,
       state: task.state,
       autopilot: task.autopilot,
       agent_profile_id: task.agentProfileId,
@@ -63,11 +84,31 @@ export class TaskStore {
   }
 
   /** Only the mutable fields; `autopilot` is deliberately not updatable. */
-  async update(id: string, patch: { title?: string; parentId?: string | null; updatedAt: string }): Promise<void> {
+  async update(id: string, patch: TaskPatch): Promise<void> {
     const changes: Record<string, unknown> = { updated_at: patch.updatedAt };
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.parentId !== undefined) changes.parent_id = patch.parentId;
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.state !== undefined) changes.state = patch.state;
     await this.db('tasks').where({ id }).update(changes);
+  }
+
+  /** One page of a workspace's tasks in creation order (ties by id), strictly after `after`. */
+  async list(filter: TaskListFilter): Promise<Task[]> {
+    const query = this.db<TaskRow>('tasks').where({ workspace_id: filter.workspaceId });
+    if (filter.parentId !== undefined) void query.where({ parent_id: filter.parentId });
+    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (!filter.includeArchived) void query.whereNull('archived_at');
+    const after = filter.after;
+    if (after !== undefined) {
+      void query.where((q) => {
+        void q
+          .where('created_at', '>', after.createdAt)
+          .orWhere((same) => void same.where('created_at', '=', after.createdAt).where('id', '>', after.id));
+      });
+    }
+    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(filter.limit);
+    return rows.map(fromRow);
   }
 
   /** The task and its ancestors, nearest first (one recursive query; bounded against corrupt data). */

@@ -1,7 +1,22 @@
+import { createMessageToolHandlers } from '../messages/message-tools';
 import type { ToolHandlers } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
+import { createWorkspaceSourceToolHandlers } from '../workspace-sources/workspace-source-tools';
+import { createTaskReadToolHandlers } from './task-read-tools';
+import { createTaskStopToolHandlers } from './task-stop-tool';
+import { createTaskWriteToolHandlers } from './task-write-tools';
 
-/** Kanban and office core tools and set_task_title_kandev. */
-export function createTaskToolHandlers(_deps: ToolHandlerDeps): ToolHandlers {
-  return {};
+/**
+ * Kanban and office core tools and set_task_title_kandev. Every handler checks the tool is served to
+ * the session, parses its strict schema, then checks the target against the bound caller
+ * (task-tool-access.ts) before it reads or writes anything else.
+ */
+export function createTaskToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
+  return {
+    ...createTaskReadToolHandlers(deps),
+    ...createTaskWriteToolHandlers(deps),
+    ...createTaskStopToolHandlers(deps),
+    ...createWorkspaceSourceToolHandlers(deps),
+    ...createMessageToolHandlers(deps),
+  };
 }

@@ -11,6 +11,8 @@ export interface Task {
   workspaceId: string;
   parentId: string | null;
   title: string;
+  /** Longer text for people on the board; undefined is the same as null. */
+  description?: string | null;
   state: TaskState;
   /** Fixed at creation: default false, never inherited from the parent, never updated. */
   autopilot: boolean;
@@ -45,6 +47,30 @@ export const CreateTaskBodySchema = z
   })
   .strict();
 export type CreateTaskBody = z.infer<typeof CreateTaskBodySchema>;
+
+/** What a task is created from: the REST body, or create_task_kandev, which may also pick an agent profile. */
+export interface NewTask extends CreateTaskBody {
+  description?: string;
+  agent_profile_id?: string;
+}
+
+/**
+ * An autopilot task asks its parent through MCP tools, so its agent must be able to receive them.
+ * No profile means the default (no agent command; the session serves MCP), which qualifies.
+ */
+export function assertProfileFitsAutopilot(
+  autopilot: boolean,
+  profile: { id: string; name: string; supportsMcp: boolean } | undefined,
+): void {
+  if (autopilot && profile !== undefined && !profile.supportsMcp) {
+    throw new AppError(
+      'failed_precondition',
+      `agent profile ${profile.name} cannot receive the MCP tool set (supports_mcp is false); an autopilot task ` +
+        'needs it: pick another profile or create the task without autopilot',
+      { agent_profile_id: profile.id },
+    );
+  }
+}
 
 export const UpdateTaskBodySchema = z
   .object({

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import { createProviderToolHandlers } from '../provider-automation/provider-tool-handlers';
+import type { RuntimeSessionControl } from '../sessions/runtime-session-control';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { createTaskToolHandlers } from '../tasks/task-tool-handlers';
 import type { TaskService } from '../tasks/task-service';
@@ -14,6 +15,8 @@ export interface ToolHandlerDeps {
   logger: Logger;
   tasks: TaskService;
   workspaceSources: WorkspaceSourceService;
+  /** Stops child sessions' runtimes for stop_task_kandev; without it the stop is recorded only. */
+  runtimeSessions?: RuntimeSessionControl;
 }
 
 /**

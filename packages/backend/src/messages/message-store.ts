@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { AppError } from '@kandev/protocol';
+import { parseJsonColumn, toIsoString } from '../store/row-values';
+import { type Message, MessageMetadataSchema, MessageTypeSchema } from './message';
+
+interface MessageRow {
+  seq: number | string;
+  id: string;
+  task_id: string;
+  session_id: string | null;
+  type: string;
+  author: string;
+  content: string;
+  metadata: unknown;
+  created_at: unknown;
+}
+
+const AuthorSchema = z.union([
+  z.literal('agent'),
+  z.literal('operator'),
+  z.templateLiteral(['task:', z.string().min(1)]),
+]);
+
+/** A stored message with its position in the task's conversation (what a cursor points at). */
+export interface StoredMessage {
+  seq: number;
+  message: Message;
+}
+
+function fromRow(row: MessageRow): StoredMessage {
+  const type = MessageTypeSchema.safeParse(row.type);
+  const author = AuthorSchema.safeParse(row.author);
+  if (!type.success || !author.success) throw new AppError('internal', `message ${row.id} has an unknown type`);
+  return {
+    seq: Number(row.seq),
+    message: {
+      id: row.id,
+      taskId: row.task_id,
+      sessionId: row.session_id,
+      type: type.data,
+      author: author.data,
+      content: row.content,
+      metadata: parseJsonColumn(MessageMetadataSchema, row.metadata, 'messages.metadata'),
+      createdAt: toIsoString(row.created_at),
+    },
+  };
+}
+
+/** A task's conversation: append-only, read oldest first. */
+export class MessageStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(message: Message): Promise<void> {
+    await this.db('messages').insert({
+      id: message.id,
+      task_id: message.taskId,
+      session_id: message.sessionId,
+      type: message.type,
+      author: message.author,
+      content: message.content,
+      metadata: JSON.stringify(message.metadata),
+      created_at: message.createdAt,
+    });
+  }
+
+  /** Up to `limit` messages of the task after position `afterSeq` (0: from the start), oldest first. */
+  async listAfter(taskId: string, afterSeq: number, limit: number): Promise<StoredMessage[]> {
+    const rows = await this.db<MessageRow>('messages')
+      .where({ task_id: taskId })
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit);
+    return rows.map(fromRow);
+  }
+}

@@ -1,0 +1,100 @@
+import { AppError } from '@kandev/protocol';
+import { newId } from '../store/row-values';
+import {
+  GetTaskConversationArgsSchema,
+  MessageTaskArgsSchema,
+  StepCompleteArgsSchema,
+} from '../tasks/task-tool-schemas';
+import { assertNotCancelled, assertWritable, loadTarget, parseToolArgs, reply } from '../tasks/task-tool-scope';
+import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
+import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
+import { readConversation } from './conversation';
+import { type Message, taskAuthor, toMessageView } from './message';
+import { recordTaskPrompt } from './task-prompt';
+
+// Messaging: prompts to a task's agent (your own task or a direct subtask), step completion on your
+// own task, and reading a conversation of your workspace.
+
+const MESSAGE_TASK = 'message_task_kandev';
+const STEP_COMPLETE = 'step_complete_kandev';
+const GET_TASK_CONVERSATION = 'get_task_conversation_kandev';
+
+async function messageTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
+  const input = parseToolArgs(MESSAGE_TASK, context, MessageTaskArgsSchema, args);
+  assertNotCancelled(context);
+  const { target, queued, message } = await deps.uow.transaction(async (stores) => {
+    const request = { tool: MESSAGE_TASK, scope: 'own_or_child' as const, taskId: input.task_id };
+    const { caller, target } = await loadTarget(stores, context, request);
+    if (input.reply_to_question_id !== undefined) {
+      // Correlated answers to a child's question arrive with the question lifecycle (a later issue).
+      throw new AppError(
+        'failed_precondition',
+        `no pending question ${input.reply_to_question_id} on task ${target.id}; send the prompt without ` +
+          'reply_to_question_id',
+        { reply_to_question_id: input.reply_to_question_id },
+      );
+    }
+    assertWritable(target);
+    const recorded = await recordTaskPrompt(stores, {
+      taskId: target.id,
+      author: taskAuthor(caller.id),
+      text: input.prompt,
+      metadata: { from_session_id: context.sessionId },
+      now: deps.clock().toISOString(),
+    });
+    return { target, ...recorded };
+  });
+  const where = queued.sessionId === null ? 'its next session' : `session ${queued.sessionId}`;
+  return reply(`Queued for task ${target.id} (${where}); it runs when the current turn ends.`, {
+    task_id: target.id,
+    message_id: message.id,
+    queued_prompt_id: queued.id,
+    session_id: queued.sessionId,
+    status: queued.status,
+  });
+}
+
+async function stepComplete(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
+  const input = parseToolArgs(STEP_COMPLETE, context, StepCompleteArgsSchema, args);
+  assertNotCancelled(context);
+  const message = await deps.uow.transaction(async (stores) => {
+    const { target } = await loadTarget(stores, context, { tool: STEP_COMPLETE, scope: 'own', taskId: undefined });
+    assertWritable(target);
+    const recorded: Message = {
+      id: newId(),
+      taskId: target.id,
+      sessionId: context.sessionId,
+      type: 'step_complete',
+      author: 'agent',
+      content: input.summary,
+      metadata: input.handoff === undefined ? {} : { handoff: input.handoff },
+      createdAt: deps.clock().toISOString(),
+    };
+    await stores.messages.insert(recorded);
+    return recorded;
+  });
+  return reply(`Step complete recorded on task ${message.taskId}.`, {
+    task_id: message.taskId,
+    message_id: message.id,
+  });
+}
+
+async function getTaskConversation(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown) {
+  const input = parseToolArgs(GET_TASK_CONVERSATION, context, GetTaskConversationArgsSchema, args);
+  const stores = deps.uow.read;
+  const request = { tool: GET_TASK_CONVERSATION, scope: 'workspace' as const, taskId: input.task_id };
+  const { target } = await loadTarget(stores, context, request);
+  const page = await readConversation(stores, target.id, input);
+  const lines = page.items.map((m) => `[${m.createdAt}] ${m.author} (${m.type}): ${m.content}`);
+  const more = page.nextCursor === null ? '' : '\nMore: pass next_cursor.';
+  const text = lines.length === 0 ? `Task ${target.id} has no messages.` : `${lines.join('\n')}${more}`;
+  return reply(text, { task_id: target.id, messages: page.items.map(toMessageView), next_cursor: page.nextCursor });
+}
+
+export function createMessageToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
+  return {
+    [MESSAGE_TASK]: (context, args) => messageTask(deps, context, args),
+    [STEP_COMPLETE]: (context, args) => stepComplete(deps, context, args),
+    [GET_TASK_CONVERSATION]: (context, args) => getTaskConversation(deps, context, args),
+  };
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+// Pure: what a task's conversation holds, who wrote each entry, and how tools and REST show it.
+
+/** Entry kinds recorded on a task. Questions (a later issue) add their own types here. */
+export const MESSAGE_TYPES = ['message', 'step_complete', 'title_change', 'task_stopped'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+export const MessageTypeSchema = z.enum(MESSAGE_TYPES);
+
+/** 'agent' is the task's own agent; 'task:<id>' is another task's agent (a parent, say). */
+export type MessageAuthor = 'agent' | 'operator' | `task:${string}`;
+
+export function taskAuthor(taskId: string): MessageAuthor {
+  return `task:${taskId}`;
+}
+
+export const MessageMetadataSchema = z.record(z.string(), z.unknown());
+export type MessageMetadata = z.infer<typeof MessageMetadataSchema>;
+
+export interface Message {
+  id: string;
+  taskId: string;
+  sessionId: string | null;
+  type: MessageType;
+  author: MessageAuthor;
+  content: string;
+  metadata: MessageMetadata;
+  createdAt: string;
+}
+
+export interface MessageView {
+  id: string;
+  task_id: string;
+  session_id: string | null;
+  type: MessageType;
+  author: string;
+  content: string;
+  metadata: MessageMetadata;
+  created_at: string;
+}
+
+export function toMessageView(message: Message): MessageView {
+  return {
+    id: message.id,
+    task_id: message.taskId,
+    session_id: message.sessionId,
+    type: message.type,
+    author: message.author,
+    content: message.content,
+    metadata: message.metadata,
+    created_at: message.createdAt,
+  };
+}

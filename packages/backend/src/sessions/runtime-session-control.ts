@@ -1,0 +1,30 @@
+import { isAppError } from '@kandev/protocol';
+import type { AgentctlConnector } from '../executors/agentctl-client';
+import type { Executor } from '../executors/executor';
+import type { AgentSession } from './agent-session';
+
+/** What agentctl said when asked to stop a session's runtime. */
+export type RuntimeStopOutcome =
+  { status: 'stopped' } | { status: 'not_running' } | { status: 'failed'; reason: string };
+
+/** Stops a session's runtime (agent process, MCP endpoint) in the agentctl that holds it. */
+export interface RuntimeSessionControl {
+  stop(session: AgentSession): Promise<RuntimeStopOutcome>;
+}
+
+/** StopSession on the executor's current agentctl; a session on another (or no) agentctl is not running. */
+export class AgentctlRuntimeSessions implements RuntimeSessionControl {
+  constructor(private readonly deps: { executor: Executor; agentctl: AgentctlConnector }) {}
+
+  async stop(session: AgentSession): Promise<RuntimeStopOutcome> {
+    const endpoint = this.deps.executor.current();
+    if (endpoint === undefined || endpoint.grpcAddress !== session.agentctlAddress) return { status: 'not_running' };
+    try {
+      const stopped = await this.deps.agentctl.clientFor(endpoint).stopSession(session.id);
+      return stopped ? { status: 'stopped' } : { status: 'not_running' };
+    } catch (error) {
+      if (isAppError(error) && error.code === 'not_found') return { status: 'not_running' };
+      return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

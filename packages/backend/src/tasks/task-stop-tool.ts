@@ -1,0 +1,75 @@
+import { newId } from '../store/row-values';
+import type { RuntimeStopOutcome } from '../sessions/runtime-session-control';
+import { taskAuthor } from '../messages/message';
+import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
+import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
+import { StopTaskArgsSchema } from './task-tool-schemas';
+import { assertNotCancelled, loadTarget, parseToolArgs, reply } from './task-tool-scope';
+
+// stop_task_kandev: halts a DIRECT subtask's agent. Its live sessions are asked to stop in agentctl
+// (when the backend has a runtime control) and recorded 'stopped' either way, so the dispatcher refuses
+// their further tool calls; the stop and its reason are recorded on the subtask. Nothing is deleted:
+// the subtask's board state and queued prompts stay, and message_task_kandev gives it new instructions.
+
+const STOP_TASK = 'stop_task_kandev';
+
+interface StoppedSession {
+  session_id: string;
+  runtime: RuntimeStopOutcome['status'] | 'not_attempted';
+  reason?: string;
+}
+
+async function stopTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
+  const input = parseToolArgs(STOP_TASK, context, StopTaskArgsSchema, args);
+  const stores = deps.uow.read;
+  const { caller, target } = await loadTarget(stores, context, {
+    tool: STOP_TASK,
+    scope: 'child',
+    taskId: input.task_id,
+  });
+  const live = await stores.sessions.listLive(target.id);
+  if (live.length === 0) {
+    return reply(`Task ${target.id} has no running session; nothing to stop.`, {
+      task_id: target.id,
+      stopped_sessions: [],
+      message_id: null,
+    });
+  }
+  assertNotCancelled(context);
+  const stopped: StoppedSession[] = [];
+  for (const session of live) {
+    const outcome = deps.runtimeSessions === undefined ? undefined : await deps.runtimeSessions.stop(session);
+    stopped.push({
+      session_id: session.id,
+      runtime: outcome?.status ?? 'not_attempted',
+      ...(outcome?.status === 'failed' ? { reason: outcome.reason } : {}),
+    });
+  }
+  const messageId = newId();
+  await deps.uow.transaction(async (trx) => {
+    const now = deps.clock().toISOString();
+    for (const session of live) await trx.sessions.markStopped(session.id, now);
+    await trx.messages.insert({
+      id: messageId,
+      taskId: target.id,
+      sessionId: null,
+      type: 'task_stopped',
+      author: taskAuthor(caller.id),
+      content: input.reason ?? 'stopped by its parent task',
+      metadata: { stopped_sessions: stopped.map((s) => s.session_id) },
+      createdAt: now,
+    });
+  });
+  deps.logger.info({ taskId: target.id, by: caller.id, sessions: stopped.length }, 'subtask stopped');
+  const failed = stopped.filter((s) => s.runtime === 'failed').length;
+  const note = failed === 0 ? '' : ` agentctl could not stop ${failed} of them; they are recorded stopped.`;
+  return reply(`Stopped task ${target.id}: ${stopped.length} session(s).${note}`, {
+    task_id: target.id,
+    stopped_sessions: stopped,
+    message_id: messageId,
+  });
+}
+
+export function createTaskStopToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
+  return { [STOP_TASK]: (context, args) => stopTask(deps, context, args) };
+}

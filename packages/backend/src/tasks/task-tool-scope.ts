@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import { AppError } from '@kandev/protocol';
+import { parseInput } from '../http/parse';
+import type { Stores } from '../store/unit-of-work';
+import type { ToolCallContext, ToolReply } from '../tool-calls/tool-call';
+import type { Task } from './task';
+import { assertServedTo, assertTargetAllowed, relationOf, type TargetScope } from './task-tool-access';
+
+// What every task-related tool handler does first: check the tool is served to this session, parse
+// the arguments with the tool's strict schema, then resolve the caller (from the binding) and the target.
+
+/** The tool must be one this session is served (its surface, or owning its title): else permission_denied. */
+export function assertToolServed(tool: string, context: ToolCallContext): void {
+  assertServedTo(tool, { surface: context.session.surface, ownsTaskTitle: context.session.launchConfig.ownsTaskTitle });
+}
+
+/** Surface check, then the strict schema: a refusal or `invalid_argument` before anything is read. */
+export function parseToolArgs<S extends z.ZodType>(
+  tool: string,
+  context: ToolCallContext,
+  schema: S,
+  args: unknown,
+): z.output<S> {
+  assertToolServed(tool, context);
+  return parseInput(schema, args ?? {}, `arguments of ${tool}`);
+}
+
+/** The calling task, from the bound identity only; the database must agree with the binding. */
+export async function loadCaller(stores: Stores, context: ToolCallContext): Promise<Task> {
+  if (context.session.id !== context.sessionId || context.session.taskId !== context.taskId) {
+    throw new AppError('permission_denied', "the call is not bound to its session's task");
+  }
+  const caller = await stores.tasks.findById(context.taskId);
+  if (caller === undefined) throw new AppError('failed_precondition', `your task ${context.taskId} no longer exists`);
+  if (caller.workspaceId !== context.workspaceId) {
+    throw new AppError('permission_denied', "the call's workspace is not your task's workspace");
+  }
+  return caller;
+}
+
+/** `undefined` or "self" name the caller's own task. */
+export function resolveTaskId(taskId: string | undefined, caller: Task): string {
+  return taskId === undefined || taskId === 'self' ? caller.id : taskId;
+}
+
+/** The caller and the target task the arguments name, checked against the tool's target scope. */
+export async function loadTarget(
+  stores: Stores,
+  context: ToolCallContext,
+  request: { tool: string; scope: TargetScope; taskId: string | undefined },
+): Promise<{ caller: Task; target: Task }> {
+  const caller = await loadCaller(stores, context);
+  const id = resolveTaskId(request.taskId, caller);
+  const target = id === caller.id ? caller : await stores.tasks.findById(id);
+  if (target === undefined) throw new AppError('not_found', `task ${id} not found`);
+  const relation = relationOf({ taskId: caller.id, workspaceId: caller.workspaceId }, target);
+  assertTargetAllowed(request.tool, request.scope, relation, target.id);
+  return { caller, target };
+}
+
+export function assertWritable(task: Task): void {
+  if (task.archivedAt !== null) throw new AppError('failed_precondition', `task ${task.id} is archived`);
+}
+
+/** A cancelled call writes nothing more. */
+export function assertNotCancelled(context: ToolCallContext): void {
+  if (context.signal.aborted) throw new AppError('unavailable', 'the call was cancelled; nothing was written');
+}
+
+export function reply(text: string, structured: Record<string, unknown>): ToolReply {
+  return { text, structured };
+}

@@ -1,0 +1,257 @@
+// The backend's tool handlers in process, on a fresh SQLite file per test, with a fake agentctl: a
+// ToolCallContext is built from a real session row, exactly the bound identity the dispatcher passes.
+import { AppError, type LaunchConfig, type Provider, type RuntimeSessionState, type Surface } from '@kandev/protocol';
+import type {
+  AgentctlApi,
+  AgentctlConnector,
+  ProviderUpdateResult,
+} from '../../packages/backend/src/executors/agentctl-client';
+import type { AgentctlEndpoint, Executor } from '../../packages/backend/src/executors/executor';
+import { createLogger } from '../../packages/backend/src/logger';
+import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
+import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
+import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
+import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
+import { AgentctlRuntimeSessions } from '../../packages/backend/src/sessions/runtime-session-control';
+import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
+import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { TaskService } from '../../packages/backend/src/tasks/task-service';
+import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
+import { createToolHandlers, type ToolHandlerDeps } from '../../packages/backend/src/tool-calls/tool-handler-registry';
+import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
+import type { Cleanup } from './cleanup';
+import { tempDir } from './processes';
+
+const NOW = Date.parse('2026-11-30T10:00:00.000Z');
+export const ENDPOINT: AgentctlEndpoint = {
+  grpcAddress: '127.0.0.1:1',
+  mcpBaseUrl: 'http://127.0.0.1:2',
+  controlToken: 'x',
+};
+/** The provider-set recomputation: task_repositories joined with repositories. */
+export const PROVIDER_SET_QUERY = /from [`"]task_repositories[`"] as [`"]tr[`"] inner join [`"]repositories[`"]/i;
+/** Every table a tool may write. */
+export const TABLES = [
+  'workspaces',
+  'repositories',
+  'agent_profiles',
+  'tasks',
+  'task_repositories',
+  'sessions',
+  'messages',
+  'prompt_queue',
+] as const;
+
+/** agentctl in miniature: the configs it holds, every call it got. */
+export class FakeAgentctl implements AgentctlApi {
+  readonly held = new Map<string, LaunchConfig>();
+  readonly calls: string[] = [];
+
+  createSession(): Promise<RuntimeSessionState> {
+    return Promise.reject(new Error('not used'));
+  }
+  getSession(sessionId: string): Promise<RuntimeSessionState> {
+    this.calls.push(`GetSession ${sessionId}`);
+    return Promise.resolve(stateOf(this.require(sessionId)));
+  }
+  updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult> {
+    this.calls.push(`UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`);
+    const next = { ...this.require(sessionId), providers: [...providers], revision };
+    this.held.set(sessionId, next);
+    return Promise.resolve({ outcome: 'applied', toolsChanged: true, session: stateOf(next) });
+  }
+  stopSession(sessionId: string): Promise<boolean> {
+    this.calls.push(`StopSession ${sessionId}`);
+    return Promise.resolve(this.held.delete(sessionId));
+  }
+  listSessions(): Promise<RuntimeSessionState[]> {
+    return Promise.resolve([...this.held.values()].map(stateOf));
+  }
+  private require(sessionId: string): LaunchConfig {
+    const config = this.held.get(sessionId);
+    if (config === undefined) throw new AppError('not_found', `no session ${sessionId} in agentctl`);
+    return config;
+  }
+}
+
+function stateOf(config: LaunchConfig): RuntimeSessionState {
+  const at = new Date(NOW).toISOString();
+  return { config, toolNames: [], connectionCount: 0, mcpPath: '/', createdAt: at, updatedAt: at };
+}
+
+export interface TaskSeed {
+  workspaceId?: string;
+  parentId?: string | null;
+  autopilot?: boolean;
+  archived?: boolean;
+}
+
+export interface SessionSeed {
+  surface?: Surface;
+  ownsTaskTitle?: boolean;
+  state?: AgentSession['state'];
+}
+
+export type ToolHarness = Awaited<ReturnType<typeof createToolHarness>>;
+
+/** A migrated database, the real services behind ToolHandlerDeps, and the handlers of every tool. */
+export async function createToolHarness(cleanup: Cleanup) {
+  const db = createDatabase(tempDir(cleanup));
+  cleanup.defer(() => db.destroy());
+  await migrateToLatest(db);
+  const uow = createUnitOfWork(db);
+  let ticks = 0;
+  const clock = () => new Date(NOW + 1000 * ticks++); // distinct, increasing timestamps
+  const logger = createLogger('silent');
+  const agentctl = new FakeAgentctl();
+  const connector: AgentctlConnector = { clientFor: () => agentctl };
+  const executor: Executor = {
+    name: 'local',
+    ensureAgentctl: () => Promise.resolve(ENDPOINT),
+    current: () => ENDPOINT,
+    status: () => ({ running: true, pid: 1, grpcAddress: ENDPOINT.grpcAddress, mcpBaseUrl: ENDPOINT.mcpBaseUrl }),
+    stop: () => Promise.resolve(),
+  };
+  const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
+  const reconciler = new SessionReconciler({
+    uow,
+    pusher,
+    policy: { baseMs: 1, maxDelayMs: 4, maxAttempts: 0 },
+    logger,
+  });
+  cleanup.defer(() => reconciler.stop());
+  const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger });
+  const repositories = new RepositoryService({ uow, clock, gitlabHosts: [] });
+  const deps: ToolHandlerDeps = {
+    uow,
+    clock,
+    logger,
+    tasks: new TaskService({ uow, clock }),
+    workspaceSources: new WorkspaceSourceService({ uow, clock, repositories, refresh, logger }),
+    runtimeSessions: new AgentctlRuntimeSessions({ executor, agentctl: connector }),
+  };
+  const handlers = createToolHandlers(deps);
+  const sql: string[] = [];
+  db.on('query', (query: { sql: string }) => sql.push(query.sql));
+
+  async function workspace(id: string): Promise<void> {
+    await uow.read.workspaces.insert({ id, name: `workspace ${id}`, createdAt: clock().toISOString() });
+  }
+
+  async function task(id: string, seed: TaskSeed = {}): Promise<void> {
+    const at = clock().toISOString();
+    await uow.read.tasks.insert({
+      id,
+      workspaceId: seed.workspaceId ?? 'w',
+      parentId: seed.parentId ?? null,
+      title: `task ${id}`,
+      state: 'todo',
+      autopilot: seed.autopilot ?? false,
+      agentProfileId: null,
+      archivedAt: seed.archived === true ? at : null,
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+
+  /** A session row (and agentctl's copy of it) at revision 1 with no providers. */
+  async function session(id: string, taskId: string, seed: SessionSeed = {}): Promise<void> {
+    const owner = await uow.read.tasks.findById(taskId);
+    const surface = seed.surface ?? 'kanban_task';
+    const config: LaunchConfig = {
+      sessionId: id,
+      taskId,
+      workspaceId: owner?.workspaceId ?? 'w',
+      surface,
+      questionCapability: 'user',
+      providers: [],
+      revision: 1,
+      ownsTaskTitle: seed.ownsTaskTitle ?? false,
+      mcpToken: '',
+      systemPrompt: 'p',
+      agent: null,
+    };
+    const at = clock().toISOString();
+    await uow.read.sessions.insert({
+      id,
+      taskId,
+      state: seed.state ?? 'running',
+      executor: 'local',
+      agentctlAddress: ENDPOINT.grpcAddress,
+      revision: 1,
+      launchConfig: config,
+      appliedRevision: 1,
+      appliedProviders: [],
+      refreshError: null,
+      refreshAttempts: 0,
+      refreshedAt: null,
+      mcpTokenHash: 'ab'.repeat(32),
+      surface,
+      lastError: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if ((seed.state ?? 'running') === 'running') agentctl.held.set(id, config);
+  }
+
+  async function contextFor(sessionId: string, toolName: string, bound: Partial<ToolCallContext> = {}) {
+    const row = await uow.read.sessions.findById(sessionId);
+    if (row === undefined) throw new Error(`no session ${sessionId}`);
+    const context: ToolCallContext = {
+      callId: `call-${ticks}`,
+      toolName,
+      sessionId: row.id,
+      taskId: row.taskId,
+      workspaceId: row.launchConfig.workspaceId,
+      session: row,
+      reportProgress: () => undefined,
+      signal: new AbortController().signal,
+      ...bound,
+    };
+    return context;
+  }
+
+  /** Calls a tool as the agent of `sessionId` (the identity the dispatcher binds). */
+  async function call(sessionId: string, tool: string, args: unknown, bound: Partial<ToolCallContext> = {}) {
+    const handler = handlers[tool];
+    if (handler === undefined) throw new Error(`no handler for ${tool}`);
+    return handler(await contextFor(sessionId, tool, bound), args);
+  }
+
+  /** Every row of every table a tool may write: equal snapshots mean nothing was written. */
+  async function snapshot(): Promise<Record<string, unknown[]>> {
+    const tables: Record<string, unknown[]> = {};
+    for (const table of TABLES)
+      tables[table] = await db(table)
+        .select()
+        .orderBy(table === 'task_repositories' ? 'task_id' : 'id');
+    return tables;
+  }
+
+  return { db, uow, deps, handlers, agentctl, sql, workspace, task, session, call, snapshot };
+}
+
+/** The AppError a call was refused with (fails the test when it succeeded). */
+export async function refusal(result: Promise<ToolReply>): Promise<AppError> {
+  try {
+    const reply = await result;
+    throw new Error(`expected a refusal, got ${JSON.stringify(reply)}`);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
+
+/** A refusal with `code` that wrote nothing at all. */
+export async function expectRefusedUnchanged(
+  harness: ToolHarness,
+  run: () => Promise<ToolReply>,
+  code: AppError['code'],
+): Promise<AppError> {
+  const before = await harness.snapshot();
+  const error = await refusal(run());
+  expect({ code: error.code, message: error.message }).toEqual({ code, message: expect.any(String) });
+  expect(await harness.snapshot()).toEqual(before);
+  return error;
+}
