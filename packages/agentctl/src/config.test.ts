@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       allowedHosts: [],
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
+      toolCallTimeoutMs: 30_000,
     });
   });
 
@@ -39,6 +40,7 @@ describe('loadConfig', () => {
         KANDEV_AGENTCTL_ALLOWED_HOSTS: ' Agentctl.Internal, ,[::1],10.0.0.7 ',
         LOG_LEVEL: 'debug',
         KANDEV_SHUTDOWN_TIMEOUT_MS: '2500',
+        KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '1500',
       },
       (path) => (path === '/run/secrets/agentctl' ? `  ${TOKEN}\n` : noFile()),
     );
@@ -50,6 +52,7 @@ describe('loadConfig', () => {
       allowedHosts: ['agentctl.internal', '[::1]', '10.0.0.7'],
       logLevel: 'debug',
       shutdownTimeoutMs: 2500,
+      toolCallTimeoutMs: 1500,
     });
   });
 
@@ -80,6 +83,16 @@ describe('loadConfig', () => {
       'KANDEV_AGENTCTL_ALLOWED_HOSTS',
     ],
     ['zero timeout', { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_SHUTDOWN_TIMEOUT_MS: '0' }, 'KANDEV_SHUTDOWN_TIMEOUT_MS'],
+    [
+      'tool call timeout not a number',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: SECRET_VALUE },
+      'KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS',
+    ],
+    [
+      'tool call timeout over an hour',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '3600001' },
+      'KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS',
+    ],
   ])('%s: names the variable, never its value', (_name, env, named) => {
     const error = failure(env, (path) => {
       throw new Error(`cannot open ${path}`);

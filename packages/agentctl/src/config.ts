@@ -28,6 +28,14 @@ const allowedHostsSchema = z
   .pipe(z.array(z.string().regex(HOST_NAME, 'must be a comma list of host names without ports')))
   .default([]);
 
+const millisecondsSchema = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer (milliseconds)')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(3_600_000, 'must be at most 3600000 (one hour)'))
+    .default(fallback);
+
 const EnvSchema = z.object({
   KANDEV_AGENTCTL_TOKEN: z.string().optional(),
   KANDEV_AGENTCTL_TOKEN_FILE: z.string().optional(),
@@ -42,6 +50,7 @@ const EnvSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1))
     .default(10_000),
+  KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: millisecondsSchema(30_000),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -98,6 +107,7 @@ export function loadConfig(
     allowedHosts: Object.freeze([...e.KANDEV_AGENTCTL_ALLOWED_HOSTS]),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,
+    toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,
   });
 }
 

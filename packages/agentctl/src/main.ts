@@ -1,5 +1,7 @@
-// Composition root: config -> logger -> registry -> MCP listener -> gRPC listener -> ready line -> signals.
+// Composition root: config -> logger -> registry + Attach hub -> MCP listener -> gRPC listener -> ready line -> signals.
 import { isAppError, sha256Hex } from '@kandev/protocol';
+import { AttachHub } from './attach/attach-hub';
+import { createAttachHandler } from './attach/attach-stream';
 import { type Config, loadConfig } from './config';
 import { createAgentctlHandlers } from './grpc/agentctl-service';
 import { startGrpcServer } from './grpc/grpc-server';
@@ -10,7 +12,6 @@ import { ignoreBrokenPipes } from './lifecycle/stdio-guard';
 import { createLogger, type Logger } from './logger';
 import { createMcpApp } from './mcp/mcp-app';
 import { startMcpListener } from './mcp/mcp-listener';
-import { NoBackendForwarder } from './mcp/no-backend-forwarder';
 import { SessionRegistry } from './sessions/session-registry';
 import { ToolSetCache } from './tools/tool-set-cache';
 
@@ -29,18 +30,19 @@ function configOrExit(): Config {
 
 async function start(config: Config, log: Logger): Promise<void> {
   const registry = new SessionRegistry({ toolSets: new ToolSetCache(), log: log.child({ component: 'sessions' }) });
+  const attachLog = log.child({ component: 'attach' });
+  const hub = new AttachHub({ timeoutMs: config.toolCallTimeoutMs, log: attachLog });
   const mcpApp = createMcpApp({
     registry,
-    forwarder: new NoBackendForwarder(),
+    forwarder: hub,
     allowedHosts: config.allowedHosts,
     log: log.child({ component: 'mcp' }),
   });
   const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort);
-  const unary = createUnaryAdapter({
-    controlTokenHash: sha256Hex(config.controlToken),
-    log: log.child({ component: 'grpc' }),
-  });
-  const grpc = await startGrpcServer(config.host, config.grpcPort, createAgentctlHandlers(registry, unary));
+  const controlTokenHash = sha256Hex(config.controlToken);
+  const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
+  const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
+  const grpc = await startGrpcServer(config.host, config.grpcPort, createAgentctlHandlers(registry, unary, attach));
   grpc.setServing(true);
 
   // Reverse start order: refuse new work first, then close what is open.
@@ -48,6 +50,7 @@ async function start(config: Config, log: Logger): Promise<void> {
     steps: [
       { name: 'health-not-serving', run: () => grpc.setServing(false) },
       { name: 'mcp-listener', run: () => mcp.close(() => registry.closeAllConnections()) },
+      { name: 'attach-streams', run: () => hub.close() },
       { name: 'grpc-server', run: () => grpc.shutdown() },
     ],
     timeoutMs: config.shutdownTimeoutMs,

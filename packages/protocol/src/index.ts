@@ -16,3 +16,20 @@ export type {
   UpdateProvidersResponse as WireUpdateProvidersResponse,
   UpdateProvidersResponse__Output as WireUpdateProvidersResponseOutput,
 } from './generated/kandev/agentctl/v1/UpdateProvidersResponse';
+export type {
+  BackendMessage as WireBackendMessage,
+  BackendMessage__Output as WireBackendMessageOutput,
+} from './generated/kandev/agentctl/v1/BackendMessage';
+export type {
+  AgentctlMessage as WireAgentctlMessage,
+  AgentctlMessage__Output as WireAgentctlMessageOutput,
+} from './generated/kandev/agentctl/v1/AgentctlMessage';
+export type {
+  ToolCallRequest as WireToolCallRequest,
+  ToolCallRequest__Output as WireToolCallRequestOutput,
+} from './generated/kandev/agentctl/v1/ToolCallRequest';
+export type {
+  ToolCallResult as WireToolCallResult,
+  ToolCallResult__Output as WireToolCallResultOutput,
+} from './generated/kandev/agentctl/v1/ToolCallResult';
+export type { ToolCallProgress__Output as WireToolCallProgressOutput } from './generated/kandev/agentctl/v1/ToolCallProgress';

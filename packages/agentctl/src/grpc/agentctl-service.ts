@@ -1,4 +1,3 @@
-import { status } from '@grpc/grpc-js';
 import {
   type AgentCtlHandlers,
   sessionStateToWire,
@@ -10,8 +9,15 @@ import type { SessionRegistry } from '../sessions/session-registry';
 import { parseLaunchConfig, parseProviderUpdate, parseSessionId } from './request-parsers';
 import type { UnaryAdapter } from './unary-adapter';
 
-/** The AgentCtl service: each method parses with the protocol mappers, calls the registry, maps back. */
-export function createAgentctlHandlers(registry: SessionRegistry, unary: UnaryAdapter): AgentCtlHandlers {
+/**
+ * The AgentCtl service: each unary method parses with the protocol mappers, calls the registry, maps
+ * back; Attach (the backend's stream for tool calls) is handled by the Attach hub's stream adapter.
+ */
+export function createAgentctlHandlers(
+  registry: SessionRegistry,
+  unary: UnaryAdapter,
+  attach: AgentCtlHandlers['Attach'],
+): AgentCtlHandlers {
   return {
     CreateSession: unary('CreateSession', async (request: WireLaunchConfigOutput) =>
       sessionStateToWire(await registry.create(parseLaunchConfig(request))),
@@ -29,8 +35,6 @@ export function createAgentctlHandlers(registry: SessionRegistry, unary: UnaryAd
     StopSession: unary('StopSession', async (request: unknown) => ({
       stopped: await registry.stop(parseSessionId(request)),
     })),
-    // Replaced by the Attach hub (tool calls through the backend).
-    Attach: (call) =>
-      call.destroy(Object.assign(new Error('Attach is not implemented yet'), { code: status.UNIMPLEMENTED })),
+    Attach: attach,
   };
 }

@@ -1,13 +1,15 @@
-import { isAppError } from '@kandev/protocol';
+import { isAppError, type LaunchConfig } from '@kandev/protocol';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger';
 import type { ToolSet } from '../tools/tool-set-cache';
-import type { ToolCallForwarder, ToolCallResult } from './tool-call-forwarder';
+import type { ForwardOptions, ToolCallForwarder, ToolCallResult } from './tool-call-forwarder';
 
 /** What a connection's handlers read on every request: the session's identity and CURRENT tool set. */
 export interface ToolBinding {
   readonly sessionId: string;
   readonly taskId: string;
+  /** The CURRENT config: workspace and revision travel with each call. */
+  readonly config: Pick<LaunchConfig, 'workspaceId' | 'revision'>;
   readonly toolSet: ToolSet;
 }
 
@@ -30,7 +32,7 @@ export async function callTool(
   forwarder: ToolCallForwarder,
   log: Logger,
   params: CallToolParams,
-  signal?: AbortSignal,
+  options: ForwardOptions = {},
 ): Promise<CallToolResult> {
   const tool = binding.toolSet.find(params.name);
   if (tool === undefined) {
@@ -42,9 +44,11 @@ export async function callTool(
     const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
     throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${summary}`, { issues });
   }
-  const call = { sessionId: binding.sessionId, taskId: binding.taskId, tool: tool.name, arguments: parsed.data };
+  const { workspaceId, revision } = binding.config;
+  const { sessionId, taskId } = binding;
+  const call = { sessionId, taskId, workspaceId, revision, tool: tool.name, arguments: parsed.data };
   try {
-    return await forwarder.forward(call, signal);
+    return await forwarder.forward(call, options);
   } catch (err) {
     if (isAppError(err)) return errorResult(err.message);
     log.error({ err, tool: tool.name, sessionId: binding.sessionId }, 'tool call failed');

@@ -1,6 +1,6 @@
 import type { ToolCall, ToolCallForwarder, ToolCallResult } from './tool-call-forwarder';
 
-/** The forwarder used while no backend channel is attached: every call fails cleanly and changes nothing. */
+/** The answer while no backend channel is attached: every call fails cleanly and changes nothing. */
 export class NoBackendForwarder implements ToolCallForwarder {
   forward(call: ToolCall): Promise<ToolCallResult> {
     return Promise.resolve({

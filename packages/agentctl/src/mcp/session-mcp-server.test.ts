@@ -11,7 +11,7 @@ import { selectTools } from '../tools/tool-groups';
 import { ToolSetCache } from '../tools/tool-set-cache';
 import { NoBackendForwarder } from './no-backend-forwarder';
 import { createSessionMcpServer } from './session-mcp-server';
-import type { ToolCall, ToolCallForwarder } from './tool-call-forwarder';
+import type { ForwardOptions, ToolCall, ToolCallForwarder } from './tool-call-forwarder';
 
 /** A real SDK client linked in memory to the per-connection server of a registered session. */
 async function connect(registry: SessionRegistry, sessionId: string, forwarder: ToolCallForwarder) {
@@ -109,9 +109,50 @@ describe('per-connection MCP server (real SDK client, in memory)', () => {
     const result = await mcp.client.callTool({ name: 'get_task_kandev', arguments: { task_id: 't-404' } });
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/t-404/) }] });
     expect(calls).toEqual([
-      { sessionId: 's-9', taskId: 'task-9', tool: 'get_task_kandev', arguments: { task_id: 't-404' } },
+      {
+        sessionId: 's-9',
+        taskId: 'task-9',
+        workspaceId: 'workspace-1',
+        revision: 1,
+        tool: 'get_task_kandev',
+        arguments: { task_id: 't-404' },
+      },
     ]);
     await mcp.close();
+  });
+
+  test('backend progress reaches the agent as notifications/progress when it sent a progressToken', async () => {
+    const { registry, created } = setup();
+    await created;
+    const forwarder: ToolCallForwarder = {
+      forward: (_call, options) => {
+        options?.onProgress?.('waiting for the operator');
+        options?.onProgress?.('still waiting');
+        return Promise.resolve({ content: [{ type: 'text', text: 'answered' }] });
+      },
+    };
+    const mcp = await connect(registry, 'session-1', forwarder);
+    const progress: { progress: number; message?: string }[] = [];
+    const result = await mcp.client.callTool({ name: 'list_tasks_kandev', arguments: {} }, undefined, {
+      onprogress: (p) => progress.push({ progress: p.progress, message: p.message }),
+    });
+    expect(result.content).toEqual([{ type: 'text', text: 'answered' }]);
+    expect(progress).toEqual([
+      { progress: 1, message: 'waiting for the operator' },
+      { progress: 2, message: 'still waiting' },
+    ]);
+    // Without a progressToken the relay is off (nothing to address a notification to).
+    const seen: ForwardOptions[] = [];
+    const quiet = await connect(registry, 'session-1', {
+      forward: (_call, options) => {
+        seen.push(options ?? {});
+        return Promise.resolve({ content: [{ type: 'text', text: 'ok' }] });
+      },
+    });
+    await quiet.client.callTool({ name: 'list_tasks_kandev', arguments: {} });
+    expect(seen[0]?.onProgress).toBeUndefined();
+    expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
+    await Promise.all([mcp.close(), quiet.close()]);
   });
 
   test('provider updates: one list_changed per real change, none for a replay, new tools listed', async () => {

@@ -1,10 +1,34 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger';
 import { callTool, type ToolBinding } from './call-tool';
 import type { ToolCallForwarder } from './tool-call-forwarder';
 
 export const MCP_SERVER_INFO = { name: 'kandev-agentctl', version: '0.1.0' } as const;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Relays the backend's progress on a call as `notifications/progress`, only when the agent asked for it
+ * (a progressToken in the request's _meta). `progress` increases with every message, as MCP requires.
+ */
+export function progressRelay(extra: Extra, log: Logger): ((message: string) => void) | undefined {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  let progress = 0;
+  return (message) => {
+    progress += 1;
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } })
+      .catch((err: unknown) => log.debug({ err }, 'progress notification not delivered'));
+  };
+}
 
 /**
  * One low-level MCP Server per client connection (an SDK server connects to one transport only).
@@ -17,7 +41,7 @@ export function createSessionMcpServer(binding: ToolBinding, forwarder: ToolCall
   });
   server.setRequestHandler(ListToolsRequestSchema, () => binding.toolSet.listResult);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(binding, forwarder, log, request.params, extra.signal),
+    callTool(binding, forwarder, log, request.params, { signal: extra.signal, onProgress: progressRelay(extra, log) }),
   );
   return server;
 }

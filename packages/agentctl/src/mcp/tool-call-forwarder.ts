@@ -2,6 +2,9 @@
 export interface ToolCall {
   readonly sessionId: string;
   readonly taskId: string;
+  readonly workspaceId: string;
+  /** The session's config revision when the call was made. */
+  readonly revision: number;
   readonly tool: string;
   /** Already validated against the tool's strict input schema. */
   readonly arguments: Record<string, unknown>;
@@ -15,10 +18,17 @@ export type ToolCallResult = {
   isError?: boolean;
 };
 
+export interface ForwardOptions {
+  /** Aborted when the agent cancels the request or its connection closes: stop waiting. */
+  readonly signal?: AbortSignal;
+  /** The backend is still working on the call (relayed to the agent as MCP progress). */
+  readonly onProgress?: (message: string) => void;
+}
+
 /**
- * Where validated tool calls go. The backend channel (the Attach stream) implements this in a later
- * issue; until then agentctl uses NoBackendForwarder.
+ * Where validated tool calls go: the Attach hub (the backend's stream), or NoBackendForwarder.
+ * Failures the model can act on resolve as `isError` results; a thrown AppError becomes one too.
  */
 export interface ToolCallForwarder {
-  forward(call: ToolCall, signal?: AbortSignal): Promise<ToolCallResult>;
+  forward(call: ToolCall, options?: ForwardOptions): Promise<ToolCallResult>;
 }
