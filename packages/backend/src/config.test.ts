@@ -26,7 +26,9 @@ describe('loadConfig', () => {
         token: undefined,
         bin: undefined,
         callTimeoutMs: 5000,
+        toolCallTimeoutMs: undefined,
       },
+      toolCallHeartbeatMs: 5000,
       refreshRetry: { baseMs: 500, maxAttempts: 8, maxDelayMs: 30_000 },
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
@@ -50,6 +52,8 @@ describe('loadConfig', () => {
       KANDEV_AGENTCTL_TIMEOUT_MS: '750',
       KANDEV_REFRESH_RETRY_BASE_MS: '50',
       KANDEV_REFRESH_RETRY_MAX_ATTEMPTS: '0',
+      KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '2000',
+      KANDEV_TOOL_CALL_HEARTBEAT_MS: '400',
       PATH: '/usr/bin',
     });
     expect(config).toMatchObject({
@@ -64,7 +68,9 @@ describe('loadConfig', () => {
         bin: '/opt/agentctl/main.js',
         callTimeoutMs: 750,
         passEnv: { PATH: '/usr/bin' },
+        toolCallTimeoutMs: 2000,
       },
+      toolCallHeartbeatMs: 400,
       refreshRetry: { baseMs: 50, maxAttempts: 0, maxDelayMs: 30_000 },
       logLevel: 'debug',
       shutdownTimeoutMs: 2500,
@@ -91,11 +97,23 @@ describe('loadConfig', () => {
     ['KANDEV_REFRESH_RETRY_BASE_MS', '0'],
     ['KANDEV_REFRESH_RETRY_MAX_ATTEMPTS', '-1'],
     ['KANDEV_REFRESH_RETRY_MAX_ATTEMPTS', '51'],
+    ['KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS', '0'],
+    ['KANDEV_TOOL_CALL_HEARTBEAT_MS', 'often'],
   ])('%s=%j is rejected by name, without its value', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.variables).toEqual([name]);
     expect(error.message).toBe(`invalid configuration: ${name}`);
     expect(error.message).not.toContain(value);
+  });
+
+  test.each([
+    [{ KANDEV_TOOL_CALL_HEARTBEAT_MS: '30000' }],
+    [{ KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '1000', KANDEV_TOOL_CALL_HEARTBEAT_MS: '1000' }],
+  ])('a heartbeat not faster than the tool call timeout is rejected: %j', (env) => {
+    expect(configError(env).variables).toEqual([
+      'KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS',
+      'KANDEV_TOOL_CALL_HEARTBEAT_MS',
+    ]);
   });
 
   test('every bad variable is named at once', () => {

@@ -23,7 +23,12 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_TIMEOUT_MS: positiveMs(5_000),
   KANDEV_REFRESH_RETRY_BASE_MS: positiveMs(500),
   KANDEV_REFRESH_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(0).max(50).default(8),
+  KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: z.coerce.number().int().positive().max(3_600_000).optional(),
+  KANDEV_TOOL_CALL_HEARTBEAT_MS: positiveMs(5_000),
 });
+
+/** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
+export const AGENTCTL_TOOL_CALL_TIMEOUT_DEFAULT_MS = 30_000;
 
 /** No reconciler retry waits longer than this, whatever the base. */
 export const REFRESH_RETRY_MAX_DELAY_MS = 30_000;
@@ -71,6 +76,12 @@ export function loadConfig(env: Env = process.env) {
     throw new ConfigError([...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].sort());
   }
   const e = parsed.data;
+  // Heartbeats must come faster than agentctl's inactivity timeout, or every long call would time out.
+  if (
+    e.KANDEV_TOOL_CALL_HEARTBEAT_MS >= (e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS ?? AGENTCTL_TOOL_CALL_TIMEOUT_DEFAULT_MS)
+  ) {
+    throw new ConfigError(['KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS', 'KANDEV_TOOL_CALL_HEARTBEAT_MS']);
+  }
   return Object.freeze({
     http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT }),
     dataDir: e.KANDEV_DATA_DIR,
@@ -83,7 +94,9 @@ export function loadConfig(env: Env = process.env) {
       bin: e.KANDEV_AGENTCTL_BIN,
       callTimeoutMs: e.KANDEV_AGENTCTL_TIMEOUT_MS,
       passEnv: Object.freeze(passedThrough(env)),
+      toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,
     }),
+    toolCallHeartbeatMs: e.KANDEV_TOOL_CALL_HEARTBEAT_MS,
     refreshRetry: Object.freeze({
       baseMs: e.KANDEV_REFRESH_RETRY_BASE_MS,
       maxAttempts: e.KANDEV_REFRESH_RETRY_MAX_ATTEMPTS,

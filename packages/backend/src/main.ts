@@ -24,6 +24,9 @@ import { createDatabase, migrateToLatest } from './store/database';
 import { createUnitOfWork, type UnitOfWork } from './store/unit-of-work';
 import { createTaskRoutes } from './tasks/task-routes';
 import { TaskService } from './tasks/task-service';
+import { createToolCallChannel } from './tool-calls/tool-call-channel';
+import type { ToolHandlers } from './tool-calls/tool-call';
+import { createToolHandlers } from './tool-calls/tool-handler-registry';
 import { createWorkspaceRoutes } from './workspaces/workspace-routes';
 import { WorkspaceService } from './workspaces/workspace-service';
 import { createWorkspaceSourceRoutes } from './workspace-sources/workspace-source-routes';
@@ -52,6 +55,7 @@ function createExecutor(config: Config, logger: Logger): LocalProcessExecutor {
     stateFile: join(config.dataDir, 'agentctl.json'),
     startTimeoutMs: 15_000,
     stopGraceMs: Math.max(1, Math.floor(config.shutdownTimeoutMs / 2)),
+    toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
     logger: logger.child({ component: 'executor' }),
   });
 }
@@ -61,7 +65,7 @@ function createServices(
   config: Config,
   logger: Logger,
   base: { uow: UnitOfWork; executor: LocalProcessExecutor; clients: AgentctlClients },
-): { routers: Router[]; reconciler: SessionReconciler } {
+): { routers: Router[]; reconciler: SessionReconciler; toolHandlers: ToolHandlers } {
   const { uow, executor } = base;
   const clock = () => new Date();
   const component = (name: string) => logger.child({ component: name });
@@ -77,10 +81,12 @@ function createServices(
   const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
   const sessions = new SessionService({ ...agentctlDeps, refreshes: reconciler, logger: component('sessions') });
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
+  const tasks = new TaskService({ uow, clock });
+  const toolHandlers = createToolHandlers({ uow, clock, logger: component('tools'), tasks, workspaceSources: sources });
   const routers = [
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(repositories),
-    createTaskRoutes(new TaskService({ uow, clock })),
+    createTaskRoutes(tasks),
     createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),
     createAgentctlRoutes(executor),
@@ -90,7 +96,7 @@ function createServices(
       credentials: new WorkspaceCredentialService({ uow, clock }),
     }),
   ];
-  return { routers, reconciler };
+  return { routers, reconciler, toolHandlers };
 }
 
 async function main(): Promise<void> {
@@ -108,8 +114,17 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'agentctl', run: () => executor.stop() });
     const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
-    const { routers, reconciler } = createServices(config, logger, { uow, executor, clients });
+    const { routers, reconciler, toolHandlers } = createServices(config, logger, { uow, executor, clients });
     steps.unshift({ name: 'reconciler', run: () => reconciler.stop() });
+    const heartbeatMs = config.toolCallHeartbeatMs;
+    const attach = createToolCallChannel({
+      uow,
+      handlers: toolHandlers,
+      heartbeatMs,
+      logger: logger.child({ component: 'attach' }),
+    });
+    executor.onAgentctl((started) => attach.follow(started)); // at boot, after adoption or a restart
+    steps.unshift({ name: 'attach', run: () => attach.stop() }); // before agentctl stops and the db closes
 
     const endpoint = await executor.ensureAgentctl();
     const app = createApp(logger.child({ component: 'http' }), routers);

@@ -25,6 +25,8 @@ export interface LocalProcessExecutorOptions {
   stateFile: string;
   startTimeoutMs: number;
   stopGraceMs: number;
+  /** agentctl's per-call inactivity timeout for tool calls; agentctl's default when undefined. */
+  toolCallTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -47,6 +49,7 @@ export class LocalProcessExecutor implements Executor {
   private readonly token: string;
   private running: Running | undefined;
   private starting: Promise<Running> | undefined;
+  private readonly endpointListeners: ((endpoint: AgentctlEndpoint) => void)[] = [];
 
   constructor(private readonly options: LocalProcessExecutorOptions) {
     this.token = options.token ?? randomBytes(32).toString('base64url');
@@ -59,6 +62,11 @@ export class LocalProcessExecutor implements Executor {
       this.starting = undefined;
     });
     return (await this.starting).endpoint;
+  }
+
+  /** Called with every agentctl this executor starts or adopts (at boot, after a restart). */
+  onAgentctl(listener: (endpoint: AgentctlEndpoint) => void): void {
+    this.endpointListeners.push(listener);
   }
 
   current(): AgentctlEndpoint | undefined {
@@ -93,6 +101,7 @@ export class LocalProcessExecutor implements Executor {
     this.running = (await this.adopt()) ?? (await this.start());
     const { handle, endpoint } = this.running;
     writeAgentctlState(this.options.stateFile, { pid: handle.pid, ...endpoint, startedAt: new Date().toISOString() });
+    for (const listener of this.endpointListeners) listener(endpoint);
     return this.running;
   }
 
@@ -155,6 +164,9 @@ export class LocalProcessExecutor implements Executor {
       KANDEV_AGENTCTL_GRPC_PORT: String(this.options.grpcPort),
       KANDEV_AGENTCTL_MCP_PORT: String(this.options.mcpPort),
       LOG_LEVEL: this.options.logLevel,
+      ...(this.options.toolCallTimeoutMs === undefined
+        ? {}
+        : { KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: String(this.options.toolCallTimeoutMs) }),
     };
   }
 }

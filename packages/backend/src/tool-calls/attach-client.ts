@@ -1,0 +1,137 @@
+import * as grpc from '@grpc/grpc-js';
+import {
+  type AgentCtlClient,
+  controlTokenMetadata,
+  loadAgentctlProto,
+  type WireAgentctlMessageOutput,
+  type WireBackendMessage,
+} from '@kandev/protocol';
+import type { AgentctlEndpoint } from '../executors/executor';
+import type { Logger } from '../logger';
+import { retryDelayMs } from '../sessions/retry-backoff';
+import type { ToolCallChannel } from './tool-call-dispatcher';
+
+/** Who runs the calls that arrive on the stream (the ToolCallDispatcher; a fake in tests). */
+export interface ToolCallSink {
+  dispatch(request: unknown, channel: ToolCallChannel): Promise<void>;
+}
+
+export interface AttachClientOptions {
+  endpoint: AgentctlEndpoint;
+  /** This backend process, sent in hello. */
+  backendId: string;
+  sink: ToolCallSink;
+  /** Re-open delays: doubling from baseMs up to maxDelayMs, with jitter. */
+  backoff: { baseMs: number; maxDelayMs: number };
+  logger: Logger;
+  random?: () => number;
+}
+
+// The channel's own reconnect backoff stays within ours (grpc-js defaults grow to two minutes).
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  'grpc.initial_reconnect_backoff_ms': 200,
+  'grpc.max_reconnect_backoff_ms': 5_000,
+};
+
+/**
+ * Keeps one Attach stream open to one agentctl: hello with the control token, tool calls handed to the
+ * sink on a channel whose signal aborts when the stream drops, and a re-open after every drop (backoff
+ * with jitter, reset once agentctl accepts) until stop().
+ */
+export class AttachClient {
+  private readonly client: AgentCtlClient;
+  private stream: grpc.ClientDuplexStream<WireBackendMessage, WireAgentctlMessageOutput> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private attempt = 0;
+  private stopped = false;
+  private accepted = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly options: AttachClientOptions) {
+    const AgentCtl = loadAgentctlProto().kandev.agentctl.v1.AgentCtl;
+    this.client = new AgentCtl(options.endpoint.grpcAddress, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  }
+
+  get endpoint(): AgentctlEndpoint {
+    return this.options.endpoint;
+  }
+
+  /** True between agentctl's `accepted` and the stream's end. */
+  get attached(): boolean {
+    return this.accepted;
+  }
+
+  start(): void {
+    if (this.stream === undefined && this.retry === undefined && !this.stopped) this.open();
+  }
+
+  /** Ends the stream (handlers see their signal abort), waits for running handlers, closes the channel. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    this.stream?.cancel();
+    await Promise.allSettled([...this.inFlight]);
+    this.client.close();
+  }
+
+  private open(): void {
+    const { endpoint, logger } = this.options;
+    const stream = this.client.Attach(controlTokenMetadata(endpoint.controlToken));
+    this.stream = stream;
+    const controller = new AbortController();
+    const channel: ToolCallChannel = {
+      agentctlAddress: endpoint.grpcAddress,
+      signal: controller.signal,
+      send: (message) => {
+        if (!controller.signal.aborted) stream.write(message);
+      },
+    };
+    stream.on('data', (message: WireAgentctlMessageOutput) => this.receive(message, channel));
+    let ended = false;
+    const end = (reason: string, err?: unknown) => {
+      if (ended) return;
+      ended = true;
+      controller.abort();
+      this.stream = undefined;
+      const wasAttached = this.accepted;
+      this.accepted = false;
+      if (this.stopped) return logger.info({ grpcAddress: endpoint.grpcAddress }, 'detached from agentctl');
+      const delayMs = this.scheduleReopen();
+      const level = wasAttached || this.attempt <= 1 ? 'warn' : 'debug';
+      logger[level]({ err, reason, grpcAddress: endpoint.grpcAddress, delayMs }, 'Attach stream ended; re-opening');
+    };
+    stream.on('error', (err: grpc.ServiceError) => end(err.details || err.message, err));
+    stream.on('end', () => end('agentctl ended the stream'));
+    stream.on('close', () => end('the stream closed'));
+    stream.write({ hello: { backend_id: this.options.backendId } });
+  }
+
+  private receive(message: WireAgentctlMessageOutput, channel: ToolCallChannel): void {
+    if (message.kind === 'accepted') {
+      this.accepted = true;
+      this.attempt = 0;
+      const agentctlId = message.accepted?.agentctl_id;
+      this.options.logger.info({ grpcAddress: this.options.endpoint.grpcAddress, agentctlId }, 'attached to agentctl');
+      return;
+    }
+    if (message.kind === 'tool_call' && message.tool_call) {
+      const running = this.options.sink.dispatch(message.tool_call, channel);
+      this.inFlight.add(running);
+      void running.finally(() => this.inFlight.delete(running));
+    }
+  }
+
+  private scheduleReopen(): number {
+    const { baseMs, maxDelayMs } = this.options.backoff;
+    const policy = { baseMs, maxDelayMs, maxAttempts: Number.POSITIVE_INFINITY };
+    const delayMs = retryDelayMs(this.attempt, policy, this.options.random);
+    this.attempt += 1;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (!this.stopped) this.open();
+    }, delayMs);
+    this.retry.unref();
+    return delayMs;
+  }
+}

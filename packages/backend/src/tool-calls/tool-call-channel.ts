@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger';
+import type { UnitOfWork } from '../store/unit-of-work';
+import { AttachClient } from './attach-client';
+import { AttachSupervisor } from './attach-supervisor';
+import type { ToolHandlers } from './tool-call';
+import { ToolCallDispatcher } from './tool-call-dispatcher';
+
+/** Re-open delays of a dropped Attach stream: from ~100 ms, doubling, at most 5 s (jittered). */
+export const ATTACH_BACKOFF = { baseMs: 200, maxDelayMs: 5_000 } as const;
+
+export interface ToolCallChannelDeps {
+  uow: UnitOfWork;
+  handlers: ToolHandlers;
+  heartbeatMs: number;
+  logger: Logger;
+}
+
+/**
+ * The backend's end of the tool-call channel: one dispatcher (session checks, handlers, heartbeats)
+ * behind an Attach client for the executor's current agentctl. Feed it endpoints with follow().
+ */
+export function createToolCallChannel(deps: ToolCallChannelDeps): AttachSupervisor {
+  const dispatcher = new ToolCallDispatcher({
+    findSession: (sessionId) => deps.uow.read.sessions.findById(sessionId),
+    handlers: deps.handlers,
+    heartbeatMs: deps.heartbeatMs,
+    logger: deps.logger,
+  });
+  const backendId = randomUUID();
+  return new AttachSupervisor(
+    (endpoint) =>
+      new AttachClient({ endpoint, backendId, sink: dispatcher, backoff: ATTACH_BACKOFF, logger: deps.logger }),
+  );
+}

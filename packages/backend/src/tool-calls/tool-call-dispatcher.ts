@@ -1,0 +1,123 @@
+import { AppError, isAppError, type WireBackendMessage } from '@kandev/protocol';
+import type { Logger } from '../logger';
+import type { AgentSession } from '../sessions/agent-session';
+import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-call';
+import {
+  callIdOf,
+  errorMessage,
+  outputMessage,
+  type ParsedToolCall,
+  parseToolCall,
+  progressMessage,
+} from './tool-call-wire';
+
+/** The Attach stream a call arrived on, as the dispatcher needs it. */
+export interface ToolCallChannel {
+  /** gRPC address of the agentctl this stream is open to (what session rows record). */
+  readonly agentctlAddress: string;
+  /** Aborted when the stream drops: handlers stop waiting, nothing more is sent. */
+  readonly signal: AbortSignal;
+  send(message: WireBackendMessage): void;
+}
+
+export interface ToolCallDispatcherDeps {
+  findSession(sessionId: string): Promise<AgentSession | undefined>;
+  handlers: ToolHandlers;
+  /** Progress sent while a handler runs, so agentctl's inactivity timeout fires only for a dead backend. */
+  heartbeatMs: number;
+  logger: Logger;
+}
+
+/**
+ * Runs the tool calls agentctl forwards. The backend accepts a call only for a session it launched on
+ * that agentctl, that is live, and whose task is the one the request names; identity for the handler
+ * comes from the session row, never from the agent's arguments (invariant 6: every call re-checked).
+ */
+export class ToolCallDispatcher {
+  constructor(private readonly deps: ToolCallDispatcherDeps) {}
+
+  /** Answers one request on its channel; never rejects (failures become ToolErrors and logs). */
+  async dispatch(request: unknown, channel: ToolCallChannel): Promise<void> {
+    const callId = callIdOf(request);
+    if (callId === undefined) {
+      this.deps.logger.warn('tool call without call_id dropped');
+      return;
+    }
+    const started = Date.now();
+    const log = this.deps.logger.child({ callId });
+    const reply = (message: WireBackendMessage) => {
+      if (channel.signal.aborted) return log.debug('channel gone; reply dropped');
+      try {
+        channel.send(message);
+      } catch (err) {
+        log.warn({ err }, 'could not send the tool call reply');
+      }
+    };
+    let tool = '(unparsed)';
+    try {
+      const call = parseToolCall(request);
+      tool = call.toolName;
+      const { session, handler } = await this.admit(call, channel);
+      reply(outputMessage(callId, await this.run(call, session, handler, channel, reply)));
+      log.debug({ tool, sessionId: call.sessionId, ms: Date.now() - started }, 'tool call answered');
+    } catch (err) {
+      if (isAppError(err)) {
+        log.info({ tool, code: err.code, reason: err.message }, 'tool call refused');
+        reply(errorMessage(callId, err.code, err.message));
+        return;
+      }
+      log.error({ err, tool }, 'tool call failed');
+      reply(errorMessage(callId, 'internal', `the backend failed to run ${tool}`));
+    }
+  }
+
+  /** The checks before any handler runs; a refusal is an AppError and nothing has been done. */
+  private async admit(
+    call: ParsedToolCall,
+    channel: ToolCallChannel,
+  ): Promise<{ session: AgentSession; handler: ToolHandler }> {
+    const session = await this.deps.findSession(call.sessionId);
+    if (session === undefined) throw new AppError('not_found', `session ${call.sessionId} does not exist`);
+    if (session.agentctlAddress !== channel.agentctlAddress) {
+      throw new AppError('permission_denied', `session ${call.sessionId} was not launched on this agentctl`);
+    }
+    if (session.taskId !== call.taskId || session.launchConfig.workspaceId !== call.workspaceId) {
+      throw new AppError('permission_denied', `session ${call.sessionId} does not belong to task ${call.taskId}`);
+    }
+    if (session.state !== 'running') {
+      throw new AppError('failed_precondition', `session ${call.sessionId} is not running (${session.state})`);
+    }
+    const handler = Object.hasOwn(this.deps.handlers, call.toolName) ? this.deps.handlers[call.toolName] : undefined;
+    if (handler === undefined) throw new AppError('not_found', `tool ${call.toolName} is not served`);
+    return { session, handler };
+  }
+
+  private async run(
+    call: ParsedToolCall,
+    session: AgentSession,
+    handler: ToolHandler,
+    channel: ToolCallChannel,
+    reply: (message: WireBackendMessage) => void,
+  ): Promise<ToolReply> {
+    const context: ToolCallContext = {
+      callId: call.callId,
+      toolName: call.toolName,
+      sessionId: session.id,
+      taskId: session.taskId,
+      workspaceId: session.launchConfig.workspaceId,
+      session,
+      reportProgress: (message) => reply(progressMessage(call.callId, message)),
+      signal: channel.signal,
+    };
+    const heartbeat = setInterval(
+      () => reply(progressMessage(call.callId, `the backend is still working on ${call.toolName}`)),
+      this.deps.heartbeatMs,
+    );
+    heartbeat.unref();
+    try {
+      return await handler(context, call.args);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+}
