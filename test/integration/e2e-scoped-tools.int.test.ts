@@ -4,6 +4,7 @@ import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp, rawInitialize } from '../helpers/mcp';
 import { isPidAlive, startBackend } from '../helpers/processes';
+import { waitUntil } from '../helpers/wait';
 
 const KANBAN_CORE = [
   'add_workspace_sources_kandev',
@@ -146,14 +147,20 @@ describe('scoped MCP tools, end to end', () => {
     expect((await rawInitialize(a.mcp_url, { authorization: `Bearer ${a.mcp_token}` })).status).toBe(200);
   });
 
-  test('a tool call with no backend channel returns a structured MCP error and no state', async () => {
-    const { api, workspaceId } = await setup();
+  test('a listed tool call reaches the backend over Attach; an unlisted one is refused by agentctl', async () => {
+    const { backend, api, workspaceId } = await setup();
     const session = await api.launch((await api.task(workspaceId, { title: 'caller' })).id);
     const mcp = await connectMcp(cleanup, session.mcp_url, session.mcp_token);
 
-    const result = await mcp.client.callTool({ name: 'list_tasks_kandev', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).toMatch(/no backend is attached/i);
+    // The backend attaches right after boot (asynchronously); until then calls fail fast.
+    const reached = await waitUntil(
+      async () => {
+        const result = await mcp.client.callTool({ name: 'list_tasks_kandev', arguments: {} });
+        return /no backend is attached/i.test(JSON.stringify(result.content)) ? undefined : result;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, logs: backend.logs, what: 'the backend to attach' },
+    );
+    expect(reached.content).toEqual([expect.objectContaining({ type: 'text' })]);
     await expect(mcp.client.callTool({ name: 'get_task_pr_automation_kandev', arguments: {} })).rejects.toThrow(
       /unknown or unavailable tool/i,
     );
