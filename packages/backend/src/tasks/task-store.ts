@@ -49,7 +49,8 @@ function fromRow(row: TaskRow): Task {
     workspaceId: row.workspace_id,
     parentId: row.parent_id,
     title: row.title,
-    description: row.description,
+    // Absent rather than null when unset, so a task without one reads back as it was written.
+    ...(row.description === null ? {} : { description: row.description }),
     state: state.data,
     autopilot: toBoolean(row.autopilot),
     agentProfileId: row.agent_profile_id,
