@@ -17,6 +17,7 @@ import { RepositoryService } from './repositories/repository-service';
 import { createSessionRoutes } from './sessions/session-routes';
 import { ProviderPusher } from './sessions/provider-pusher';
 import { ProviderRefreshService } from './sessions/provider-refresh-service';
+import { AgentctlRuntimeSessions } from './sessions/runtime-session-control';
 import { SessionReconciler } from './sessions/session-reconciler';
 import { SessionService } from './sessions/session-service';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
@@ -82,7 +83,15 @@ function createServices(
   const sessions = new SessionService({ ...agentctlDeps, refreshes: reconciler, logger: component('sessions') });
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
   const tasks = new TaskService({ uow, clock });
-  const toolHandlers = createToolHandlers({ uow, clock, logger: component('tools'), tasks, workspaceSources: sources });
+  const runtimeSessions = new AgentctlRuntimeSessions({ executor, agentctl: base.clients });
+  const toolHandlers = createToolHandlers({
+    uow,
+    clock,
+    logger: component('tools'),
+    tasks,
+    workspaceSources: sources,
+    runtimeSessions,
+  });
   const routers = [
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(repositories),
