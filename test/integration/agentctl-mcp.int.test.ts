@@ -14,6 +14,7 @@ import { useCleanup } from '../helpers/cleanup';
 import { connectMcp, type McpConnection, rawInitialize } from '../helpers/mcp';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
+import { KANBAN_CORE, MR_PAIR, PR_PAIR, sorted } from '../helpers/tool-names';
 
 type SessionState = WireSessionStateOutput;
 interface Stopped {
@@ -22,21 +23,6 @@ interface Stopped {
 
 const TOKEN_A = 'mcp-token-session-a-0123456789abcdef0123456789';
 const TOKEN_B = 'mcp-token-session-b-0123456789abcdef0123456789';
-const KANBAN_CORE = [
-  'add_workspace_sources_kandev',
-  'create_task_kandev',
-  'get_task_conversation_kandev',
-  'get_task_kandev',
-  'list_task_sessions_kandev',
-  'list_tasks_kandev',
-  'message_task_kandev',
-  'step_complete_kandev',
-  'stop_task_kandev',
-  'update_task_kandev',
-];
-const PR_PAIR = ['get_task_pr_automation_kandev', 'update_task_pr_automation_kandev'];
-const MR_PAIR = ['get_task_mr_automation_kandev', 'update_task_mr_automation_kandev'];
-const sorted = (names: string[]) => [...names].sort();
 
 function config(sessionId: string, mcpToken: string, overrides: Partial<LaunchConfig> = {}): LaunchConfig {
   return {

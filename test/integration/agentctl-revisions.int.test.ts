@@ -14,13 +14,11 @@ import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp } from '../helpers/mcp';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
+import { MR_PAIR, PR_PAIR } from '../helpers/tool-names';
 import { waitUntil } from '../helpers/wait';
 
 const MCP_TOKEN = 'mcp-token-revisions-0123456789abcdef0123456789';
-const PROVIDER_TOOLS: Record<Provider, string[]> = {
-  github: ['get_task_pr_automation_kandev', 'update_task_pr_automation_kandev'],
-  gitlab: ['get_task_mr_automation_kandev', 'update_task_mr_automation_kandev'],
-};
+const PROVIDER_TOOLS: Record<Provider, string[]> = { github: PR_PAIR, gitlab: MR_PAIR };
 const providerToolsIn = (names: string[]) =>
   names.filter((name) => Object.values(PROVIDER_TOOLS).some((tools) => tools.includes(name))).sort();
 const toolsOf = (providers: readonly Provider[]) => providers.flatMap((p) => PROVIDER_TOOLS[p]).sort();

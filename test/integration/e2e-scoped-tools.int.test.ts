@@ -5,22 +5,7 @@ import { useCleanup } from '../helpers/cleanup';
 import { connectMcp, rawInitialize } from '../helpers/mcp';
 import { isPidAlive, startBackend } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
-
-const KANBAN_CORE = [
-  'add_workspace_sources_kandev',
-  'create_task_kandev',
-  'get_task_conversation_kandev',
-  'get_task_kandev',
-  'list_task_sessions_kandev',
-  'list_tasks_kandev',
-  'message_task_kandev',
-  'step_complete_kandev',
-  'stop_task_kandev',
-  'update_task_kandev',
-];
-const PR_PAIR = ['get_task_pr_automation_kandev', 'update_task_pr_automation_kandev'];
-const MR_PAIR = ['get_task_mr_automation_kandev', 'update_task_mr_automation_kandev'];
-const sorted = (names: string[]) => [...names].sort();
+import { KANBAN_CORE, MR_PAIR, PR_PAIR, sorted } from '../helpers/tool-names';
 
 describe('scoped MCP tools, end to end', () => {
   const cleanup = useCleanup();

@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import type { Provider } from '@kandev/protocol';
 import { IdSchema } from '../store/id-schema';
-import type { SourceType } from './provider-identity';
+import type { RepositoryIdentity, SourceType } from './provider-identity';
 
-export interface Repository {
+/** A registered repository: its identity, derived once at registration, plus where it belongs. */
+export interface Repository extends RepositoryIdentity {
   id: string;
   workspaceId: string;
-  sourceType: SourceType;
-  provider: Provider | null;
-  providerHost: string | null;
-  owner: string | null;
-  name: string;
-  remoteUrl: string | null;
-  localPath: string | null;
-  identityKey: string;
   createdAt: string;
 }
 
