@@ -18,7 +18,12 @@ const QuestionSchema = z
       .describe('Stable key for this answer in the result. Generated if omitted.'),
     prompt: z.string().trim().min(1).max(1000).describe('The question itself.'),
     title: z.string().max(12).optional().describe('Very short label for the question, at most 12 characters.'),
-    options: z.array(OptionSchema).min(2).max(6).describe('2-6 concrete choices.'),
+    options: z
+      .array(OptionSchema)
+      .min(2)
+      .max(6)
+      .optional()
+      .describe('2-6 concrete choices. Omit them to ask for a free-text answer.'),
   })
   .strict();
 
@@ -28,9 +33,10 @@ const context = z.string().max(4000).optional().describe('Background the reader 
 export const askUserQuestion = defineTool({
   name: 'ask_user_question_kandev',
   description:
-    'Ask the user (the operator) 1-4 related multiple-choice questions and wait for the answers. Only ask what ' +
-    'you cannot reasonably decide yourself, and bundle related questions in one call. Returns the answers keyed ' +
-    'by question id, or a rejection with its reason.',
+    'Ask the user (the operator) 1-4 related questions (each multiple-choice, or free text when it has no ' +
+    'options) and wait for the answers. Only ask what you cannot reasonably decide yourself, and bundle related ' +
+    'questions in one call. Returns the answers by question id, or status "not_answered" with a reason ' +
+    '(timeout, cancelled, session_stopped): then continue with your best judgment.',
   input: z.object({ questions, context }).strict(),
 });
 

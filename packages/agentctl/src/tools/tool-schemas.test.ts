@@ -43,6 +43,7 @@ const CASES = [
     false,
   ],
   ['user question', askUserQuestion, { questions: [question] }, true],
+  ['user question without options (free text)', askUserQuestion, { questions: [{ prompt: 'Why?' }] }, true],
   [
     'user question with one option',
     askUserQuestion,
