@@ -8,6 +8,7 @@ import { createLogger } from '../../packages/backend/src/logger';
 import { createProviderAutomationRoutes } from '../../packages/backend/src/provider-automation/provider-automation-routes';
 import { ReviewLinkService } from '../../packages/backend/src/provider-automation/review-link-service';
 import { WorkspaceCredentialService } from '../../packages/backend/src/provider-automation/workspace-credential-service';
+import { QuestionService } from '../../packages/backend/src/questions/question-service';
 import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
 import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
@@ -51,7 +52,8 @@ export async function createProviderAutomationEnv(cleanup: Cleanup) {
   const tasks = new TaskService({ uow, clock });
   const links = new ReviewLinkService({ uow, clock });
   const credentials = new WorkspaceCredentialService({ uow, clock });
-  const handlers = createToolHandlers({ uow, clock, logger, tasks, workspaceSources: sources });
+  const questions = new QuestionService({ uow, clock, timeoutMs: 600_000, logger });
+  const handlers = createToolHandlers({ uow, clock, logger, tasks, workspaceSources: sources, questions });
   return { db, uow, logger, repositories, sources, tasks, links, credentials, handlers };
 }
 

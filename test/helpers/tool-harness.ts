@@ -12,6 +12,7 @@ import { RepositoryService } from '../../packages/backend/src/repositories/repos
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
 import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
 import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
+import { QuestionService, type StartTimer } from '../../packages/backend/src/questions/question-service';
 import { AgentctlRuntimeSessions } from '../../packages/backend/src/sessions/runtime-session-control';
 import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
 import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
@@ -41,6 +42,7 @@ export const TABLES = [
   'sessions',
   'messages',
   'prompt_queue',
+  'questions',
 ] as const;
 
 /** agentctl in miniature: the configs it holds, every call it got. */
@@ -96,7 +98,13 @@ export interface SessionSeed {
 export type ToolHarness = Awaited<ReturnType<typeof createToolHarness>>;
 
 /** A migrated database, the real services behind ToolHandlerDeps, and the handlers of every tool. */
-export async function createToolHarness(cleanup: Cleanup) {
+export interface HarnessOptions {
+  questionTimeoutMs?: number;
+  /** The question timeout's timer (default: a real one). */
+  startTimer?: StartTimer;
+}
+
+export async function createToolHarness(cleanup: Cleanup, options: HarnessOptions = {}) {
   const db = createDatabase(tempDir(cleanup));
   cleanup.defer(() => db.destroy());
   await migrateToLatest(db);
@@ -130,6 +138,13 @@ export async function createToolHarness(cleanup: Cleanup) {
     tasks: new TaskService({ uow, clock }),
     workspaceSources: new WorkspaceSourceService({ uow, clock, repositories, refresh, logger }),
     runtimeSessions: new AgentctlRuntimeSessions({ executor, agentctl: connector }),
+    questions: new QuestionService({
+      uow,
+      clock,
+      timeoutMs: options.questionTimeoutMs ?? 600_000,
+      logger,
+      startTimer: options.startTimer,
+    }),
   };
   const handlers = createToolHandlers(deps);
   const sql: string[] = [];

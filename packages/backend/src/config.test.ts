@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         toolCallTimeoutMs: undefined,
       },
       toolCallHeartbeatMs: 5000,
+      questionTimeoutMs: 600_000,
       refreshRetry: { baseMs: 500, maxAttempts: 8, maxDelayMs: 30_000 },
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       KANDEV_REFRESH_RETRY_MAX_ATTEMPTS: '0',
       KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '2000',
       KANDEV_TOOL_CALL_HEARTBEAT_MS: '400',
+      KANDEV_QUESTION_TIMEOUT_MS: '1500',
       PATH: '/usr/bin',
     });
     expect(config).toMatchObject({
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
         toolCallTimeoutMs: 2000,
       },
       toolCallHeartbeatMs: 400,
+      questionTimeoutMs: 1500,
       refreshRetry: { baseMs: 50, maxAttempts: 0, maxDelayMs: 30_000 },
       logLevel: 'debug',
       shutdownTimeoutMs: 2500,

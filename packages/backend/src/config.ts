@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   KANDEV_REFRESH_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(0).max(50).default(8),
   KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: z.coerce.number().int().positive().max(3_600_000).optional(),
   KANDEV_TOOL_CALL_HEARTBEAT_MS: positiveMs(5_000),
+  KANDEV_QUESTION_TIMEOUT_MS: positiveMs(600_000),
 });
 
 /** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
@@ -97,6 +98,7 @@ export function loadConfig(env: Env = process.env) {
       toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,
     }),
     toolCallHeartbeatMs: e.KANDEV_TOOL_CALL_HEARTBEAT_MS,
+    questionTimeoutMs: e.KANDEV_QUESTION_TIMEOUT_MS,
     refreshRetry: Object.freeze({
       baseMs: e.KANDEV_REFRESH_RETRY_BASE_MS,
       maxAttempts: e.KANDEV_REFRESH_RETRY_MAX_ATTEMPTS,

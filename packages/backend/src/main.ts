@@ -9,6 +9,8 @@ import { createApp } from './http/app';
 import { listen } from './http/http-server';
 import { createLogger, type Logger } from './logger';
 import { createMessageRoutes } from './messages/message-routes';
+import { createQuestionRoutes } from './questions/question-routes';
+import { QuestionService } from './questions/question-service';
 import { createProviderAutomationRoutes } from './provider-automation/provider-automation-routes';
 import { ReviewLinkService } from './provider-automation/review-link-service';
 import { WorkspaceCredentialService } from './provider-automation/workspace-credential-service';
@@ -66,7 +68,7 @@ function createServices(
   config: Config,
   logger: Logger,
   base: { uow: UnitOfWork; executor: LocalProcessExecutor; clients: AgentctlClients },
-): { routers: Router[]; reconciler: SessionReconciler; toolHandlers: ToolHandlers } {
+): { routers: Router[]; reconciler: SessionReconciler; toolHandlers: ToolHandlers; questions: QuestionService } {
   const { uow, executor } = base;
   const clock = () => new Date();
   const component = (name: string) => logger.child({ component: name });
@@ -84,6 +86,12 @@ function createServices(
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
   const tasks = new TaskService({ uow, clock });
   const runtimeSessions = new AgentctlRuntimeSessions({ executor, agentctl: base.clients });
+  const questions = new QuestionService({
+    uow,
+    clock,
+    timeoutMs: config.questionTimeoutMs,
+    logger: component('questions'),
+  });
   const toolHandlers = createToolHandlers({
     uow,
     clock,
@@ -91,6 +99,7 @@ function createServices(
     tasks,
     workspaceSources: sources,
     runtimeSessions,
+    questions,
   });
   const routers = [
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
@@ -100,12 +109,13 @@ function createServices(
     createSessionRoutes(sessions),
     createAgentctlRoutes(executor),
     createMessageRoutes(uow),
+    createQuestionRoutes(questions),
     createProviderAutomationRoutes({
       links: new ReviewLinkService({ uow, clock }),
       credentials: new WorkspaceCredentialService({ uow, clock }),
     }),
   ];
-  return { routers, reconciler, toolHandlers };
+  return { routers, reconciler, toolHandlers, questions };
 }
 
 async function main(): Promise<void> {
@@ -123,7 +133,14 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'agentctl', run: () => executor.stop() });
     const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
-    const { routers, reconciler, toolHandlers } = createServices(config, logger, { uow, executor, clients });
+    const { routers, reconciler, toolHandlers, questions } = createServices(config, logger, {
+      uow,
+      executor,
+      clients,
+    });
+    // Questions left pending past their expiry by a previous process: their calls are gone.
+    const expired = await questions.expireStale();
+    if (expired > 0) logger.info({ expired }, 'stale questions expired');
     steps.unshift({ name: 'reconciler', run: () => reconciler.stop() });
     const heartbeatMs = config.toolCallHeartbeatMs;
     const attach = createToolCallChannel({

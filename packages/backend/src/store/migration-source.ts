@@ -3,6 +3,7 @@ import * as initialSchema from './migrations/20260809-001-initial-schema';
 import * as sessionRefreshState from './migrations/20261130-002-session-refresh-state';
 import * as messagesAndPromptQueue from './migrations/20261130-003-messages-and-prompt-queue';
 import * as providerAutomation from './migrations/20261130-004-provider-automation';
+import * as questions from './migrations/20261130-005-questions';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261130-002-session-refresh-state', sessionRefreshState],
   ['20261130-003-messages-and-prompt-queue', messagesAndPromptQueue],
   ['20261130-004-provider-automation', providerAutomation],
+  ['20261130-005-questions', questions],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

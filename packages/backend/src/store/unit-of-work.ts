@@ -4,6 +4,7 @@ import { MessageStore } from '../messages/message-store';
 import { PromptQueueStore } from '../prompt-queue/prompt-queue-store';
 import { TaskMrStore, TaskPrStore } from '../provider-automation/review-link-store';
 import { WorkspaceCredentialStore } from '../provider-automation/workspace-credential-store';
+import { QuestionStore } from '../questions/question-store';
 import { RepositoryStore } from '../repositories/repository-store';
 import { SessionStore } from '../sessions/session-store';
 import { TaskStore } from '../tasks/task-store';
@@ -21,6 +22,7 @@ export interface Stores {
   taskPrs: TaskPrStore;
   taskMrs: TaskMrStore;
   workspaceCredentials: WorkspaceCredentialStore;
+  questions: QuestionStore;
 }
 
 /** What services get instead of knex: plain reads, or several store calls committed atomically. */
@@ -41,6 +43,7 @@ export function createStores(db: Knex): Stores {
     taskPrs: new TaskPrStore(db),
     taskMrs: new TaskMrStore(db),
     workspaceCredentials: new WorkspaceCredentialStore(db),
+    questions: new QuestionStore(db),
   };
 }
 

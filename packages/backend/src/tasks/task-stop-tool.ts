@@ -60,6 +60,8 @@ async function stopTask(deps: ToolHandlerDeps, context: ToolCallContext, args: u
       createdAt: now,
     });
   });
+  // Questions those sessions were waiting on end now ('session_stopped'); their held calls return.
+  await deps.questions.endForSessions(live.map((session) => session.id));
   deps.logger.info({ taskId: target.id, by: caller.id, sessions: stopped.length }, 'subtask stopped');
   const failed = stopped.filter((s) => s.runtime === 'failed').length;
   const note = failed === 0 ? '' : ` agentctl could not stop ${failed} of them; they are recorded stopped.`;

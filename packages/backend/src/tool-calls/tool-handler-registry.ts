@@ -1,5 +1,7 @@
 import type { Logger } from '../logger';
 import { createProviderToolHandlers } from '../provider-automation/provider-tool-handlers';
+import { createQuestionToolHandlers } from '../questions/question-tool-handlers';
+import type { QuestionService } from '../questions/question-service';
 import type { RuntimeSessionControl } from '../sessions/runtime-session-control';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { createTaskToolHandlers } from '../tasks/task-tool-handlers';
@@ -17,6 +19,8 @@ export interface ToolHandlerDeps {
   workspaceSources: WorkspaceSourceService;
   /** Stops child sessions' runtimes for stop_task_kandev; without it the stop is recorded only. */
   runtimeSessions?: RuntimeSessionControl;
+  /** Operator questions: held ask_user_question calls, ended when their session stops. */
+  questions: QuestionService;
 }
 
 /**
@@ -28,6 +32,7 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
     createTaskToolHandlers(deps),
     createConfigurationToolHandlers(deps),
     createProviderToolHandlers(deps),
+    createQuestionToolHandlers(deps),
   ];
   const merged: Record<string, ToolHandlers[string]> = {};
   for (const group of handlers) {

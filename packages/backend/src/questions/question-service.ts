@@ -1,0 +1,179 @@
+import { AppError } from '@kandev/protocol';
+import type { Logger } from '../logger';
+import { recordTaskPrompt } from '../messages/task-prompt';
+import { newId } from '../store/row-values';
+import type { UnitOfWork } from '../store/unit-of-work';
+import {
+  type AskUserQuestionArgs,
+  type ClosedReason,
+  describeAnswers,
+  effectiveState,
+  parseAnswers,
+  type Question,
+  type QuestionState,
+  toQuestionItems,
+} from './question';
+import { QuestionWaiters } from './question-waiters';
+
+/** Starts a timer and returns its cancel; tests inject one they fire themselves. */
+export type StartTimer = (ms: number, fire: () => void) => () => void;
+
+const realTimer: StartTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
+export interface QuestionServiceDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  /** How long a question waits for the operator (KANDEV_QUESTION_TIMEOUT_MS). */
+  timeoutMs: number;
+  logger: Logger;
+  startTimer?: StartTimer;
+}
+
+export interface AskRequest {
+  taskId: string;
+  sessionId: string;
+  callId: string;
+  args: AskUserQuestionArgs;
+  /** Aborted when the call's channel drops: the question ends 'cancelled'. */
+  signal: AbortSignal;
+  /** Called once the pending question is committed. */
+  onRecorded: (question: Question) => void;
+}
+
+/** How an answer reached the agent: the waiting call, or (that call being gone) a queued prompt. */
+export type AnswerDelivery = { to: 'waiting_call' } | { to: 'queued_prompt'; queuedPromptId: string };
+
+/** Operator questions: ask and hold the call open, answer by compare-and-set, end unanswered. */
+export class QuestionService {
+  private readonly waiters = new QuestionWaiters();
+  private readonly startTimer: StartTimer;
+
+  constructor(private readonly deps: QuestionServiceDeps) {
+    this.startTimer = deps.startTimer ?? realTimer;
+  }
+
+  /** Records a pending question and resolves with it once settled (answered, expired or cancelled). */
+  async ask(request: AskRequest): Promise<Question> {
+    const id = newId();
+    const settled = this.waiters.add(id, request.sessionId);
+    let stopTimer: (() => void) | undefined;
+    const onAbort = () => void this.close(id, 'cancelled');
+    try {
+      const now = this.deps.clock();
+      const question: Question = {
+        id,
+        taskId: request.taskId,
+        sessionId: request.sessionId,
+        callId: request.callId,
+        kind: 'user',
+        questions: toQuestionItems(request.args),
+        context: request.args.context ?? null,
+        state: 'pending',
+        answers: null,
+        answeredBy: null,
+        closedReason: null,
+        createdAt: now.toISOString(),
+        answeredAt: null,
+        expiresAt: new Date(now.getTime() + this.deps.timeoutMs).toISOString(),
+      };
+      await this.deps.uow.read.questions.insert(question);
+      request.onRecorded(question);
+      stopTimer = this.startTimer(this.deps.timeoutMs, () => void this.close(id, 'timeout'));
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      if (request.signal.aborted) onAbort();
+      return await settled;
+    } finally {
+      stopTimer?.();
+      request.signal.removeEventListener('abort', onAbort);
+      this.waiters.remove(id);
+    }
+  }
+
+  /** Ends a pending question unanswered (compare-and-set), then hands the settled row to its waiter. */
+  private async close(id: string, reason: ClosedReason): Promise<void> {
+    try {
+      await this.deps.uow.read.questions.close(id, reason);
+      await this.settleFromRow(id);
+    } catch (err) {
+      this.deps.logger.error({ err, questionId: id }, 'could not close a question');
+      this.waiters.fail(id, err);
+    }
+  }
+
+  private async settleFromRow(id: string): Promise<void> {
+    const question = await this.deps.uow.read.questions.findById(id);
+    if (question !== undefined && question.state !== 'pending') this.waiters.settle(question);
+  }
+
+  /** The sessions stopped: their pending questions end 'session_stopped' (held calls return at once). */
+  async endForSessions(sessionIds: readonly string[]): Promise<void> {
+    await this.deps.uow.read.questions.cancelForSessions(sessionIds);
+    for (const id of this.waiters.forSessions(sessionIds)) await this.settleFromRow(id);
+  }
+
+  /** Writes down the expiry of questions left pending past it (at boot: their calls died with the process). */
+  async expireStale(): Promise<number> {
+    return this.deps.uow.read.questions.expireStale(this.deps.clock().toISOString());
+  }
+
+  async list(filter: { state?: QuestionState; taskId?: string }): Promise<{ now: string; questions: Question[] }> {
+    const now = this.deps.clock().toISOString();
+    // Stored state 'pending' may already be expired by time; filter on the state a reader sees.
+    const stored = filter.state === 'expired' ? undefined : filter.state;
+    const rows = await this.deps.uow.read.questions.list({ state: stored, taskId: filter.taskId });
+    const questions = filter.state === undefined ? rows : rows.filter((q) => effectiveState(q, now) === filter.state);
+    return { now, questions };
+  }
+
+  async get(id: string): Promise<{ now: string; question: Question }> {
+    const question = await this.deps.uow.read.questions.findById(id);
+    if (question === undefined) throw new AppError('not_found', `question ${id} not found`);
+    return { now: this.deps.clock().toISOString(), question };
+  }
+
+  /**
+   * The operator's answer: 404 unknown, 409 no longer pending (the compare-and-set lost), 400 when it
+   * does not fit the questions. A held call gets it directly; after a restart (the call is gone) it is
+   * recorded on the task and queued as a prompt for the task's session, in the same transaction.
+   */
+  async answer(id: string, body: unknown): Promise<{ question: Question; delivery: AnswerDelivery; now: string }> {
+    const now = this.deps.clock().toISOString();
+    const result = await this.deps.uow.transaction(async (stores) => {
+      const question = await stores.questions.findById(id);
+      if (question === undefined) throw new AppError('not_found', `question ${id} not found`);
+      const conflict = () =>
+        new AppError('failed_precondition', `question ${id} is ${effectiveState(question, now)}, not pending`);
+      if (effectiveState(question, now) !== 'pending') throw conflict();
+      const answers = parseAnswers(question.questions, body);
+      if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
+      const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
+      if (this.waiters.has(id)) return { question: answered, delivery: { to: 'waiting_call' } as AnswerDelivery };
+      const { queued } = await recordTaskPrompt(stores, {
+        taskId: question.taskId,
+        author: 'operator',
+        text: lateAnswerPrompt(answered),
+        metadata: { question_id: id, answers },
+        now,
+      });
+      return { question: answered, delivery: { to: 'queued_prompt', queuedPromptId: queued.id } as AnswerDelivery };
+    });
+    if (result.delivery.to === 'waiting_call') this.waiters.settle(result.question);
+    this.deps.logger.info({ questionId: id, delivery: result.delivery.to }, 'question answered');
+    return { ...result, now };
+  }
+
+  /** Calls held open right now (for tests and diagnostics). */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+}
+
+function lateAnswerPrompt(question: Question): string {
+  return (
+    `The operator answered your earlier question ${question.id} after that tool call had ended:\n` +
+    `${describeAnswers(question)}\nTake this answer into account from here on.`
+  );
+}

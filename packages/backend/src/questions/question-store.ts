@@ -1,0 +1,132 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { AppError } from '@kandev/protocol';
+import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
+import {
+  type Answer,
+  AnswerSchema,
+  type ClosedReason,
+  ClosedReasonSchema,
+  type Question,
+  QuestionKindSchema,
+  type QuestionState,
+  QuestionStateSchema,
+  StoredQuestionItemSchema,
+} from './question';
+
+interface QuestionRow {
+  id: string;
+  task_id: string;
+  session_id: string;
+  call_id: string;
+  kind: string;
+  questions: unknown;
+  context: string | null;
+  state: string;
+  answer: unknown;
+  answered_by: string | null;
+  closed_reason: string | null;
+  created_at: unknown;
+  answered_at: unknown;
+  expires_at: unknown;
+}
+
+const ItemsSchema = z.array(StoredQuestionItemSchema);
+const AnswersSchema = z.array(AnswerSchema);
+
+function fromRow(row: QuestionRow): Question {
+  const kind = QuestionKindSchema.safeParse(row.kind);
+  const state = QuestionStateSchema.safeParse(row.state);
+  const reason = ClosedReasonSchema.nullable().safeParse(row.closed_reason);
+  if (!kind.success || !state.success || !reason.success) {
+    throw new AppError('internal', `question ${row.id} has an unknown kind, state or reason`);
+  }
+  return {
+    id: row.id,
+    taskId: row.task_id,
+    sessionId: row.session_id,
+    callId: row.call_id,
+    kind: kind.data,
+    questions: parseJsonColumn(ItemsSchema, row.questions, 'questions.questions'),
+    context: row.context,
+    state: state.data,
+    answers: row.answer === null ? null : parseJsonColumn(AnswersSchema, row.answer, 'questions.answer'),
+    answeredBy: row.answered_by,
+    closedReason: reason.data,
+    createdAt: toIsoString(row.created_at),
+    answeredAt: toNullableIsoString(row.answered_at),
+    expiresAt: toIsoString(row.expires_at),
+  };
+}
+
+/** Questions and their lifecycle; every state change is a compare-and-set on state = 'pending'. */
+export class QuestionStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(question: Question): Promise<void> {
+    await this.db('questions').insert({
+      id: question.id,
+      task_id: question.taskId,
+      session_id: question.sessionId,
+      call_id: question.callId,
+      kind: question.kind,
+      questions: JSON.stringify(question.questions),
+      context: question.context,
+      state: question.state,
+      answer: question.answers === null ? null : JSON.stringify(question.answers),
+      answered_by: question.answeredBy,
+      closed_reason: question.closedReason,
+      created_at: question.createdAt,
+      answered_at: question.answeredAt,
+      expires_at: question.expiresAt,
+    });
+  }
+
+  async findById(id: string): Promise<Question | undefined> {
+    const row = await this.db<QuestionRow>('questions').where({ id }).first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Oldest first, optionally by state and task. */
+  async list(filter: { state?: QuestionState; taskId?: string }): Promise<Question[]> {
+    const query = this.db<QuestionRow>('questions');
+    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
+    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /** Pending -> answered, only while pending and not yet expired. False: someone else settled it. */
+  async markAnswered(id: string, answers: readonly Answer[], by: string, now: string): Promise<boolean> {
+    const updated = await this.db('questions')
+      .where({ id, state: 'pending' })
+      .where('expires_at', '>', now)
+      .update({ state: 'answered', answer: JSON.stringify(answers), answered_by: by, answered_at: now });
+    return updated > 0;
+  }
+
+  /** Pending -> expired or cancelled. False: it was no longer pending. */
+  async close(id: string, reason: ClosedReason): Promise<boolean> {
+    const updated = await this.db('questions')
+      .where({ id, state: 'pending' })
+      .update({ state: reason === 'timeout' ? 'expired' : 'cancelled', closed_reason: reason });
+    return updated > 0;
+  }
+
+  /** Every pending question of these sessions -> cancelled (session_stopped). */
+  async cancelForSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    return this.db('questions')
+      .whereIn('session_id', [...sessionIds])
+      .where({ state: 'pending' })
+      .update({ state: 'cancelled', closed_reason: 'session_stopped' });
+  }
+
+  /** Pending questions past their expiry -> expired (timeout). */
+  async expireStale(now: string): Promise<number> {
+    return this.db('questions')
+      .where({ state: 'pending' })
+      .where('expires_at', '<=', now)
+      .update({ state: 'expired', closed_reason: 'timeout' });
+  }
+}

@@ -1,0 +1,56 @@
+import { AppError } from '@kandev/protocol';
+import { parseInput } from '../http/parse';
+import { assertNotCancelled, assertWritable, loadCaller } from '../tasks/task-tool-scope';
+import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
+import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
+import { AskUserQuestionArgsSchema, describeAnswers, type Question } from './question';
+
+// ask_user_question_kandev: records a pending question and holds the call open (the dispatcher's
+// heartbeats keep agentctl's inactivity timeout from firing) until the operator answers over REST, the
+// question times out, the session stops or the call's channel drops.
+
+const ASK_USER_QUESTION = 'ask_user_question_kandev';
+
+function toReply(question: Question): ToolReply {
+  if (question.state === 'answered') {
+    return {
+      text: `The operator answered question ${question.id}:\n${describeAnswers(question)}`,
+      structured: { status: 'answered', question_id: question.id, answers: question.answers ?? [] },
+    };
+  }
+  const reason = question.closedReason ?? (question.state === 'expired' ? 'timeout' : 'cancelled');
+  return {
+    text:
+      `The operator did not answer question ${question.id} (${reason}). ` +
+      'Continue with your best judgment and say which assumption you made.',
+    structured: { status: 'not_answered', reason, question_id: question.id },
+  };
+}
+
+async function askUserQuestion(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
+  // Discovery is not a security boundary: the session must really hold the 'user' question capability.
+  const capability = context.session.launchConfig.questionCapability;
+  if (capability !== 'user') {
+    throw new AppError(
+      'permission_denied',
+      `${ASK_USER_QUESTION} is not served to this session (question capability: ${capability})`,
+    );
+  }
+  const input = parseInput(AskUserQuestionArgsSchema, args ?? {}, `arguments of ${ASK_USER_QUESTION}`);
+  const caller = await loadCaller(deps.uow.read, context);
+  assertWritable(caller);
+  assertNotCancelled(context);
+  const question = await deps.questions.ask({
+    taskId: caller.id,
+    sessionId: context.sessionId,
+    callId: context.callId,
+    args: input,
+    signal: context.signal,
+    onRecorded: (recorded) => context.reportProgress(`question ${recorded.id} is waiting for the operator's answer`),
+  });
+  return toReply(question);
+}
+
+export function createQuestionToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
+  return { [ASK_USER_QUESTION]: (context, args) => askUserQuestion(deps, context, args) };
+}
