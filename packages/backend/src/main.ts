@@ -20,6 +20,7 @@ import { createSessionRoutes } from './sessions/session-routes';
 import { ProviderPusher } from './sessions/provider-pusher';
 import { ProviderRefreshService } from './sessions/provider-refresh-service';
 import { AgentctlRuntimeSessions } from './sessions/runtime-session-control';
+import { OrphanSweeper } from './sessions/orphan-sweeper';
 import { SessionReconciler } from './sessions/session-reconciler';
 import { SessionService } from './sessions/session-service';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
@@ -68,7 +69,13 @@ function createServices(
   config: Config,
   logger: Logger,
   base: { uow: UnitOfWork; executor: LocalProcessExecutor; clients: AgentctlClients },
-): { routers: Router[]; reconciler: SessionReconciler; toolHandlers: ToolHandlers; questions: QuestionService } {
+): {
+  routers: Router[];
+  reconciler: SessionReconciler;
+  orphans: OrphanSweeper;
+  toolHandlers: ToolHandlers;
+  questions: QuestionService;
+} {
   const { uow, executor } = base;
   const clock = () => new Date();
   const component = (name: string) => logger.child({ component: name });
@@ -82,7 +89,19 @@ function createServices(
   });
   const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });
   const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
-  const sessions = new SessionService({ ...agentctlDeps, refreshes: reconciler, logger: component('sessions') });
+  const orphans = new OrphanSweeper({
+    uow,
+    executor,
+    agentctl: base.clients,
+    logger: component('orphans'),
+    followUpDelaysMs: [1, 4, 16].map((factor) => factor * config.agentctl.callTimeoutMs),
+  });
+  const sessions = new SessionService({
+    ...agentctlDeps,
+    refreshes: reconciler,
+    orphans,
+    logger: component('sessions'),
+  });
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
   const tasks = new TaskService({ uow, clock });
   const runtimeSessions = new AgentctlRuntimeSessions({ executor, agentctl: base.clients });
@@ -115,7 +134,7 @@ function createServices(
       credentials: new WorkspaceCredentialService({ uow, clock }),
     }),
   ];
-  return { routers, reconciler, toolHandlers, questions };
+  return { routers, reconciler, orphans, toolHandlers, questions };
 }
 
 async function main(): Promise<void> {
@@ -133,7 +152,7 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'agentctl', run: () => executor.stop() });
     const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
-    const { routers, reconciler, toolHandlers, questions } = createServices(config, logger, {
+    const { routers, reconciler, orphans, toolHandlers, questions } = createServices(config, logger, {
       uow,
       executor,
       clients,
@@ -142,6 +161,7 @@ async function main(): Promise<void> {
     const expired = await questions.expireStale();
     if (expired > 0) logger.info({ expired }, 'stale questions expired');
     steps.unshift({ name: 'reconciler', run: () => reconciler.stop() });
+    steps.unshift({ name: 'orphan sweeper', run: () => orphans.stop() });
     const heartbeatMs = config.toolCallHeartbeatMs;
     const attach = createToolCallChannel({
       uow,
@@ -165,6 +185,8 @@ async function main(): Promise<void> {
     logger.info({ url }, 'backend listening');
     // Sessions left behind by a failed refresh (or by a backend that stopped before repairing them).
     reconciler.sweep().catch((err: unknown) => logger.error({ err }, 'boot reconcile sweep failed'));
+    // Runtime sessions an adopted agentctl holds for sessions this backend recorded as ended.
+    orphans.sweep().catch((err: unknown) => logger.error({ err }, 'boot orphan sweep failed'));
   } catch (err) {
     logger.fatal({ err }, 'backend failed to start');
     await runShutdown(logger, steps);

@@ -17,6 +17,8 @@ export interface SessionServiceDeps {
   agentctl: AgentctlConnector;
   /** Catches up a session whose desired revision moved while its launch or resume was in flight. */
   refreshes: RefreshScheduler;
+  /** Cleans up a CreateSession that agentctl may still apply after the backend gave up on it. */
+  orphans: { sweepSoon(): void };
   logger: Logger;
 }
 
@@ -26,6 +28,9 @@ export interface LaunchedSession {
   config: LaunchConfig;
   mcpUrl: string;
 }
+
+/** Failures after which agentctl may still have run the CreateSession the backend gave up on. */
+const AMBIGUOUS_FAILURES: ReadonlySet<string> = new Set(['deadline_exceeded', 'unavailable', 'internal']);
 
 function mcpUrlOf(endpoint: AgentctlEndpoint, sessionId: string): string {
   return `${endpoint.mcpBaseUrl}${mcpPathFor(sessionId)}`;
@@ -111,6 +116,7 @@ export class SessionService {
       const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
       await this.deps.uow.read.sessions.markFailed(session.id, failure.message, now());
       log.warn({ err: error }, 'session start failed');
+      if (AMBIGUOUS_FAILURES.has(failure.code)) this.deps.orphans.sweepSoon();
       const message = `session ${session.id} could not start: ${failure.message}`;
       throw new AppError(failure.code, message, { session_id: session.id }, { cause: error });
     }
