@@ -1,0 +1,50 @@
+// The agent's MCP side: the official SDK client over Streamable HTTP, as a real agent would connect.
+import type { McpServer } from '@agentclientprotocol/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export interface ToolOutcome {
+  isError: boolean;
+  /** The text items of the result, joined by newlines. */
+  text: string;
+  raw: unknown;
+}
+
+export interface McpLink {
+  readonly serverName: string;
+  callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  close(): Promise<void>;
+}
+
+export type HttpMcpServer = Extract<McpServer, { type: 'http' }>;
+
+/** The first HTTP server of session/new or session/load, or undefined when there is none. */
+export function firstHttpServer(servers: readonly McpServer[]): HttpMcpServer | undefined {
+  return servers.find((s): s is HttpMcpServer => 'type' in s && s.type === 'http');
+}
+
+export async function connectMcpLink(server: HttpMcpServer, version: string): Promise<McpLink> {
+  const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+  const client = new Client({ name: 'kandev-test-agent', version });
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+  await client.connect(transport);
+  return {
+    serverName: server.name,
+    async callTool(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+      const text = content
+        .filter((c): c is { type: 'text'; text: string } => isTextContent(c))
+        .map((c) => c.text)
+        .join('\n');
+      return { isError: result.isError === true, text, raw: result };
+    },
+    close: () => client.close(),
+  };
+}
+
+function isTextContent(value: unknown): value is { type: 'text'; text: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const item = value as { type?: unknown; text?: unknown };
+  return item.type === 'text' && typeof item.text === 'string';
+}

@@ -1,0 +1,99 @@
+import { FALLBACK_TURN, parseScript, type Script, ScriptError, selectTurn } from './script';
+
+const SCRIPT: Script = parseScript(
+  JSON.stringify({
+    turns: [
+      { match: { contains: 'finish' }, steps: [{ reply: 'by text' }] },
+      { match: { index: 1 }, steps: [{ reply: 'by index 1' }], stop_reason: 'refusal' },
+      { steps: [{ reply: 'position 2' }] },
+    ],
+    default: { steps: [{ reply: 'default' }] },
+  }),
+);
+
+const replyOf = (script: Script, text: string, ordinal: number) => selectTurn(script, text, ordinal).steps[0];
+
+describe('parseScript', () => {
+  test('turns every step form into a tagged step, with defaults', () => {
+    const script = parseScript(
+      JSON.stringify({
+        turns: [
+          {
+            steps: [
+              { call_tool: { name: 'get_task_kandev' } },
+              { call_tool: { name: 'step_complete_kandev', arguments: { summary: 's' } } },
+              { reply: 'hi' },
+              { wait_for_cancel: true },
+              { exit: { code: 3 } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(script.turns[0]).toEqual({
+      steps: [
+        { kind: 'call_tool', name: 'get_task_kandev', arguments: {} },
+        { kind: 'call_tool', name: 'step_complete_kandev', arguments: { summary: 's' } },
+        { kind: 'reply', text: 'hi' },
+        { kind: 'wait_for_cancel' },
+        { kind: 'exit', code: 3 },
+      ],
+      stop_reason: 'end_turn',
+    });
+    expect(script.default).toBeUndefined();
+  });
+
+  test.each([
+    ['not JSON', '{turns', /^not valid JSON/],
+    ['no turns', '{}', /^turns: /],
+    ['unknown top-level key', '{"turns":[],"extra":1}', /\(root\): Unrecognized key: "extra"/],
+    [
+      'step with no kind',
+      '{"turns":[{"steps":[{}]}]}',
+      /turns\.0\.steps\.0: a step needs exactly one of .*\(found none\)/,
+    ],
+    [
+      'step with two kinds',
+      '{"turns":[{"steps":[{"reply":"a","exit":{"code":1}}]}]}',
+      /turns\.0\.steps\.0: .*\(found reply, exit\)/,
+    ],
+    ['reply not a string', '{"turns":[{"steps":[{"reply":1}]}]}', /turns\.0\.steps\.0\.reply: /],
+    ['unknown stop reason', '{"turns":[{"steps":[],"stop_reason":"cancelled"}]}', /turns\.0\.stop_reason: /],
+    ['empty match', '{"turns":[{"match":{},"steps":[]}]}', /turns\.0\.match: match needs index or contains/],
+    ['exit code out of range', '{"turns":[{"steps":[{"exit":{"code":256}}]}]}', /turns\.0\.steps\.0\.exit\.code: /],
+  ])('%s is a ScriptError naming the problem', (_name, text, message) => {
+    expect(() => parseScript(text)).toThrow(ScriptError);
+    expect(() => parseScript(text)).toThrow(message);
+  });
+});
+
+describe('selectTurn', () => {
+  test.each([
+    ['a substring wins over the ordinal', 'please finish now', 1, { kind: 'reply', text: 'by text' }],
+    ['match.index', 'anything', 1, { kind: 'reply', text: 'by index 1' }],
+    ['a turn without match answers its position', 'anything', 2, { kind: 'reply', text: 'position 2' }],
+    ['default when nothing matches', 'anything', 0, { kind: 'reply', text: 'default' }],
+  ])('%s', (_name, text, ordinal, step) => {
+    expect(replyOf(SCRIPT, text, ordinal)).toEqual(step);
+  });
+
+  test('the stop reason comes with the turn', () => {
+    expect(selectTurn(SCRIPT, 'x', 1).stop_reason).toBe('refusal');
+  });
+
+  test('without a default, an unmatched prompt gets the fallback reply', () => {
+    expect(selectTurn({ turns: [] }, 'x', 0)).toEqual(FALLBACK_TURN);
+  });
+
+  test('the first turn whose substring occurs wins', () => {
+    const script = parseScript(
+      JSON.stringify({
+        turns: [
+          { match: { contains: 'b' }, steps: [{ reply: 'first' }] },
+          { match: { contains: 'a' }, steps: [{ reply: 'second' }] },
+        ],
+      }),
+    );
+    expect(replyOf(script, 'ab', 5)).toEqual({ kind: 'reply', text: 'first' });
+  });
+});

@@ -1,0 +1,147 @@
+// The ACP agent: session bookkeeping around runTurn. One process serves one client over stdio.
+import {
+  agent,
+  type AgentApp,
+  type ContentBlock,
+  type McpServer,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+} from '@agentclientprotocol/sdk';
+import type { Log } from './log';
+import { connectMcpLink, firstHttpServer, type McpLink } from './mcp-link';
+import { type Script, selectTurn } from './script';
+import { runTurn } from './turn-runner';
+
+export const AGENT_VERSION = '0.1.0';
+
+interface ActiveTurn {
+  cancelled: boolean;
+  cancel: () => void;
+  promise: Promise<void>;
+}
+
+interface SessionState {
+  id: string;
+  mcp: McpLink | undefined;
+  /** Prompts seen in this session (the next prompt's 0-based ordinal). */
+  prompts: number;
+  toolCalls: number;
+  /** Recorded only: a system prompt from `_meta.systemPrompt`; it changes nothing. */
+  systemPrompt: string | undefined;
+  turn: ActiveTurn | undefined;
+}
+
+export interface ScriptedAgentDeps {
+  script: Script;
+  log: Log;
+  exit: (code: number) => never;
+}
+
+export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; closeAll: () => Promise<void> } {
+  const sessions = new Map<string, SessionState>();
+  let created = 0;
+
+  async function openSession(id: string, servers: readonly McpServer[], meta: unknown): Promise<SessionState> {
+    await sessions.get(id)?.mcp?.close();
+    const server = firstHttpServer(servers);
+    let mcp: McpLink | undefined;
+    if (server !== undefined) {
+      try {
+        mcp = await connectMcpLink(server, AGENT_VERSION);
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        throw RequestError.internalError({ mcpServer: server.name }, `cannot connect to MCP server: ${reason}`);
+      }
+    }
+    const systemPrompt = systemPromptOf(meta);
+    const state: SessionState = { id, mcp, prompts: 0, toolCalls: 0, systemPrompt, turn: undefined };
+    sessions.set(id, state);
+    deps.log('session opened', { sessionId: id, mcp: server?.name ?? null, systemPromptChars: systemPrompt?.length });
+    return state;
+  }
+
+  const app = agent({ name: 'kandev-test-agent' })
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        mcpCapabilities: { http: true, sse: false },
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+      },
+      agentInfo: { name: 'kandev-test-agent', version: AGENT_VERSION },
+      authMethods: [],
+    }))
+    .onRequest(methods.agent.session.new, async ({ params }) => {
+      created += 1;
+      const state = await openSession(`test-session-${created}`, params.mcpServers, params._meta);
+      return { sessionId: state.id };
+    })
+    // Honest load: no history to replay; reconnect to the MCP server given and count prompts from 0.
+    .onRequest(methods.agent.session.load, async ({ params }) => {
+      await openSession(params.sessionId, params.mcpServers, params._meta);
+      return {};
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+      const state = sessions.get(params.sessionId);
+      if (state === undefined) throw RequestError.resourceNotFound(params.sessionId);
+      if (state.turn !== undefined) throw RequestError.invalidRequest({}, 'a prompt turn is already running');
+      const ordinal = state.prompts++;
+      const turnBody = selectTurn(deps.script, promptText(params.prompt), ordinal);
+      const turn = createActiveTurn();
+      state.turn = turn;
+      deps.log('prompt', { sessionId: state.id, ordinal, steps: turnBody.steps.length });
+      try {
+        const stopReason = await runTurn(turnBody, {
+          update: (update) => client.notify(methods.client.session.update, { sessionId: state.id, update }),
+          callTool: (name, args) => {
+            if (state.mcp === undefined) throw new Error('no HTTP MCP server was given in session/new');
+            return state.mcp.callTool(name, args);
+          },
+          cancelled: turn.promise,
+          isCancelled: () => turn.cancelled,
+          exit: deps.exit,
+          nextToolCallId: () => `${state.id}-call-${++state.toolCalls}`,
+        });
+        deps.log('turn ended', { sessionId: state.id, ordinal, stopReason });
+        return { stopReason };
+      } finally {
+        state.turn = undefined;
+      }
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.cancel();
+    });
+
+  const closeAll = async () => {
+    await Promise.allSettled([...sessions.values()].map((s) => s.mcp?.close() ?? Promise.resolve()));
+  };
+  return { app, closeAll };
+}
+
+function createActiveTurn(): ActiveTurn {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  const turn: ActiveTurn = {
+    cancelled: false,
+    promise,
+    cancel: () => {
+      turn.cancelled = true;
+      resolve();
+    },
+  };
+  return turn;
+}
+
+function promptText(blocks: readonly ContentBlock[]): string {
+  return blocks
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .filter((t) => t.length > 0)
+    .join('\n');
+}
+
+function systemPromptOf(meta: unknown): string | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const value = (meta as { systemPrompt?: unknown }).systemPrompt;
+  return typeof value === 'string' ? value : undefined;
+}
