@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BENCHMARKS = ['tools-list'];
+const BENCHMARKS = ['tools-list', 'live-update'];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // What the benchmarks load from dist: if any is missing the tree was never built (or was cleaned).
-const BUILT = ['packages/protocol/dist/index.js', 'packages/agentctl/dist/main.js'];
+const BUILT = ['packages/protocol/dist/index.js', 'packages/agentctl/dist/main.js', 'packages/backend/dist/main.js'];
 
 const argv = process.argv.slice(2);
 const named = argv[0] !== undefined && !argv[0].startsWith('-');
