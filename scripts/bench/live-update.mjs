@@ -10,9 +10,7 @@
 //  3. fan-out: one task with --sessions live sessions, one client each; each round is one change that
 //     every client must receive exactly once.
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,12 +18,10 @@ import { createInterface } from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createProcessScope, readReadyLine, signalPid } from './bench-processes.mjs';
+import { Api, connectClient, expectChange, within } from './live-update-clients.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cjs = createRequire(import.meta.url);
-const { Client } = cjs('@modelcontextprotocol/sdk/client/index.js');
-const { StreamableHTTPClientTransport } = cjs('@modelcontextprotocol/sdk/client/streamableHttp.js');
-const { ToolListChangedNotificationSchema } = cjs('@modelcontextprotocol/sdk/types.js');
 
 const BACKEND_MAIN = join(root, 'packages/backend/dist/main.js');
 const USAGE = 'node scripts/bench/live-update.mjs [--runs 300] [--warmup 20] [--sessions 100] [--rounds 3]';
@@ -33,14 +29,11 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_GRACE_MS = 5_000;
 // How long one list_changed (or all of one fan-out round's) may take before the run fails.
 const NOTIFY_TIMEOUT_MS = 10_000;
-const STREAM_TIMEOUT_MS = 5_000;
 // The run is bounded even if a daemon hangs: a fixed allowance plus 250 ms per single-session run (live
 // change, barrier and baseline call: about 15 ms expected) and 250 ms per session and round.
 const FIXED_BUDGET_MS = 120_000;
 const PER_RUN_BUDGET_MS = 250;
 const PER_SESSION_ROUND_BUDGET_MS = 250;
-// The gitlab tools a session gains with a gitlab repository (and loses without one).
-const MR_PAIR = ['get_task_mr_automation_kandev', 'update_task_mr_automation_kandev'];
 
 class UsageError extends Error {}
 
@@ -74,61 +67,16 @@ function parseOptions() {
 
 // ---- the backend process ----------------------------------------------------------------------
 
-const children = new Set();
 // agentctl pids: the backend stops its agentctl on SIGTERM, but one outlives a killed backend by design.
-const agentctlPids = new Set();
-// Stop steps in start order; runCleanups empties it, so it is safe to run twice (signal + finally).
-const cleanups = [];
-
-let stopping = false;
-
-/** Signal or watchdog: stop everything (bounded, as a hung daemon may never answer) and exit. */
-function stopAndExit(code, message) {
-  if (stopping) return;
-  stopping = true;
-  console.error(`live-update: ${message}`);
-  setTimeout(() => process.exit(code), 3 * STOP_GRACE_MS);
-  void runCleanups().finally(() => process.exit(code));
-}
-
-async function runCleanups() {
-  // Reverse start order; keep going past a failing step so every process is stopped.
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (err) {
-      console.error(`cleanup: ${err.message}`);
-    }
-  }
-}
-
-function isRunning(child) {
-  return child.exitCode === null && child.signalCode === null;
-}
-
-function signalPid(pid, signal) {
-  try {
-    process.kill(pid, signal);
-    return true;
-  } catch {
-    return false; // already gone
-  }
-}
-
-async function stopChild(child) {
-  if (!isRunning(child)) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
-// Last resort when the run ends abruptly (watchdog, uncaught error): never leave a daemon behind.
-process.on('exit', () => {
-  for (const child of children) if (isRunning(child)) child.kill('SIGKILL');
-  for (const pid of agentctlPids) signalPid(pid, 'SIGKILL');
-});
+const {
+  children,
+  pids: agentctlPids,
+  cleanups,
+  runCleanups,
+  stopAndExit,
+  stopChild,
+  isStopping,
+} = createProcessScope({ name: 'live-update', stopGraceMs: STOP_GRACE_MS, exitGraceMs: 3 * STOP_GRACE_MS });
 
 /** Lines of a log file (agentctl's, in the data dir) at warn level or above: pino levels 40+. */
 function warnLines(lines) {
@@ -177,23 +125,7 @@ async function startBackend() {
   const logs = () =>
     `backend stderr (last lines):\n${stderr.lines.join('\n')}\nagentctl.log (last lines):\n` +
     agentctlLog().slice(-30).join('\n');
-  const lines = createInterface({ input: child.stdout });
-  const ready = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
-    child.once('exit', (code, signal) => reject(new Error(`exited before ready (code ${code}, signal ${signal})`)));
-    lines.on('line', (line) => {
-      let parsed;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        return;
-      }
-      if (parsed?.event === 'ready') {
-        clearTimeout(timer);
-        resolve(parsed);
-      }
-    });
-  }).catch((err) => {
+  const ready = await readReadyLine(child, START_TIMEOUT_MS).catch((err) => {
     throw new Error(`backend: ${err.message}\n${logs()}`, { cause: err });
   });
   if (Number.isSafeInteger(ready.agentctl?.pid)) agentctlPids.add(ready.agentctl.pid);
@@ -202,131 +134,6 @@ async function startBackend() {
     logs,
     /** Warnings and errors so far: backend stderr lines and agentctl.log lines at warn or above. */
     warnings: () => ({ backend: stderr.total, agentctl: warnLines(agentctlLog()).length }),
-  };
-}
-
-// ---- REST -------------------------------------------------------------------------------------
-
-class Api {
-  constructor(url) {
-    this.url = url;
-  }
-
-  async request(method, path, body) {
-    const response = await fetch(`${this.url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text.length > 0 ? JSON.parse(text) : null };
-  }
-
-  async create(path, body) {
-    const response = await this.request('POST', path, body);
-    if (response.status !== 201)
-      throw new Error(`POST ${path} -> ${response.status}: ${JSON.stringify(response.body)}`);
-    return response.body;
-  }
-
-  /** A github-only task of the workspace. */
-  async githubTask(workspaceId, repositoryId, title) {
-    return (await this.create('/api/tasks', { workspace_id: workspaceId, title, repository_ids: [repositoryId] })).id;
-  }
-
-  addSources(taskId, sources) {
-    return this.request('POST', `/api/tasks/${taskId}/workspace-sources`, { sources });
-  }
-
-  removeSource(taskId, repositoryId) {
-    return this.request('DELETE', `/api/tasks/${taskId}/workspace-sources/${repositoryId}`);
-  }
-}
-
-/** Fails unless a change answered as expected: its status, and one refresh status for every live session. */
-function expectChange(what, response, status, refresh, sessions) {
-  const problems = [];
-  if (response.status !== status) problems.push(`status ${response.status}`);
-  if (response.body?.refresh?.status !== refresh) problems.push(`refresh ${response.body?.refresh?.status}`);
-  const refreshed = response.body?.refresh?.sessions ?? [];
-  if (refreshed.length !== sessions) problems.push(`${refreshed.length} sessions in the refresh`);
-  const others = refreshed.filter((session) => session.status !== refresh).length;
-  if (others > 0) problems.push(`${others} sessions not ${refresh}`);
-  if (problems.length > 0) {
-    throw new Error(
-      `${what}: ${problems.join(', ')}; expected ${status} with refresh ${refresh} for ${sessions} sessions:\n` +
-        JSON.stringify(response.body).slice(0, 2000),
-    );
-  }
-}
-
-// ---- MCP clients ------------------------------------------------------------------------------
-
-/** Resolves `promise`, or rejects with `message` (and the daemons' logs) after `ms`. */
-async function within(promise, ms, message, logs) {
-  let timer;
-  const timeout = new Promise((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms\n${logs()}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * The official SDK client for one session, as an agent connects: bearer token, Streamable HTTP, and its
- * GET notification stream open (resolved once agentctl accepted it; a list_changed sent before that is
- * lost). Records the arrival time of every list_changed.
- */
-async function connectClient(session, logs) {
-  const arrivals = [];
-  const waiters = [];
-  let streamOpened;
-  const streamOpen = new Promise((resolve) => (streamOpened = resolve));
-  const client = new Client({ name: 'kandev-bench', version: '0.0.0' });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    arrivals.push(performance.now());
-    for (const waiter of waiters.filter((w) => arrivals.length >= w.count)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(arrivals[waiter.count - 1]);
-    }
-  });
-  const transport = new StreamableHTTPClientTransport(new URL(session.mcp_url), {
-    requestInit: { headers: { Authorization: `Bearer ${session.mcp_token}` } },
-    // As in tools-list.mjs: POSTs drop the transport's shared AbortSignal (undici would keep one abort
-    // listener per request on it until GC and warn past 1500); the GET stream keeps it (close ends it).
-    fetch: async (input, init) => {
-      const isGet = (init?.method ?? 'GET') === 'GET';
-      const response = await fetch(input, isGet ? init : { ...init, signal: undefined });
-      if (isGet && response.ok) streamOpened();
-      return response;
-    },
-  });
-  await client.connect(transport);
-  await within(streamOpen, STREAM_TIMEOUT_MS, `session ${session.session_id}: no notification stream`, logs);
-  return {
-    /** Notifications received so far. */
-    count: () => arrivals.length,
-    /** Arrival time of the n-th notification (1-based), once it arrived. */
-    nth(count) {
-      if (arrivals.length >= count) return Promise.resolve(arrivals[count - 1]);
-      return new Promise((resolve) => waiters.push({ count, resolve }));
-    },
-    async hasGitlabTools() {
-      const names = (await client.listTools()).tools.map((tool) => tool.name);
-      const present = MR_PAIR.filter((name) => names.includes(name)).length;
-      if (present !== 0 && present !== MR_PAIR.length) throw new Error(`half of the MR pair listed: ${names}`);
-      return present > 0;
-    },
-    async close() {
-      try {
-        await transport.terminateSession();
-      } finally {
-        await client.close();
-      }
-    },
   };
 }
 
@@ -620,7 +427,7 @@ main().then(
   () => process.exit(0),
   (err) => {
     // Calls in flight fail once stopAndExit stops the backend; it exits on its own.
-    if (stopping) return;
+    if (isStopping()) return;
     if (err instanceof UsageError) {
       console.error(`live-update: ${err.message}\nusage: ${USAGE}`);
       process.exit(2);

@@ -8,7 +8,6 @@
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createProcessScope, readReadyLine } from './bench-processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cjs = createRequire(import.meta.url);
@@ -79,35 +79,11 @@ function parseOptions() {
 
 // ---- child processes --------------------------------------------------------------------------
 
-const children = new Set();
-// Stop steps in start order; runCleanups empties it, so it is safe to run twice (signal + finally).
-const cleanups = [];
-
-let stopping = false;
-
-/** Signal or watchdog: stop the servers (bounded, as a hung server may never answer) and exit. */
-function stopAndExit(code, message) {
-  if (stopping) return;
-  stopping = true;
-  console.error(`tools-list: ${message}`);
-  setTimeout(() => process.exit(code), 2 * STOP_GRACE_MS);
-  void runCleanups().finally(() => process.exit(code));
-}
-
-async function runCleanups() {
-  // Reverse start order; keep going past a failing step so every server is stopped.
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (err) {
-      console.error(`cleanup: ${err.message}`);
-    }
-  }
-}
-
-function isRunning(child) {
-  return child.exitCode === null && child.signalCode === null;
-}
+const { children, cleanups, runCleanups, stopAndExit, stopChild, isStopping } = createProcessScope({
+  name: 'tools-list',
+  stopGraceMs: STOP_GRACE_MS,
+  exitGraceMs: 2 * STOP_GRACE_MS,
+});
 
 /** Spawns a node child and resolves its first `{"event":"ready"}` stdout line. */
 async function startChild(label, args, env) {
@@ -119,45 +95,12 @@ async function startChild(label, args, env) {
     stderr.push(line);
     if (stderr.length > 50) stderr.shift();
   });
-  const lines = createInterface({ input: child.stdout });
   try {
-    return await new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no ready line within ${START_TIMEOUT_MS} ms`)),
-        START_TIMEOUT_MS,
-      );
-      child.once('exit', (code, signal) => reject(new Error(`exited before ready (code ${code}, signal ${signal})`)));
-      lines.on('line', (line) => {
-        let parsed;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          return;
-        }
-        if (parsed?.event === 'ready') {
-          clearTimeout(timer);
-          resolve({ child, ready: parsed });
-        }
-      });
-    });
+    return { child, ready: await readReadyLine(child, START_TIMEOUT_MS) };
   } catch (err) {
     throw new Error(`${label}: ${err.message}\n${stderr.join('\n')}`, { cause: err });
   }
 }
-
-async function stopChild(child) {
-  if (!isRunning(child)) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
-// Last resort when the run ends abruptly (watchdog, uncaught error): never leave a server behind.
-process.on('exit', () => {
-  for (const child of children) if (isRunning(child)) child.kill('SIGKILL');
-});
 
 // ---- the three servers ------------------------------------------------------------------------
 
@@ -353,7 +296,7 @@ main().then(
   () => process.exit(0),
   (err) => {
     // Calls in flight fail once stopAndExit closes their servers; it exits on its own.
-    if (stopping) return;
+    if (isStopping()) return;
     if (err instanceof UsageError) {
       console.error(`tools-list: ${err.message}\nusage: ${USAGE}`);
       process.exit(2);
