@@ -181,7 +181,7 @@ describe('task tools: create_task', () => {
       h,
       () =>
         h.call('s-me', 'create_task_kandev', { title: 't', autopilot: true, agent_profile_id: 'plain', prompt: 'p' }),
-      'failed_precondition',
+      'invalid_argument',
     );
     expect(refused.message).toMatch(/cannot receive the MCP tool set/);
     const plain = await h.call('s-me', 'create_task_kandev', { title: 't', agent_profile_id: 'plain' });

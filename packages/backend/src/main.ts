@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { Router } from 'express';
+import { createAgentProfileRoutes } from './agent-profiles/agent-profile-routes';
+import { AgentProfileService } from './agent-profiles/agent-profile-service';
 import { type Config, ConfigError, loadConfig } from './config';
 import { connectableHost } from './connectable-host';
 import { AgentctlClients } from './executors/agentctl-client';
@@ -123,6 +125,7 @@ function createServices(
   const routers = [
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(repositories),
+    createAgentProfileRoutes(new AgentProfileService({ uow, clock })),
     createTaskRoutes(tasks),
     createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),

@@ -5,6 +5,7 @@ import { parseJsonColumn, toBoolean, toIsoString } from '../store/row-values';
 import type { AgentProfile } from './agent-profile';
 
 const ArgsSchema = z.array(z.string());
+const EnvSchema = z.record(z.string(), z.string());
 
 interface AgentProfileRow {
   id: string;
@@ -14,9 +15,13 @@ interface AgentProfileRow {
 
 interface FullAgentProfileRow extends AgentProfileRow {
   name: string;
+  env: unknown;
   supports_mcp: unknown;
   created_at: unknown;
 }
+
+/** A profile to insert; `env` defaults to none. */
+export type NewAgentProfile = Omit<AgentProfile, 'env'> & { env?: Record<string, string> };
 
 function fromRow(row: FullAgentProfileRow): AgentProfile {
   return {
@@ -24,6 +29,7 @@ function fromRow(row: FullAgentProfileRow): AgentProfile {
     name: row.name,
     command: row.command,
     args: parseJsonColumn(ArgsSchema, row.args, 'agent_profiles.args'),
+    env: parseJsonColumn(EnvSchema, row.env ?? '{}', 'agent_profiles.env'),
     supportsMcp: toBoolean(row.supports_mcp),
     createdAt: toIsoString(row.created_at),
   };
@@ -33,6 +39,10 @@ function fromRow(row: FullAgentProfileRow): AgentProfile {
 export class AgentProfileStore {
   constructor(private readonly db: Knex) {}
 
+  /**
+   * The command for a launch config. The environment is left out until the agent runner (issue 5)
+   * passes it to agentctl directly: a launch config is stored and returned, and env values may be secrets.
+   */
   async findCommand(id: string): Promise<AgentCommand | undefined> {
     const row = await this.db<AgentProfileRow>('agent_profiles').where({ id }).first('id', 'command', 'args');
     if (row === undefined) return undefined;
@@ -44,12 +54,13 @@ export class AgentProfileStore {
     };
   }
 
-  async insert(profile: AgentProfile): Promise<void> {
+  async insert(profile: NewAgentProfile): Promise<void> {
     await this.db('agent_profiles').insert({
       id: profile.id,
       name: profile.name,
       command: profile.command,
       args: JSON.stringify(profile.args),
+      env: JSON.stringify(profile.env ?? {}),
       supports_mcp: profile.supportsMcp,
       created_at: profile.createdAt,
     });
@@ -60,9 +71,26 @@ export class AgentProfileStore {
     return row === undefined ? undefined : fromRow(row);
   }
 
+  async findByName(name: string): Promise<AgentProfile | undefined> {
+    const row = await this.db<FullAgentProfileRow>('agent_profiles').where({ name }).first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
   /** Every profile, by name. */
   async list(): Promise<AgentProfile[]> {
     const rows = await this.db<FullAgentProfileRow>('agent_profiles').orderBy([{ column: 'name' }, { column: 'id' }]);
     return rows.map(fromRow);
+  }
+
+  /** Whether any task (archived or not) names this profile. */
+  async isUsedByTask(id: string): Promise<boolean> {
+    const row = await this.db<{ id: string; agent_profile_id: string | null }>('tasks')
+      .where({ agent_profile_id: id })
+      .first('id');
+    return row !== undefined;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db('agent_profiles').where({ id }).delete();
   }
 }

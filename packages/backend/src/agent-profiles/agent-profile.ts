@@ -1,16 +1,43 @@
-// Pure: an agent profile (what runs a task's agent) and how the configuration tools show it.
+// Pure: an agent profile (what runs a task's agent), its REST schemas and how it is shown.
+import { z } from 'zod';
 
 export interface AgentProfile {
   id: string;
   name: string;
   command: string;
   args: string[];
+  /** Environment the agent starts with. Values may be secrets: never logged, never shown. */
+  env: Record<string, string>;
   /** False when the agent cannot receive the MCP tool set (autopilot tasks need it). */
   supportsMcp: boolean;
   createdAt: string;
 }
 
-/** Command line arguments are left out: they may carry settings an agent need not see. */
+/** Environment variable names: upper case letters, digits and underscores, not starting with a digit. */
+export const ENV_KEY_PATTERN = /^[A-Z_][A-Z0-9_]*$/;
+const MAX_ENV_ENTRIES = 100;
+
+const EnvSchema = z
+  .record(z.string().max(200).regex(ENV_KEY_PATTERN, 'env keys must match ^[A-Z_][A-Z0-9_]*$'), z.string().max(32_768))
+  .refine((env) => Object.keys(env).length <= MAX_ENV_ENTRIES, `env holds at most ${MAX_ENV_ENTRIES} entries`);
+
+export const CreateAgentProfileBodySchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .regex(/^[^\r\n]*$/, 'name must be a single line'),
+    command: z.string().trim().min(1).max(4096),
+    args: z.array(z.string().max(32_768)).max(256).optional(),
+    env: EnvSchema.optional(),
+    supports_mcp: z.boolean(),
+  })
+  .strict();
+export type CreateAgentProfileBody = z.infer<typeof CreateAgentProfileBodySchema>;
+
+/** What the configuration tools show an agent: arguments and environment are left out. */
 export interface AgentProfileView {
   id: string;
   name: string;
@@ -20,4 +47,20 @@ export interface AgentProfileView {
 
 export function toAgentProfileView(profile: AgentProfile): AgentProfileView {
   return { id: profile.id, name: profile.name, command: profile.command, supports_mcp: profile.supportsMcp };
+}
+
+/** What the operator's REST API shows: arguments, and the names (never the values) of the environment. */
+export interface AgentProfileRestView extends AgentProfileView {
+  args: string[];
+  env_keys: string[];
+  created_at: string;
+}
+
+export function toAgentProfileRestView(profile: AgentProfile): AgentProfileRestView {
+  return {
+    ...toAgentProfileView(profile),
+    args: profile.args,
+    env_keys: Object.keys(profile.env).sort(),
+    created_at: profile.createdAt,
+  };
 }

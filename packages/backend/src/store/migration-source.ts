@@ -4,6 +4,7 @@ import * as sessionRefreshState from './migrations/20261130-002-session-refresh-
 import * as messagesAndPromptQueue from './migrations/20261130-003-messages-and-prompt-queue';
 import * as providerAutomation from './migrations/20261130-004-provider-automation';
 import * as questions from './migrations/20261130-005-questions';
+import * as agentProfileEnv from './migrations/20261130-006-agent-profile-env';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261130-003-messages-and-prompt-queue', messagesAndPromptQueue],
   ['20261130-004-provider-automation', providerAutomation],
   ['20261130-005-questions', questions],
+  ['20261130-006-agent-profile-env', agentProfileEnv],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

@@ -44,14 +44,14 @@ export const CreateTaskBodySchema = z
     parent_id: IdSchema.nullable().optional(),
     autopilot: z.boolean().optional(),
     repository_ids: z.array(IdSchema).max(100).optional(),
+    agent_profile_id: IdSchema.optional(),
   })
   .strict();
 export type CreateTaskBody = z.infer<typeof CreateTaskBodySchema>;
 
-/** What a task is created from: the REST body, or create_task_kandev, which may also pick an agent profile. */
+/** What a task is created from: the REST body, or create_task_kandev, which may also set a description. */
 export interface NewTask extends CreateTaskBody {
   description?: string;
-  agent_profile_id?: string;
 }
 
 /**
@@ -64,7 +64,7 @@ export function assertProfileFitsAutopilot(
 ): void {
   if (autopilot && profile !== undefined && !profile.supportsMcp) {
     throw new AppError(
-      'failed_precondition',
+      'invalid_argument',
       `agent profile ${profile.name} cannot receive the MCP tool set (supports_mcp is false); an autopilot task ` +
         'needs it: pick another profile or create the task without autopilot',
       { agent_profile_id: profile.id },
