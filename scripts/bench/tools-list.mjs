@@ -287,7 +287,8 @@ async function main() {
   const budget = FIXED_BUDGET_MS + calls * PER_CALL_BUDGET_MS;
   const watchdog = setTimeout(() => stopAndExit(1, `gave up after ${Math.round(budget / 1000)} s`), budget);
   watchdog.unref();
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stopAndExit(130, `${signal}: stopping`));
+  // `on`, not `once`: Ctrl-C arrives twice (terminal + forwarded by bench.mjs); stopAndExit ignores repeats.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAndExit(130, `${signal}: stopping`));
   await run(options);
   clearTimeout(watchdog);
 }
