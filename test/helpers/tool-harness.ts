@@ -1,12 +1,7 @@
 // The backend's tool handlers in process, on a fresh SQLite file per test, with a fake agentctl: a
 // ToolCallContext is built from a real session row, exactly the bound identity the dispatcher passes.
-import { AppError, type LaunchConfig, type Provider, type RuntimeSessionState, type Surface } from '@kandev/protocol';
-import type {
-  AgentctlApi,
-  AgentctlConnector,
-  ProviderUpdateResult,
-} from '../../packages/backend/src/executors/agentctl-client';
-import type { AgentctlEndpoint, Executor } from '../../packages/backend/src/executors/executor';
+import { AppError, type LaunchConfig, type Surface } from '@kandev/protocol';
+import type { AgentctlConnector } from '../../packages/backend/src/executors/agentctl-client';
 import { createLogger } from '../../packages/backend/src/logger';
 import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
@@ -23,15 +18,11 @@ import { createToolHandlers, type ToolHandlerDeps } from '../../packages/backend
 import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import type { Cleanup } from './cleanup';
 import { tempDir } from './processes';
+import { ENDPOINT, FakeAgentctl, fakeExecutor, PROVIDER_SET_QUERY } from './fake-agentctl';
+
+export { ENDPOINT, FakeAgentctl, PROVIDER_SET_QUERY };
 
 const NOW = Date.parse('2026-11-30T10:00:00.000Z');
-export const ENDPOINT: AgentctlEndpoint = {
-  grpcAddress: '127.0.0.1:1',
-  mcpBaseUrl: 'http://127.0.0.1:2',
-  controlToken: 'x',
-};
-/** The provider-set recomputation: task_repositories joined with repositories. */
-export const PROVIDER_SET_QUERY = /from [`"]task_repositories[`"] as [`"]tr[`"] inner join [`"]repositories[`"]/i;
 /** Every table a tool may write. */
 export const TABLES = [
   'workspaces',
@@ -44,43 +35,6 @@ export const TABLES = [
   'prompt_queue',
   'questions',
 ] as const;
-
-/** agentctl in miniature: the configs it holds, every call it got. */
-export class FakeAgentctl implements AgentctlApi {
-  readonly held = new Map<string, LaunchConfig>();
-  readonly calls: string[] = [];
-
-  createSession(): Promise<RuntimeSessionState> {
-    return Promise.reject(new Error('not used'));
-  }
-  getSession(sessionId: string): Promise<RuntimeSessionState> {
-    this.calls.push(`GetSession ${sessionId}`);
-    return Promise.resolve(stateOf(this.require(sessionId)));
-  }
-  updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult> {
-    this.calls.push(`UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`);
-    const next = { ...this.require(sessionId), providers: [...providers], revision };
-    this.held.set(sessionId, next);
-    return Promise.resolve({ outcome: 'applied', toolsChanged: true, session: stateOf(next) });
-  }
-  stopSession(sessionId: string): Promise<boolean> {
-    this.calls.push(`StopSession ${sessionId}`);
-    return Promise.resolve(this.held.delete(sessionId));
-  }
-  listSessions(): Promise<RuntimeSessionState[]> {
-    return Promise.resolve([...this.held.values()].map(stateOf));
-  }
-  private require(sessionId: string): LaunchConfig {
-    const config = this.held.get(sessionId);
-    if (config === undefined) throw new AppError('not_found', `no session ${sessionId} in agentctl`);
-    return config;
-  }
-}
-
-function stateOf(config: LaunchConfig): RuntimeSessionState {
-  const at = new Date(NOW).toISOString();
-  return { config, toolNames: [], connectionCount: 0, mcpPath: '/', createdAt: at, updatedAt: at };
-}
 
 export interface TaskSeed {
   workspaceId?: string;
@@ -114,13 +68,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
   const logger = createLogger('silent');
   const agentctl = new FakeAgentctl();
   const connector: AgentctlConnector = { clientFor: () => agentctl };
-  const executor: Executor = {
-    name: 'local',
-    ensureAgentctl: () => Promise.resolve(ENDPOINT),
-    current: () => ENDPOINT,
-    status: () => ({ running: true, pid: 1, grpcAddress: ENDPOINT.grpcAddress, mcpBaseUrl: ENDPOINT.mcpBaseUrl }),
-    stop: () => Promise.resolve(),
-  };
+  const executor = fakeExecutor();
   const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
   const reconciler = new SessionReconciler({
     uow,

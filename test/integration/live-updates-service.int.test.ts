@@ -1,13 +1,8 @@
 // The live-update services in process, on a fresh SQLite file, with a fake agentctl: one provider-set
 // query per batch (counted with knex's 'query' event), what each agentctl answer records, and the
 // reconciler's bounded retries.
-import { AppError, type LaunchConfig, type Provider, type RuntimeSessionState } from '@kandev/protocol';
-import type {
-  AgentctlApi,
-  AgentctlConnector,
-  ProviderUpdateResult,
-} from '../../packages/backend/src/executors/agentctl-client';
-import type { AgentctlEndpoint, Executor } from '../../packages/backend/src/executors/executor';
+import { AppError, type LaunchConfig } from '@kandev/protocol';
+import type { AgentctlConnector } from '../../packages/backend/src/executors/agentctl-client';
 import { createLogger } from '../../packages/backend/src/logger';
 import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
@@ -18,67 +13,15 @@ import { createDatabase, migrateToLatest } from '../../packages/backend/src/stor
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
 import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import { useCleanup } from '../helpers/cleanup';
+import { ENDPOINT, FakeAgentctl, fakeExecutor, PROVIDER_SET_QUERY } from '../helpers/fake-agentctl';
 import { tempDir } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 
 const NOW = '2026-11-30T10:00:00.000Z';
-const ENDPOINT: AgentctlEndpoint = { grpcAddress: '127.0.0.1:1', mcpBaseUrl: 'http://127.0.0.1:2', controlToken: 'x' };
-/** The provider-set recomputation: task_repositories joined with repositories. */
-const PROVIDER_SET_QUERY = /from [`"]task_repositories[`"] as [`"]tr[`"] inner join [`"]repositories[`"]/i;
 const WRITE = /^\s*(insert|update|delete)\b/i;
 const logger = createLogger('silent');
 
 /** agentctl's registry in miniature: revisions only move forward. */
-class FakeAgentctl implements AgentctlApi {
-  readonly held = new Map<string, LaunchConfig>();
-  readonly calls: string[] = [];
-  failure: AppError | undefined;
-
-  createSession(): Promise<RuntimeSessionState> {
-    throw new Error('not used');
-  }
-  getSession(sessionId: string): Promise<RuntimeSessionState> {
-    return this.answer(`GetSession ${sessionId}`, () => stateOf(this.require(sessionId)));
-  }
-  updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult> {
-    return this.answer(`UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`, () => {
-      const config = this.require(sessionId);
-      if (revision <= config.revision) return { outcome: 'stale', toolsChanged: false, session: stateOf(config) };
-      const next = { ...config, providers: [...providers], revision };
-      this.held.set(sessionId, next);
-      return { outcome: 'applied', toolsChanged: true, session: stateOf(next) };
-    });
-  }
-  stopSession(): Promise<boolean> {
-    throw new Error('not used');
-  }
-  listSessions(): Promise<RuntimeSessionState[]> {
-    throw new Error('not used');
-  }
-  private require(sessionId: string): LaunchConfig {
-    const config = this.held.get(sessionId);
-    if (config === undefined) throw new AppError('not_found', `no session ${sessionId} in agentctl`);
-    return config;
-  }
-  /** Records the call; answers, or fails with the injected failure. */
-  private answer<T>(call: string, work: () => T): Promise<T> {
-    this.calls.push(call);
-    try {
-      if (this.failure !== undefined) throw this.failure;
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-  pushes(): string[] {
-    return this.calls.filter((call) => call.startsWith('UpdateProviders'));
-  }
-}
-
-function stateOf(config: LaunchConfig): RuntimeSessionState {
-  return { config, toolNames: [], connectionCount: 0, mcpPath: '/', createdAt: NOW, updatedAt: NOW };
-}
-
 describe('live-update services (in process, fake agentctl)', () => {
   const cleanup = useCleanup();
 
@@ -90,13 +33,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const clock = () => new Date(NOW);
     const agentctl = new FakeAgentctl();
     const connector: AgentctlConnector = { clientFor: () => agentctl };
-    const executor: Executor = {
-      name: 'local',
-      ensureAgentctl: () => Promise.resolve(ENDPOINT),
-      current: () => ENDPOINT,
-      status: () => ({ running: true, pid: 1, grpcAddress: ENDPOINT.grpcAddress, mcpBaseUrl: ENDPOINT.mcpBaseUrl }),
-      stop: () => Promise.resolve(),
-    };
+    const executor = fakeExecutor();
     const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
     const policy = { baseMs: 1, maxDelayMs: 4, maxAttempts: options.maxAttempts ?? 3 };
     const reconciler = new SessionReconciler({ uow, pusher, policy, logger });
