@@ -1,7 +1,7 @@
 // agentctl in miniature for in-process backend tests: the configs it holds, every call it got, the
 // revision rule of the real one (a push at or below the held revision is stale), and an injectable
 // failure for refresh/repair paths.
-import { AppError, type LaunchConfig, type Provider, type RuntimeSessionState } from '@kandev/protocol';
+import { AppError, type LaunchConfig, NO_AGENT, type Provider, type RuntimeSessionState } from '@kandev/protocol';
 import type { AgentctlApi, ProviderUpdateResult } from '../../packages/backend/src/executors/agentctl-client';
 import type { AgentctlEndpoint, Executor } from '../../packages/backend/src/executors/executor';
 
@@ -28,7 +28,15 @@ export function fakeExecutor(): Executor {
 }
 
 function stateOf(config: LaunchConfig): RuntimeSessionState {
-  return { config, toolNames: [], connectionCount: 0, mcpPath: '/', createdAt: HELD_AT, updatedAt: HELD_AT };
+  return {
+    config,
+    toolNames: [],
+    connectionCount: 0,
+    mcpPath: '/',
+    createdAt: HELD_AT,
+    updatedAt: HELD_AT,
+    agent: NO_AGENT,
+  };
 }
 
 export class FakeAgentctl implements AgentctlApi {

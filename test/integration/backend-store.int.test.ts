@@ -181,7 +181,7 @@ describe('backend stores (SQLite)', () => {
       ownsTaskTitle: false,
       mcpToken: 'secret-token-secret-token-secret-token-123',
       systemPrompt: 'prompt',
-      agent: { command: 'agent', args: ['--acp'], env: {}, cwd: null },
+      agent: { command: 'agent', args: ['--acp'], env: {}, cwd: null, supportsMcp: true, resumeAcpSessionId: null },
     };
     const session: AgentSession = {
       id: 's',

@@ -6,6 +6,8 @@ export * from './surface';
 export * from './update-outcome';
 export * from './launch-config';
 export * from './session-state';
+export * from './agent-runtime';
+export * from './session-event';
 export * from './control-auth';
 export * from './health';
 export type { AgentCtlClient, AgentCtlHandlers } from './generated/kandev/agentctl/v1/AgentCtl';
@@ -33,3 +35,13 @@ export type {
   ToolCallResult__Output as WireToolCallResultOutput,
 } from './generated/kandev/agentctl/v1/ToolCallResult';
 export type { ToolCallProgress__Output as WireToolCallProgressOutput } from './generated/kandev/agentctl/v1/ToolCallProgress';
+export type { SessionEvent__Output as WireSessionEventOutput } from './generated/kandev/agentctl/v1/SessionEvent';
+export type { PromptRequest__Output as WirePromptRequestOutput } from './generated/kandev/agentctl/v1/PromptRequest';
+export type {
+  PromptResponse as WirePromptResponse,
+  PromptResponse__Output as WirePromptResponseOutput,
+} from './generated/kandev/agentctl/v1/PromptResponse';
+export type {
+  CancelTurnResponse as WireCancelTurnResponse,
+  CancelTurnResponse__Output as WireCancelTurnResponseOutput,
+} from './generated/kandev/agentctl/v1/CancelTurnResponse';

@@ -12,9 +12,16 @@ export const AgentCommandSchema = z
     args: z.array(z.string()),
     env: z.record(z.string(), z.string()),
     cwd: z.string().min(1).nullable(),
+    /** The agent receives the session's MCP server (agent profile supports_mcp). */
+    supportsMcp: z.boolean(),
+    /** Continue this ACP session with session/load when the agent can (resume); null: session/new. */
+    resumeAcpSessionId: z.string().min(1).nullable(),
   })
   .strict();
 export type AgentCommand = z.infer<typeof AgentCommandSchema>;
+
+/** Shown instead of an agent environment value wherever a config is stored, logged or echoed. */
+export const REDACTED_ENV_VALUE = '<redacted>';
 
 /** A session revision: a positive safe integer (uint64 on the wire, as a decimal string). */
 export const RevisionSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -41,8 +48,19 @@ export type LaunchConfig = z.infer<typeof LaunchConfigSchema>;
 /** Minimum length of a per-session MCP bearer token accepted by agentctl. */
 export const MCP_TOKEN_MIN_LENGTH = 32;
 
+/**
+ * The config as it may be stored or shown: the MCP token blanked and agent environment values (API
+ * keys, say) replaced, names kept. Only CreateSession carries the real values.
+ */
 export function redactLaunchConfig(config: LaunchConfig): LaunchConfig {
-  return { ...config, mcpToken: '' };
+  const agent =
+    config.agent === null
+      ? null
+      : {
+          ...config.agent,
+          env: Object.fromEntries(Object.keys(config.agent.env).map((key) => [key, REDACTED_ENV_VALUE])),
+        };
+  return { ...config, mcpToken: '', agent };
 }
 
 export function launchConfigToWire(config: LaunchConfig): WireLaunchConfig {
@@ -65,6 +83,8 @@ export function launchConfigToWire(config: LaunchConfig): WireLaunchConfig {
             args: config.agent.args,
             env: config.agent.env,
             cwd: config.agent.cwd ?? '',
+            supports_mcp: config.agent.supportsMcp,
+            resume_acp_session_id: config.agent.resumeAcpSessionId ?? '',
           },
   };
 }
@@ -92,7 +112,10 @@ export function launchConfigFromWire(wire: WireLaunchConfigOutput, options: { re
     throw new AppError('invalid_argument', `mcp_token must be at least ${MCP_TOKEN_MIN_LENGTH} characters`);
   }
   const agent = wire.agent;
-  if (agent !== null && agent.command.length === 0 && (agent.args.length > 0 || agent.cwd.length > 0)) {
+  const agentFieldsSet =
+    agent !== null &&
+    (agent.args.length > 0 || agent.cwd.length > 0 || Object.keys(agent.env).length > 0 || agent.supports_mcp);
+  if (agent !== null && agent.command.length === 0 && agentFieldsSet) {
     throw new AppError('invalid_argument', 'agent.command is required when agent is set');
   }
   return {
@@ -114,6 +137,8 @@ export function launchConfigFromWire(wire: WireLaunchConfigOutput, options: { re
             args: [...agent.args],
             env: { ...agent.env },
             cwd: agent.cwd.length > 0 ? agent.cwd : null,
+            supportsMcp: agent.supports_mcp,
+            resumeAcpSessionId: agent.resume_acp_session_id.length > 0 ? agent.resume_acp_session_id : null,
           },
   };
 }

@@ -1,5 +1,6 @@
 import type { SessionState as WireSessionState } from './generated/kandev/agentctl/v1/SessionState';
 import type { SessionState__Output as WireSessionStateOutput } from './generated/kandev/agentctl/v1/SessionState';
+import { type AgentRuntimeState, agentStateFromWire, agentStateToWire } from './agent-runtime';
 import { AppError } from './errors';
 import { type LaunchConfig, launchConfigFromWire, launchConfigToWire, redactLaunchConfig } from './launch-config';
 
@@ -12,6 +13,8 @@ export interface RuntimeSessionState {
   mcpPath: string;
   createdAt: string;
   updatedAt: string;
+  /** The session's agent process and its recent turns ('none' without an agent command). */
+  agent: AgentRuntimeState;
 }
 
 export function sessionStateToWire(state: RuntimeSessionState): WireSessionState {
@@ -22,6 +25,7 @@ export function sessionStateToWire(state: RuntimeSessionState): WireSessionState
     mcp_path: state.mcpPath,
     created_at: state.createdAt,
     updated_at: state.updatedAt,
+    agent: agentStateToWire(state.agent),
   };
 }
 
@@ -34,6 +38,7 @@ export function sessionStateFromWire(wire: WireSessionStateOutput): RuntimeSessi
     mcpPath: wire.mcp_path,
     createdAt: wire.created_at,
     updatedAt: wire.updated_at,
+    agent: agentStateFromWire(wire.agent),
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  AppError,
   type AgentCtlHandlers,
   sessionStateToWire,
   updateOutcomeToWire,
@@ -35,6 +36,11 @@ export function createAgentctlHandlers(
     StopSession: unary('StopSession', async (request: unknown) => ({
       stopped: await registry.stop(parseSessionId(request)),
     })),
+    // Placeholders until the agent runner lands (issue 5).
+    Prompt: unary('Prompt', () => {
+      throw new AppError('failed_precondition', 'this agentctl runs no agents yet');
+    }),
+    CancelTurn: unary('CancelTurn', () => ({ cancelled: false, prompt_id: '' })),
     Attach: attach,
   };
 }

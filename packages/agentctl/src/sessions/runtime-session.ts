@@ -1,6 +1,7 @@
 import {
   type LaunchConfig,
   mcpPathFor,
+  NO_AGENT,
   redactLaunchConfig,
   type RuntimeSessionState,
   secretMatchesHash,
@@ -109,6 +110,7 @@ export class RuntimeSession {
       mcpPath: mcpPathFor(this.sessionId),
       createdAt: this.createdAt.toISOString(),
       updatedAt: this.updatedAt.toISOString(),
+      agent: NO_AGENT,
     };
   }
 }

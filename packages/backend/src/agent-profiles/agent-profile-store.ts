@@ -51,6 +51,8 @@ export class AgentProfileStore {
       args: parseJsonColumn(ArgsSchema, row.args, 'agent_profiles.args'),
       env: {},
       cwd: null,
+      supportsMcp: true,
+      resumeAcpSessionId: null,
     };
   }
 

@@ -23,6 +23,8 @@ const inputArb: fc.Arbitrary<LaunchInput> = fc.record({
       args: fc.array(fc.string(), { maxLength: 3 }),
       env: fc.dictionary(fc.stringMatching(/^[A-Z]{1,6}$/), fc.string(), { maxKeys: 2 }),
       cwd: fc.option(fc.constant('/work'), { nil: null }),
+      supportsMcp: fc.boolean(),
+      resumeAcpSessionId: fc.option(fc.constant('acp-1'), { nil: null }),
     }),
     { nil: null },
   ),

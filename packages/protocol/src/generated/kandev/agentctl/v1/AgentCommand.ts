@@ -6,6 +6,8 @@ export interface AgentCommand {
   'args'?: (string)[];
   'env'?: ({[key: string]: string});
   'cwd'?: (string);
+  'supports_mcp'?: (boolean);
+  'resume_acp_session_id'?: (string);
 }
 
 export interface AgentCommand__Output {
@@ -13,4 +15,6 @@ export interface AgentCommand__Output {
   'args': (string)[];
   'env': ({[key: string]: string});
   'cwd': (string);
+  'supports_mcp': (boolean);
+  'resume_acp_session_id': (string);
 }

@@ -2,15 +2,18 @@
 
 import type { AttachAccepted as _kandev_agentctl_v1_AttachAccepted, AttachAccepted__Output as _kandev_agentctl_v1_AttachAccepted__Output } from '../../../kandev/agentctl/v1/AttachAccepted';
 import type { ToolCallRequest as _kandev_agentctl_v1_ToolCallRequest, ToolCallRequest__Output as _kandev_agentctl_v1_ToolCallRequest__Output } from '../../../kandev/agentctl/v1/ToolCallRequest';
+import type { SessionEvent as _kandev_agentctl_v1_SessionEvent, SessionEvent__Output as _kandev_agentctl_v1_SessionEvent__Output } from '../../../kandev/agentctl/v1/SessionEvent';
 
 export interface AgentctlMessage {
   'accepted'?: (_kandev_agentctl_v1_AttachAccepted | null);
   'tool_call'?: (_kandev_agentctl_v1_ToolCallRequest | null);
-  'kind'?: "accepted"|"tool_call";
+  'session_event'?: (_kandev_agentctl_v1_SessionEvent | null);
+  'kind'?: "accepted"|"tool_call"|"session_event";
 }
 
 export interface AgentctlMessage__Output {
   'accepted'?: (_kandev_agentctl_v1_AttachAccepted__Output | null);
   'tool_call'?: (_kandev_agentctl_v1_ToolCallRequest__Output | null);
-  'kind'?: "accepted"|"tool_call";
+  'session_event'?: (_kandev_agentctl_v1_SessionEvent__Output | null);
+  'kind'?: "accepted"|"tool_call"|"session_event";
 }
