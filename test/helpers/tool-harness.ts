@@ -192,7 +192,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
     return tables;
   }
 
-  return { db, uow, deps, handlers, agentctl, sql, workspace, task, session, call, snapshot };
+  return { db, uow, deps, clock, handlers, agentctl, sql, workspace, task, session, call, snapshot };
 }
 
 /** The AppError a call was refused with (fails the test when it succeeded). */

@@ -183,7 +183,7 @@ describe('operator questions (in process)', () => {
     // A second service over the same database stands for the restarted backend: it holds no calls.
     const restarted = new QuestionService({
       uow: harness.uow,
-      clock: () => new Date(),
+      clock: harness.clock, // the harness's clock: the question's expiry is relative to it
       timeoutMs: 600_000,
       logger: createLogger('silent'),
     });

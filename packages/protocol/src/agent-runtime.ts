@@ -123,8 +123,8 @@ export function agentStateToWire(state: AgentRuntimeState): WireAgentState {
 }
 
 /** A session without agent state on the wire (an older agentctl) reads as NO_AGENT. */
-export function agentStateFromWire(wire: WireAgentStateOutput | null): AgentRuntimeState {
-  if (wire === null) return NO_AGENT;
+export function agentStateFromWire(wire: WireAgentStateOutput | null | undefined): AgentRuntimeState {
+  if (wire === null || wire === undefined) return NO_AGENT;
   return {
     status: fromTable(AGENT_STATUS_FROM_WIRE, wire.status, 'agent status'),
     pid: wire.pid > 0 ? wire.pid : null,
