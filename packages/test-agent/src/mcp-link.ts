@@ -13,6 +13,8 @@ export interface ToolOutcome {
 export interface McpLink {
   readonly serverName: string;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  /** Every tool name from tools/list (all pages), in the server's order. */
+  listTools(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,16 @@ export async function connectMcpLink(server: HttpMcpServer, version: string): Pr
         .map((c) => c.text)
         .join('\n');
       return { isError: result.isError === true, text, raw: result };
+    },
+    async listTools() {
+      const names: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor });
+        names.push(...page.tools.map((tool) => tool.name));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return names;
     },
     close: () => client.close(),
   };

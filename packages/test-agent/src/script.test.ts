@@ -22,7 +22,8 @@ describe('parseScript', () => {
             steps: [
               { call_tool: { name: 'get_task_kandev' } },
               { call_tool: { name: 'step_complete_kandev', arguments: { summary: 's' } } },
-              { reply: 'hi' },
+              { list_tools: true },
+              { reply: 'hi #{{ordinal}}: {{prompt}}' },
               { wait_for_cancel: true },
               { exit: { code: 3 } },
             ],
@@ -34,7 +35,8 @@ describe('parseScript', () => {
       steps: [
         { kind: 'call_tool', name: 'get_task_kandev', arguments: {} },
         { kind: 'call_tool', name: 'step_complete_kandev', arguments: { summary: 's' } },
-        { kind: 'reply', text: 'hi' },
+        { kind: 'list_tools' },
+        { kind: 'reply', text: 'hi #{{ordinal}}: {{prompt}}' },
         { kind: 'wait_for_cancel' },
         { kind: 'exit', code: 3 },
       ],
@@ -58,6 +60,12 @@ describe('parseScript', () => {
       /turns\.0\.steps\.0: .*\(found reply, exit\)/,
     ],
     ['reply not a string', '{"turns":[{"steps":[{"reply":1}]}]}', /turns\.0\.steps\.0\.reply: /],
+    [
+      'unknown placeholder in a reply',
+      '{"turns":[{"steps":[{"reply":"{{promt}}"}]}]}',
+      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{promt\}\} \(known: \{\{prompt\}\}, \{\{ordinal\}\}\)/,
+    ],
+    ['list_tools not true', '{"turns":[{"steps":[{"list_tools":false}]}]}', /turns\.0\.steps\.0\.list_tools: /],
     ['unknown stop reason', '{"turns":[{"steps":[],"stop_reason":"cancelled"}]}', /turns\.0\.stop_reason: /],
     ['empty match', '{"turns":[{"match":{},"steps":[]}]}', /turns\.0\.match: match needs index or contains/],
     ['exit code out of range', '{"turns":[{"steps":[{"exit":{"code":256}}]}]}', /turns\.0\.steps\.0\.exit\.code: /],

@@ -1,5 +1,6 @@
 // The script format (zod) and the pure rule that picks a turn for a prompt. No I/O here.
 import { z } from 'zod';
+import { PLACEHOLDERS, unknownPlaceholders } from './reply-template';
 
 export const SCRIPT_STOP_REASONS = ['end_turn', 'refusal', 'max_tokens'] as const;
 export type ScriptStopReason = (typeof SCRIPT_STOP_REASONS)[number];
@@ -12,7 +13,7 @@ export class ScriptError extends Error {
   }
 }
 
-const STEP_KINDS = ['call_tool', 'reply', 'wait_for_cancel', 'exit'] as const;
+const STEP_KINDS = ['call_tool', 'list_tools', 'reply', 'wait_for_cancel', 'exit'] as const;
 
 // One object with every step key optional, then "exactly one key": this yields clearer messages
 // than a union (which only says "invalid input" when no branch fits).
@@ -22,7 +23,18 @@ const RawStepSchema = z
       .object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })
       .strict()
       .optional(),
-    reply: z.string().optional(),
+    list_tools: z.literal(true).optional(),
+    reply: z
+      .string()
+      .superRefine((text, ctx) => {
+        for (const name of unknownPlaceholders(text)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`,
+          });
+        }
+      })
+      .optional(),
     wait_for_cancel: z.literal(true).optional(),
     exit: z
       .object({ code: z.number().int().min(0).max(255) })
@@ -42,12 +54,15 @@ const RawStepSchema = z
 
 export type Step =
   | { kind: 'call_tool'; name: string; arguments: Record<string, unknown> }
+  | { kind: 'list_tools' }
+  /** `text` may hold {{prompt}} and {{ordinal}}, filled in when the turn runs. */
   | { kind: 'reply'; text: string }
   | { kind: 'wait_for_cancel' }
   | { kind: 'exit'; code: number };
 
 export const StepSchema = RawStepSchema.transform((step): Step => {
   if (step.call_tool !== undefined) return { kind: 'call_tool', ...step.call_tool };
+  if (step.list_tools !== undefined) return { kind: 'list_tools' };
   if (step.reply !== undefined) return { kind: 'reply', text: step.reply };
   if (step.exit !== undefined) return { kind: 'exit', code: step.exit.code };
   return { kind: 'wait_for_cancel' };

@@ -11,7 +11,9 @@ import {
 import type { Log } from './log';
 import { connectMcpLink, firstHttpServer, type McpLink } from './mcp-link';
 import { type Script, selectTurn } from './script';
-import { runTurn } from './turn-runner';
+import { runTurn, TurnFailure } from './turn-runner';
+
+const NO_MCP_SERVER = 'no HTTP MCP server was given in session/new';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -87,24 +89,38 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
       if (state === undefined) throw RequestError.resourceNotFound(params.sessionId);
       if (state.turn !== undefined) throw RequestError.invalidRequest({}, 'a prompt turn is already running');
       const ordinal = state.prompts++;
-      const turnBody = selectTurn(deps.script, promptText(params.prompt), ordinal);
+      const text = promptText(params.prompt);
+      const turnBody = selectTurn(deps.script, text, ordinal);
       const turn = createActiveTurn();
       state.turn = turn;
       deps.log('prompt', { sessionId: state.id, ordinal, steps: turnBody.steps.length });
       try {
-        const stopReason = await runTurn(turnBody, {
-          update: (update) => client.notify(methods.client.session.update, { sessionId: state.id, update }),
-          callTool: (name, args) => {
-            if (state.mcp === undefined) throw new Error('no HTTP MCP server was given in session/new');
-            return state.mcp.callTool(name, args);
+        const stopReason = await runTurn(
+          turnBody,
+          { prompt: text, ordinal },
+          {
+            update: (update) => client.notify(methods.client.session.update, { sessionId: state.id, update }),
+            callTool: (name, args) => {
+              if (state.mcp === undefined) throw new Error(NO_MCP_SERVER);
+              return state.mcp.callTool(name, args);
+            },
+            listTools: () => {
+              if (state.mcp === undefined) throw new Error(NO_MCP_SERVER);
+              return state.mcp.listTools();
+            },
+            cancelled: turn.promise,
+            isCancelled: () => turn.cancelled,
+            exit: deps.exit,
+            nextToolCallId: () => `${state.id}-call-${++state.toolCalls}`,
           },
-          cancelled: turn.promise,
-          isCancelled: () => turn.cancelled,
-          exit: deps.exit,
-          nextToolCallId: () => `${state.id}-call-${++state.toolCalls}`,
-        });
+        );
         deps.log('turn ended', { sessionId: state.id, ordinal, stopReason });
         return { stopReason };
+      } catch (err) {
+        if (!(err instanceof TurnFailure)) throw err;
+        // The client sees why (session/prompt fails with this message) and the reason is logged.
+        deps.log('turn failed', { sessionId: state.id, ordinal, error: err.message });
+        throw RequestError.internalError({ ordinal }, err.message);
       } finally {
         state.turn = undefined;
       }

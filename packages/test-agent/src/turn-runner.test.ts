@@ -1,7 +1,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ToolOutcome } from './mcp-link';
 import type { TurnBody } from './script';
-import { runTurn, type TurnIo } from './turn-runner';
+import { describeTools, runTurn, TurnFailure, type TurnIo } from './turn-runner';
 
 class ExitCalled extends Error {
   constructor(readonly code: number) {
@@ -9,7 +9,7 @@ class ExitCalled extends Error {
   }
 }
 
-function fakeIo(tools: Record<string, ToolOutcome | Error> = {}) {
+function fakeIo(tools: Record<string, ToolOutcome | Error> = {}, listed: string[] | Error = Object.keys(tools)) {
   const updates: SessionUpdate[] = [];
   const calls: { name: string; args: Record<string, unknown> }[] = [];
   let cancelled = false;
@@ -26,6 +26,7 @@ function fakeIo(tools: Record<string, ToolOutcome | Error> = {}) {
       if (outcome === undefined) return Promise.reject(new Error(`unknown tool ${name}`));
       return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
     },
+    listTools: () => (listed instanceof Error ? Promise.reject(listed) : Promise.resolve(listed)),
     cancelled: new Promise<void>((resolve) => {
       cancel = () => {
         cancelled = true;
@@ -40,6 +41,8 @@ function fakeIo(tools: Record<string, ToolOutcome | Error> = {}) {
   };
   return { io, updates, calls, cancel: () => cancel() };
 }
+
+const CONTEXT = { prompt: 'the prompt', ordinal: 0 };
 
 const turn = (steps: TurnBody['steps'], stop_reason: TurnBody['stop_reason'] = 'end_turn'): TurnBody => ({
   steps,
@@ -58,6 +61,7 @@ describe('runTurn', () => {
         { kind: 'call_tool', name: 'bad', arguments: {} },
         { kind: 'reply', text: 'done' },
       ]),
+      CONTEXT,
       io,
     );
     expect(stop).toBe('end_turn');
@@ -82,7 +86,7 @@ describe('runTurn', () => {
 
   test('a call that faults is a failed tool call and the turn goes on', async () => {
     const { io, updates } = fakeIo({ boom: new Error('connection refused') });
-    const stop = await runTurn(turn([{ kind: 'call_tool', name: 'boom', arguments: {} }], 'refusal'), io);
+    const stop = await runTurn(turn([{ kind: 'call_tool', name: 'boom', arguments: {} }], 'refusal'), CONTEXT, io);
     expect(stop).toBe('refusal');
     expect(updates[1]).toMatchObject({
       status: 'failed',
@@ -92,7 +96,7 @@ describe('runTurn', () => {
 
   test('wait_for_cancel ends with cancelled once cancelled, skipping the rest', async () => {
     const { io, updates, cancel } = fakeIo();
-    const running = runTurn(turn([{ kind: 'wait_for_cancel' }, { kind: 'reply', text: 'never' }]), io);
+    const running = runTurn(turn([{ kind: 'wait_for_cancel' }, { kind: 'reply', text: 'never' }]), CONTEXT, io);
     cancel();
     expect(await running).toBe('cancelled');
     expect(updates).toEqual([]);
@@ -110,6 +114,7 @@ describe('runTurn', () => {
         { kind: 'reply', text: 'one' },
         { kind: 'reply', text: 'two' },
       ]),
+      CONTEXT,
       io,
     );
     expect(stop).toBe('cancelled');
@@ -118,6 +123,41 @@ describe('runTurn', () => {
 
   test('exit calls the exit seam with its code', async () => {
     const { io } = fakeIo();
-    await expect(runTurn(turn([{ kind: 'exit', code: 7 }]), io)).rejects.toEqual(new ExitCalled(7));
+    await expect(runTurn(turn([{ kind: 'exit', code: 7 }]), CONTEXT, io)).rejects.toEqual(new ExitCalled(7));
+  });
+
+  test('reply text fills in {{prompt}} and {{ordinal}}', async () => {
+    const { io, updates } = fakeIo();
+    await runTurn(turn([{ kind: 'reply', text: '#{{ordinal}} got: {{ prompt }}' }]), { prompt: 'p-2', ordinal: 4 }, io);
+    expect(updates).toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '#4 got: p-2' } }]);
+  });
+
+  test('list_tools replies one chunk with the sorted names and their count', async () => {
+    const { io, updates } = fakeIo({}, ['step_complete_kandev', 'get_task_kandev', 'ask_user_question_kandev']);
+    const stop = await runTurn(turn([{ kind: 'list_tools' }]), CONTEXT, io);
+    expect(stop).toBe('end_turn');
+    expect(updates).toEqual([
+      {
+        sessionUpdate: 'agent_message_chunk',
+        content: {
+          type: 'text',
+          text: 'Tools I can see (3): ask_user_question_kandev, get_task_kandev, step_complete_kandev',
+        },
+      },
+    ]);
+  });
+
+  test('list_tools without a reachable MCP server fails the turn, naming why, and runs no later step', async () => {
+    const { io, updates } = fakeIo({}, new Error('no HTTP MCP server was given in session/new'));
+    const running = runTurn(turn([{ kind: 'list_tools' }, { kind: 'reply', text: 'never' }]), CONTEXT, io);
+    await expect(running).rejects.toThrow(TurnFailure);
+    await expect(running).rejects.toThrow('list_tools failed: no HTTP MCP server was given in session/new');
+    expect(updates).toEqual([]);
+  });
+});
+
+describe('describeTools', () => {
+  test('an empty list says none', () => {
+    expect(describeTools([])).toBe('Tools I can see (0): none');
   });
 });

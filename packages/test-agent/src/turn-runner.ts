@@ -2,13 +2,24 @@
 // testable without a transport.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { ToolOutcome } from './mcp-link';
+import { type PromptContext, renderReply } from './reply-template';
 import type { Step, TurnBody } from './script';
+
+/** A step that cannot do what the script asked (list_tools without a reachable MCP server): the turn fails. */
+export class TurnFailure extends Error {
+  constructor(message: string, opts?: ErrorOptions) {
+    super(message, opts);
+    this.name = 'TurnFailure';
+  }
+}
 
 export interface TurnIo {
   /** Sends one session/update for this session. */
   update(update: SessionUpdate): Promise<void>;
   /** Calls a tool through the session's MCP server; rejects when there is none or the call faults. */
   callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  /** Every tool name the session's MCP server lists; rejects when there is none or the call faults. */
+  listTools(): Promise<string[]>;
   /** Resolves when session/cancel arrives for this turn. */
   cancelled: Promise<void>;
   isCancelled(): boolean;
@@ -18,19 +29,23 @@ export interface TurnIo {
   nextToolCallId(): string;
 }
 
-export async function runTurn(turn: TurnBody, io: TurnIo): Promise<StopReason> {
+/** Runs the steps in order; rejects with TurnFailure when a step cannot be done. */
+export async function runTurn(turn: TurnBody, context: PromptContext, io: TurnIo): Promise<StopReason> {
   for (const step of turn.steps) {
     if (io.isCancelled()) return 'cancelled';
-    const outcome = await runStep(step, io);
+    const outcome = await runStep(step, context, io);
     if (outcome === 'cancelled') return 'cancelled';
   }
   return io.isCancelled() ? 'cancelled' : turn.stop_reason;
 }
 
-async function runStep(step: Step, io: TurnIo): Promise<'cancelled' | 'done'> {
+async function runStep(step: Step, context: PromptContext, io: TurnIo): Promise<'cancelled' | 'done'> {
   switch (step.kind) {
     case 'reply':
-      await io.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: step.text } });
+      await reply(renderReply(step.text, context), io);
+      return 'done';
+    case 'list_tools':
+      await reply(describeTools(await listTools(io)), io);
       return 'done';
     case 'call_tool':
       await callTool(step.name, step.arguments, io);
@@ -41,6 +56,25 @@ async function runStep(step: Step, io: TurnIo): Promise<'cancelled' | 'done'> {
     case 'exit':
       return io.exit(step.code);
   }
+}
+
+function reply(text: string, io: TurnIo): Promise<void> {
+  return io.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+}
+
+async function listTools(io: TurnIo): Promise<string[]> {
+  try {
+    return await io.listTools();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new TurnFailure(`list_tools failed: ${message}`, { cause: err });
+  }
+}
+
+/** The reply of a list_tools step: sorted, so the same tool set always reads the same. */
+export function describeTools(names: readonly string[]): string {
+  const sorted = [...names].sort();
+  return `Tools I can see (${sorted.length}): ${sorted.length === 0 ? 'none' : sorted.join(', ')}`;
 }
 
 async function callTool(name: string, args: Record<string, unknown>, io: TurnIo): Promise<void> {
