@@ -1,0 +1,26 @@
+# backend: REST API + SQLite store (a volume at /data) + gRPC client of agentctl.
+# Built by scripts/build-images.mjs from a pruned production bundle (`pnpm deploy --prod`) staged in
+# .bundle/backend; better-sqlite3's native binary in it is compiled for Node 20 on Debian bookworm,
+# the same as the base image.
+ARG BASE_IMAGE=node:20-bookworm-slim
+
+FROM ${BASE_IMAGE} AS bundle
+COPY .bundle/backend /opt/kandev/backend
+RUN find /opt/kandev/backend \( -name '*.d.ts' -o -name '*.map' -o -name '*.tsbuildinfo' \) -type f -delete \
+ && node -e "require('/opt/kandev/backend/node_modules/better-sqlite3')(':memory:').close()"
+
+FROM ${BASE_IMAGE}
+RUN useradd --system --create-home --home-dir /home/kandev --shell /usr/sbin/nologin kandev \
+ && mkdir -p /data && chown kandev:kandev /data
+COPY --from=bundle /opt/kandev/backend /opt/kandev/backend
+ENV NODE_ENV=production \
+    KANDEV_HTTP_HOST=0.0.0.0 \
+    KANDEV_HTTP_PORT=7420 \
+    KANDEV_DATA_DIR=/data
+EXPOSE 7420
+VOLUME ["/data"]
+USER kandev
+WORKDIR /home/kandev
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.KANDEV_HTTP_PORT||7420)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["node", "/opt/kandev/backend/dist/main.js"]
