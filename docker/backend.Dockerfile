@@ -6,7 +6,9 @@ ARG BASE_IMAGE=node:20-bookworm-slim
 
 FROM ${BASE_IMAGE} AS bundle
 COPY .bundle/backend /opt/kandev/backend
+# Only what runs: no type declarations, source maps, build info, or better-sqlite3's compiler leftovers.
 RUN find /opt/kandev/backend \( -name '*.d.ts' -o -name '*.map' -o -name '*.tsbuildinfo' \) -type f -delete \
+ && find /opt/kandev/backend -path '*/better-sqlite3/build/*' \( -name 'obj*' -o -name '*.mk' -o -name 'Makefile' -o -name '*.a' -o -name 'test_extension.node' \) -prune -exec rm -rf {} + \
  && node -e "require('/opt/kandev/backend/node_modules/better-sqlite3')(':memory:').close()"
 
 FROM ${BASE_IMAGE}
