@@ -27,6 +27,9 @@ describe('loadConfig', () => {
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
       toolCallTimeoutMs: 30_000,
+      agentStartTimeoutMs: 60_000,
+      agentStopGraceMs: 3_000,
+      agentBaseEnv: {},
     });
   });
 
@@ -41,6 +44,10 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'debug',
         KANDEV_SHUTDOWN_TIMEOUT_MS: '2500',
         KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '1500',
+        KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: '4000',
+        KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: '250',
+        PATH: '/usr/bin',
+        HOME: '/home/a',
       },
       (path) => (path === '/run/secrets/agentctl' ? `  ${TOKEN}\n` : noFile()),
     );
@@ -53,7 +60,18 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       shutdownTimeoutMs: 2500,
       toolCallTimeoutMs: 1500,
+      agentStartTimeoutMs: 4000,
+      agentStopGraceMs: 250,
+      agentBaseEnv: { PATH: '/usr/bin', HOME: '/home/a' },
     });
+  });
+
+  test('the agent base environment is the allow-list only: no KANDEV_ variable, no other secret', () => {
+    const { agentBaseEnv } = loadConfig(
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, PATH: '/bin', LANG: 'C.UTF-8', AWS_SECRET_ACCESS_KEY: 'x', NODE_OPTIONS: '-r x' },
+      noFile,
+    );
+    expect(agentBaseEnv).toEqual({ PATH: '/bin', LANG: 'C.UTF-8' });
   });
 
   test('blank variables count as unset', () => {
@@ -87,6 +105,16 @@ describe('loadConfig', () => {
       'tool call timeout not a number',
       { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: SECRET_VALUE },
       'KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS',
+    ],
+    [
+      'agent start timeout not a number',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: SECRET_VALUE },
+      'KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS',
+    ],
+    [
+      'agent stop grace of zero',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: '0' },
+      'KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS',
     ],
     [
       'tool call timeout over an hour',

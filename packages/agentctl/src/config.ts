@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AppError, CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { z } from 'zod';
+import { pickAgentBaseEnv } from './agents/agent-env';
 
 // The only module under src/ that reads the environment. Errors name variables, never their values.
 
@@ -51,6 +52,8 @@ const EnvSchema = z.object({
     .pipe(z.number().int().min(1))
     .default(10_000),
   KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: millisecondsSchema(30_000),
+  KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: millisecondsSchema(60_000),
+  KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: millisecondsSchema(3_000),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -108,6 +111,10 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,
     toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,
+    agentStartTimeoutMs: e.KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS,
+    agentStopGraceMs: e.KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS,
+    // Agents inherit only this allow-listed part of agentctl's environment (never a KANDEV_ variable).
+    agentBaseEnv: Object.freeze(pickAgentBaseEnv(env)),
   });
 }
 

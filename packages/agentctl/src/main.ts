@@ -1,5 +1,7 @@
-// Composition root: config -> logger -> registry + Attach hub -> MCP listener -> gRPC listener -> ready line -> signals.
+// Composition root: config -> logger -> Attach hub -> agent launcher + registry -> MCP listener -> gRPC listener
+// -> ready line -> signals.
 import { isAppError, sha256Hex } from '@kandev/protocol';
+import { createAgentLauncher } from './agents/agent-launcher';
 import { AttachHub } from './attach/attach-hub';
 import { createAttachHandler } from './attach/attach-stream';
 import { type Config, loadConfig } from './config';
@@ -29,9 +31,30 @@ function configOrExit(): Config {
 }
 
 async function start(config: Config, log: Logger): Promise<void> {
-  const registry = new SessionRegistry({ toolSets: new ToolSetCache(), log: log.child({ component: 'sessions' }) });
   const attachLog = log.child({ component: 'attach' });
   const hub = new AttachHub({ timeoutMs: config.toolCallTimeoutMs, log: attachLog });
+  // Agents are launched only through CreateSession, i.e. once gRPC serves, after the MCP listener is up.
+  const mcpListener: { port?: number } = {};
+  const agents = createAgentLauncher({
+    baseEnv: config.agentBaseEnv,
+    defaultCwd: process.cwd(),
+    mcpHost: config.host,
+    mcpPort: () => {
+      if (mcpListener.port === undefined) throw new Error('the MCP listener is not up yet');
+      return mcpListener.port;
+    },
+    startTimeoutMs: config.agentStartTimeoutMs,
+    stopGraceMs: config.agentStopGraceMs,
+    publish: (sessionId, event) => hub.publish(sessionId, event),
+    log: log.child({ component: 'agents' }),
+  });
+  const registry = new SessionRegistry({
+    toolSets: new ToolSetCache(),
+    agents,
+    log: log.child({ component: 'sessions' }),
+  });
+  // However agentctl ends (a forced shutdown, a fatal error), no agent process group outlives it.
+  process.on('exit', () => registry.killAllAgents());
   const mcpApp = createMcpApp({
     registry,
     forwarder: hub,
@@ -39,6 +62,7 @@ async function start(config: Config, log: Logger): Promise<void> {
     log: log.child({ component: 'mcp' }),
   });
   const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort);
+  mcpListener.port = mcp.port;
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
@@ -49,6 +73,7 @@ async function start(config: Config, log: Logger): Promise<void> {
   installShutdownHook({
     steps: [
       { name: 'health-not-serving', run: () => grpc.setServing(false) },
+      { name: 'agents', run: () => registry.stopAllAgents() },
       { name: 'mcp-listener', run: () => mcp.close(() => registry.closeAllConnections()) },
       { name: 'attach-streams', run: () => hub.close() },
       { name: 'grpc-server', run: () => grpc.shutdown() },

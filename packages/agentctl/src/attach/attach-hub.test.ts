@@ -1,29 +1,10 @@
-import type { AppError, WireAgentctlMessage, WireBackendMessageOutput } from '@kandev/protocol';
+import type { WireBackendMessageOutput } from '@kandev/protocol';
 import type { ToolCall } from '../mcp/tool-call-forwarder';
+import { FakeLink, hello } from '../testing/fake-backend-link';
 import { silentLogger } from '../testing/silent-logger';
-import { AttachHub, type BackendLink } from './attach-hub';
+import { AttachHub } from './attach-hub';
 
 const TIMEOUT_MS = 1_000;
-
-class FakeLink implements BackendLink {
-  readonly sent: WireAgentctlMessage[] = [];
-  ended: AppError | undefined;
-  broken = false;
-  constructor(readonly id: string) {}
-  send(message: WireAgentctlMessage): void {
-    if (this.broken) throw new Error('closed');
-    this.sent.push(message);
-  }
-  end(reason: AppError): void {
-    this.ended = reason;
-  }
-  /** call_id of the n-th tool_call sent on this link. */
-  callId(n = 0): string {
-    const id = this.sent.filter((m) => m.tool_call)[n]?.tool_call?.call_id;
-    if (id === undefined) throw new Error(`no tool_call #${n}`);
-    return id;
-  }
-}
 
 const CALL: ToolCall = {
   sessionId: 's-1',
@@ -34,10 +15,6 @@ const CALL: ToolCall = {
   arguments: { task_id: 'task-other' },
 };
 
-const hello = (backendId = 'backend-a'): WireBackendMessageOutput => ({
-  kind: 'hello',
-  hello: { backend_id: backendId },
-});
 const output = (callId: string, text: string, extra: Partial<{ structured_json: string; is_error: boolean }> = {}) =>
   ({
     kind: 'tool_result',

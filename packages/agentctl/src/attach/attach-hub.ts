@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type WireAgentctlMessage, type WireBackendMessageOutput } from '@kandev/protocol';
+import {
+  AppError,
+  type SessionEvent,
+  type SessionEventBody,
+  sessionEventToWire,
+  type WireAgentctlMessage,
+  type WireBackendMessageOutput,
+} from '@kandev/protocol';
 import type { Logger } from '../logger';
 import { NoBackendForwarder } from '../mcp/no-backend-forwarder';
 import type { ForwardOptions, ToolCall, ToolCallForwarder, ToolCallResult } from '../mcp/tool-call-forwarder';
+import { EventOutbox } from './event-outbox';
 import { PendingCalls } from './pending-calls';
 import { channelLostResult, toolCallToWire, toolResultFromWire } from './tool-call-wire';
 
@@ -23,6 +31,9 @@ export interface AttachHubDeps {
   /** Sent in `accepted`, so a backend can tell agentctl restarts apart. */
   readonly agentctlId?: string;
   readonly newCallId?: () => string;
+  /** Session events kept while no backend is attached (default EVENT_OUTBOX_CAPACITY). */
+  readonly outboxCapacity?: number;
+  readonly now?: () => Date;
 }
 
 interface Attached {
@@ -33,7 +44,9 @@ interface Attached {
 /**
  * The backend channel: at most one attached Attach stream (the latest hello wins; the older stream is
  * ended and its in-flight calls fail at once). Tool calls go out on it and wait for their result under
- * an inactivity timeout; without an attached backend they fail fast and change nothing.
+ * an inactivity timeout; without an attached backend they fail fast and change nothing. Session events
+ * go out on it in order; while no backend is attached they wait in a bounded outbox and are flushed,
+ * in order, right after the next `accepted`.
  */
 export class AttachHub implements ToolCallForwarder {
   readonly agentctlId: string;
@@ -42,10 +55,17 @@ export class AttachHub implements ToolCallForwarder {
   private readonly open = new Set<BackendLink>();
   private current: Attached | undefined;
   private readonly newCallId: () => string;
+  private readonly outbox: EventOutbox;
+  private readonly now: () => Date;
+  private seq = 0;
+  /** Events dropped from the outbox since it was last flushed. */
+  private dropped = 0;
 
   constructor(private readonly deps: AttachHubDeps) {
     this.agentctlId = deps.agentctlId ?? randomUUID();
     this.newCallId = deps.newCallId ?? randomUUID;
+    this.outbox = new EventOutbox(deps.outboxCapacity);
+    this.now = deps.now ?? (() => new Date());
     this.pending = new PendingCalls(deps.timeoutMs, (callId, how) =>
       deps.log.debug({ callId, how }, 'tool call settled'),
     );
@@ -58,6 +78,21 @@ export class AttachHub implements ToolCallForwarder {
 
   get inFlight(): number {
     return this.pending.size;
+  }
+
+  /** Events waiting for a backend. */
+  get queuedEvents(): number {
+    return this.outbox.size;
+  }
+
+  /** A session event: numbered (increasing per agentctl process), then sent or kept for the next backend. */
+  publish(sessionId: string, body: SessionEventBody): void {
+    this.seq += 1;
+    const event: SessionEvent = { ...body, sessionId, seq: this.seq, occurredAt: this.now().toISOString() };
+    const attached = this.current;
+    // Behind queued events a new one waits its turn, so a session's events never overtake each other.
+    if (attached !== undefined && this.outbox.size === 0 && this.sendEvent(attached.link, event)) return;
+    this.keep(event);
   }
 
   /** An authenticated stream opened; it becomes the backend's channel with its hello. */
@@ -136,6 +171,44 @@ export class AttachHub implements ToolCallForwarder {
       return this.closed(link, 'write failed');
     }
     this.deps.log.info({ linkId: link.id, backendId, replaced: previous?.backendId }, 'backend attached');
+    this.flush(link);
+  }
+
+  /** Sends what waited in the outbox, oldest first; stops (keeping the rest) if the stream fails. */
+  private flush(link: BackendLink): void {
+    const waiting = this.outbox.size;
+    if (waiting === 0) return;
+    for (let event = this.outbox.peek(); event !== undefined; event = this.outbox.peek()) {
+      if (!this.sendEvent(link, event)) return;
+      this.outbox.shift();
+    }
+    this.deps.log.info({ linkId: link.id, events: waiting, droppedBefore: this.dropped }, 'queued session events sent');
+    this.dropped = 0;
+  }
+
+  /** False (and the stream treated as gone) when the stream cannot be written. */
+  private sendEvent(link: BackendLink, event: SessionEvent): boolean {
+    try {
+      link.send({ session_event: sessionEventToWire(event) });
+      return true;
+    } catch (err) {
+      this.deps.log.warn({ err, linkId: link.id, seq: event.seq }, 'could not send a session event');
+      this.closed(link, 'write failed');
+      return false;
+    }
+  }
+
+  private keep(event: SessionEvent): void {
+    const dropped = this.outbox.push(event);
+    if (dropped === undefined) return;
+    this.dropped += 1;
+    // One warning per burst (then every 1000th), not one per event.
+    if (this.dropped === 1 || this.dropped % 1000 === 0) {
+      this.deps.log.warn(
+        { dropped: this.dropped, oldestKeptSeq: this.outbox.peek()?.seq, sessionId: dropped.sessionId },
+        'no backend attached and the event outbox is full; dropping the oldest session events',
+      );
+    }
   }
 
   private replace(previous: Attached, backendId: string): void {

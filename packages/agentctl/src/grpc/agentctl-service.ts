@@ -1,18 +1,19 @@
 import {
-  AppError,
   type AgentCtlHandlers,
   sessionStateToWire,
+  turnRecordToWire,
   updateOutcomeToWire,
   type WireLaunchConfigOutput,
   type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
 import type { SessionRegistry } from '../sessions/session-registry';
-import { parseLaunchConfig, parseProviderUpdate, parseSessionId } from './request-parsers';
+import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseSessionId } from './request-parsers';
 import type { UnaryAdapter } from './unary-adapter';
 
 /**
  * The AgentCtl service: each unary method parses with the protocol mappers, calls the registry, maps
- * back; Attach (the backend's stream for tool calls) is handled by the Attach hub's stream adapter.
+ * back; Attach (the backend's stream for tool calls and session events) is handled by the Attach hub's
+ * stream adapter.
  */
 export function createAgentctlHandlers(
   registry: SessionRegistry,
@@ -36,11 +37,14 @@ export function createAgentctlHandlers(
     StopSession: unary('StopSession', async (request: unknown) => ({
       stopped: await registry.stop(parseSessionId(request)),
     })),
-    // Placeholders until the agent runner lands (issue 5).
-    Prompt: unary('Prompt', () => {
-      throw new AppError('failed_precondition', 'this agentctl runs no agents yet');
+    Prompt: unary('Prompt', (request: unknown) => {
+      const { turn, duplicate } = registry.prompt(parsePrompt(request));
+      return { turn: turnRecordToWire(turn), duplicate };
     }),
-    CancelTurn: unary('CancelTurn', () => ({ cancelled: false, prompt_id: '' })),
+    CancelTurn: unary('CancelTurn', (request: unknown) => {
+      const { cancelled, promptId } = registry.cancelTurn(parseSessionId(request));
+      return { cancelled, prompt_id: promptId ?? '' };
+    }),
     Attach: attach,
   };
 }

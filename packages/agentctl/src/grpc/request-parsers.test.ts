@@ -1,5 +1,5 @@
 import { wireLaunchConfig } from '../testing/launch-config-fixture';
-import { parseLaunchConfig, parseProviderUpdate, parseSessionId } from './request-parsers';
+import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseSessionId } from './request-parsers';
 
 const invalid = expect.objectContaining({ code: 'invalid_argument' }) as Error;
 
@@ -54,5 +54,27 @@ describe('parseProviderUpdate / parseSessionId', () => {
     expect(parseSessionId({ session_id: 'abc' })).toBe('abc');
     expect(() => parseSessionId({ session_id: '' })).toThrow(invalid);
     expect(() => parseSessionId({})).toThrow(invalid);
+  });
+});
+
+describe('parsePrompt', () => {
+  test('session, prompt id and text', () => {
+    expect(parsePrompt({ session_id: 's', prompt_id: 'p', text: ' do it ' })).toEqual({
+      sessionId: 's',
+      promptId: 'p',
+      text: ' do it ',
+    });
+  });
+
+  test.each([
+    ['no session id', { session_id: '', prompt_id: 'p', text: 'x' }, 'session_id'],
+    ['no prompt id', { session_id: 's', prompt_id: '', text: 'x' }, 'prompt_id'],
+    ['empty text', { session_id: 's', prompt_id: 'p', text: '' }, 'text'],
+    ['blank text', { session_id: 's', prompt_id: 'p', text: ' \n\t' }, 'text'],
+    ['nothing at all', {}, 'session_id'],
+  ])('%s: invalid_argument naming the field', (_name, wire, field) => {
+    expect(() => parsePrompt(wire)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', message: expect.stringContaining(field) }) as Error,
+    );
   });
 });

@@ -8,11 +8,19 @@ import {
   type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
 import { z } from 'zod';
-import type { ProviderUpdate } from '../sessions/session-registry';
+import type { PromptRequest, ProviderUpdate } from '../sessions/session-registry';
 
 // gRPC request edge: wire objects in, typed domain values out (or AppError invalid_argument).
 
 const SessionIdRequestSchema = z.object({ session_id: z.string().min(1, 'session_id is required') });
+
+const requiredString = (field: string) => z.string({ error: `${field} is required` }).min(1, `${field} is required`);
+
+const PromptRequestSchema = z.object({
+  session_id: requiredString('session_id'),
+  prompt_id: requiredString('prompt_id'),
+  text: requiredString('text').regex(/\S/, 'text must not be blank'),
+});
 
 /** CreateSession: the real MCP token is required here (and only here). */
 export function parseLaunchConfig(wire: WireLaunchConfigOutput): LaunchConfig {
@@ -32,4 +40,14 @@ export function parseSessionId(wire: unknown): string {
   const parsed = SessionIdRequestSchema.safeParse(wire);
   if (!parsed.success) throw new AppError('invalid_argument', 'session_id is required');
   return parsed.data.session_id;
+}
+
+/** Prompt: session, prompt id (the idempotency key) and non-blank text are all required. */
+export function parsePrompt(wire: unknown): PromptRequest {
+  const parsed = PromptRequestSchema.safeParse(wire);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => issue.message);
+    throw new AppError('invalid_argument', problems.join('; '), { problems });
+  }
+  return { sessionId: parsed.data.session_id, promptId: parsed.data.prompt_id, text: parsed.data.text };
 }

@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SessionRegistry } from '../sessions/session-registry';
+import { FakeAgentLauncher } from '../testing/fake-session-agent';
 import { launchConfig } from '../testing/launch-config-fixture';
 import { silentLogger } from '../testing/silent-logger';
 import { toolContextFromConfig } from '../tools/tool-context';
@@ -39,7 +40,11 @@ async function connect(registry: SessionRegistry, sessionId: string, forwarder: 
 }
 
 function setup(config = launchConfig()) {
-  const registry = new SessionRegistry({ toolSets: new ToolSetCache(), log: silentLogger });
+  const registry = new SessionRegistry({
+    toolSets: new ToolSetCache(),
+    agents: new FakeAgentLauncher(),
+    log: silentLogger,
+  });
   return { registry, created: registry.create(config) };
 }
 

@@ -6,6 +6,8 @@ import {
   type RuntimeSessionState,
   secretMatchesHash,
 } from '@kandev/protocol';
+import { PromptLedger } from '../agents/prompt-ledger';
+import type { SessionAgent } from '../agents/session-agent';
 import { type ToolSet, toolListChanged } from '../tools/tool-set-cache';
 import { configFingerprint } from './config-fingerprint';
 import type { SessionConnection } from './session-connection';
@@ -31,6 +33,12 @@ export class RuntimeSession {
   private readonly connections = new Map<string, SessionConnection>();
   private readonly createdAt: Date;
   private updatedAt: Date;
+  /** Prompt ids this session accepted, across agent restarts (resume): never delivered twice. */
+  readonly prompts = new PromptLedger();
+  /** The session's agent process (none for an MCP-only session). */
+  agent: SessionAgent | undefined;
+  /** Settles when the latest agent hand-over (old agent stopped, new one spawned) is done. */
+  agentTransition: Promise<void> = Promise.resolve();
 
   constructor(revision: SessionRevision, now: Date) {
     this.current = { ...revision, config: redactLaunchConfig(revision.config) };
@@ -110,7 +118,7 @@ export class RuntimeSession {
       mcpPath: mcpPathFor(this.sessionId),
       createdAt: this.createdAt.toISOString(),
       updatedAt: this.updatedAt.toISOString(),
-      agent: NO_AGENT,
+      agent: this.agent?.state() ?? NO_AGENT,
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { LaunchConfig } from '@kandev/protocol';
+import { FakeAgentLauncher } from '../testing/fake-session-agent';
 import { FakeConnection } from '../testing/fake-connection';
 import { launchConfig, MCP_TOKEN_A, MCP_TOKEN_B } from '../testing/launch-config-fixture';
 import { silentLogger } from '../testing/silent-logger';
@@ -10,12 +11,14 @@ const MR_TOOLS = ['get_task_mr_automation_kandev', 'update_task_mr_automation_ka
 
 function setup() {
   let tick = 0;
+  const agents = new FakeAgentLauncher();
   const registry = new SessionRegistry({
     toolSets: new ToolSetCache(),
+    agents,
     log: silentLogger,
     now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)),
   });
-  return { registry };
+  return { registry, agents };
 }
 
 async function withConnections(registry: SessionRegistry, config: LaunchConfig, count: number) {

@@ -4,8 +4,10 @@ import {
   type Provider,
   type RuntimeSessionState,
   sha256Hex,
+  type TurnRecord,
   type UpdateOutcome,
 } from '@kandev/protocol';
+import type { AgentLauncher, SessionAgent } from '../agents/session-agent';
 import type { Logger } from '../logger';
 import { toolContextFromConfig } from '../tools/tool-context';
 import type { ToolSetCache } from '../tools/tool-set-cache';
@@ -27,8 +29,22 @@ export interface ProviderUpdateResult {
   readonly session: RuntimeSessionState;
 }
 
+export interface PromptRequest {
+  readonly sessionId: string;
+  readonly promptId: string;
+  readonly text: string;
+}
+
+export interface PromptResult {
+  readonly turn: TurnRecord;
+  /** The prompt id was seen before: nothing was delivered, this is its record. */
+  readonly duplicate: boolean;
+}
+
 export interface SessionRegistryDeps {
   readonly toolSets: ToolSetCache;
+  /** Builds the agent of a session whose config has an agent command. */
+  readonly agents: AgentLauncher;
   readonly log: Logger;
   readonly now?: () => Date;
 }
@@ -56,16 +72,41 @@ export class SessionRegistry {
     if (existing === undefined) {
       const session = new RuntimeSession(revision, this.now());
       this.sessions.set(config.sessionId, session);
+      session.agent = this.createAgent(config, session);
+      session.agent?.start();
       this.deps.log.info(this.describe(session), 'session created');
       return session.state();
     }
     if (decision === 'replace') {
       const applied = existing.apply(revision, this.now());
+      // Swapped synchronously with the config: a prompt from now on goes to the new agent (queued
+      // until it is up), and a not-yet-started agent that is replaced again never starts.
+      const previous = existing.agent;
+      existing.agent = this.createAgent(config, existing);
       this.deps.log.info({ ...this.describe(existing), ...applied }, 'session config replaced');
+      const handOver = this.handOver(existing, previous, existing.agent);
       if (applied.tokenChanged) await this.close(existing.detachConnections(), existing.sessionId);
       else if (applied.toolsChanged) await this.notify(existing);
+      await handOver;
     }
     return existing.state();
+  }
+
+  /** Prompt: idempotent per prompt id for the whole session; only a new id reaches the agent. */
+  prompt(request: PromptRequest): PromptResult {
+    const session = this.require(request.sessionId);
+    const known = session.prompts.get(request.promptId);
+    if (known !== undefined) return { turn: known, duplicate: true };
+    if (session.agent === undefined) {
+      throw new AppError('failed_precondition', `session ${request.sessionId} has no agent (MCP only)`);
+    }
+    return { turn: session.agent.prompt(request.promptId, request.text), duplicate: false };
+  }
+
+  /** CancelTurn: idempotent; cancelled false when no turn is running. */
+  cancelTurn(sessionId: string): { cancelled: boolean; promptId: string | null } {
+    const agent = this.require(sessionId).agent;
+    return agent === undefined ? { cancelled: false, promptId: null } : agent.cancel();
   }
 
   /** UpdateProviders: replace the provider set (keeping everything else) when the revision moves forward. */
@@ -101,6 +142,7 @@ export class SessionRegistry {
     const session = this.sessions.get(sessionId);
     if (session === undefined) return false;
     this.sessions.delete(sessionId);
+    await this.stopAgent(session);
     await this.close(session.detachConnections(), sessionId);
     this.deps.log.info({ sessionId }, 'session stopped');
     return true;
@@ -109,6 +151,41 @@ export class SessionRegistry {
   /** Shutdown: closes every MCP connection of every session. */
   async closeAllConnections(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((s) => this.close(s.detachConnections(), s.sessionId)));
+  }
+
+  /** Shutdown: stops every agent (each whole process group); the sessions stay until exit. */
+  async stopAllAgents(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => this.stopAgent(s)));
+  }
+
+  /** agentctl is exiting now (forced): SIGKILL every agent's process group, synchronously. */
+  killAllAgents(): void {
+    for (const session of this.sessions.values()) session.agent?.kill();
+  }
+
+  private createAgent(config: LaunchConfig, session: RuntimeSession): SessionAgent | undefined {
+    return config.agent === null
+      ? undefined
+      : this.deps.agents.create({ ...config, agent: config.agent }, session.prompts);
+  }
+
+  /**
+   * Resume: the old agent stops (an expected exit) before the new one spawns, so two processes never
+   * share the ACP session; hand-overs of one session run one after the other.
+   */
+  private handOver(
+    session: RuntimeSession,
+    previous: SessionAgent | undefined,
+    next: SessionAgent | undefined,
+  ): Promise<void> {
+    const stopped = previous?.stop();
+    const transition = Promise.all([session.agentTransition, stopped]).then(() => next?.start());
+    session.agentTransition = transition.catch(() => undefined);
+    return transition;
+  }
+
+  private async stopAgent(session: RuntimeSession): Promise<void> {
+    await Promise.all([session.agentTransition, session.agent?.stop()]);
   }
 
   private revisionFor(config: LaunchConfig, mcpTokenHash: string): SessionRevision {
