@@ -19,6 +19,7 @@ import type { AgentProcess, AgentSpawnSpec } from './agent-process';
 import type { PromptLedger } from './prompt-ledger';
 import type { SessionAgent } from './session-agent';
 import { TurnOutput } from './turn-output';
+import { withTimeout } from './with-timeout';
 
 /** Turns of one agent process shown in its state (the session's ledger remembers more). */
 export const TURNS_SHOWN = 100;
@@ -55,15 +56,6 @@ interface ActiveTurn {
 
 type TurnOutcome = Pick<TurnRecord, 'status' | 'stopReason' | 'error'>;
 
-/** Rejects with `message` when `promise` has not settled within `ms`. */
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * One agent process of a session: starting -> ready <-> prompting -> exited. One turn at a time; a
  * prompt accepted while starting is delivered right after the handshake. Output and lifecycle go out
@@ -72,6 +64,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
  * never came up) gets only its turn_ended.
  */
 export class AgentRunner implements SessionAgent {
+  private readonly spec: Omit<AgentLaunchSpec, 'mcpServer'>;
   private status: AgentStatus = 'starting';
   private process: AgentProcess | undefined;
   private connection: AcpConnection | undefined;
@@ -89,11 +82,13 @@ export class AgentRunner implements SessionAgent {
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
   constructor(
-    private readonly spec: AgentLaunchSpec,
+    spec: AgentLaunchSpec,
     private readonly ledger: PromptLedger,
     private readonly deps: AgentRunnerDeps,
   ) {
-    this.mcpServer = spec.mcpServer;
+    const { mcpServer, ...rest } = spec;
+    this.spec = rest;
+    this.mcpServer = mcpServer;
   }
 
   start(): void {
