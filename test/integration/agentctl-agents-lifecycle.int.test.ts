@@ -192,6 +192,16 @@ describe('agentctl agent runtime: the agent process', () => {
       reason: 'could not start: spawn /nonexistent/agent-binary ENOENT',
     });
     expect(await agentState(client, SESSION)).toMatchObject({ status: 'exited', pid: null });
+
+    const badCwd = testAgentCommand('unused', { cwd: '/nonexistent/dir' });
+    await createSession(client, agentLaunchConfig(badCwd, { sessionId: 'bad-cwd' }));
+    const exitedBadCwd = await backend.waitFor(
+      (e) => e.kind === 'agent_exited' && e.sessionId === 'bad-cwd',
+      'agent_exited (bad cwd)',
+    );
+    expect(exitedBadCwd).toMatchObject({
+      reason: expect.stringContaining('working directory /nonexistent/dir does not exist') as string,
+    });
   });
 
   test("agentctl's shutdown stops every agent", async () => {

@@ -15,6 +15,9 @@ describe('exit reasons', () => {
       signal: null,
       reason: 'could not start: spawn no-such-agent ENOENT',
     });
+    expect(exitFromSpawnError(new Error('spawn node ENOENT'), '/gone').reason).toBe(
+      'could not start: spawn node ENOENT (working directory /gone does not exist)',
+    );
   });
 
   test('describeError: one line, bounded, any thrown value', () => {

@@ -13,9 +13,13 @@ export function exitFromStatus(code: number | null, signal: string | null): Agen
   return { exitCode: code, signal: null, reason: `exited with code ${code ?? 'unknown'}` };
 }
 
-/** The command could not be spawned at all: "could not start: spawn foo ENOENT". */
-export function exitFromSpawnError(err: Error): AgentExit {
-  return { exitCode: null, signal: null, reason: `could not start: ${err.message}` };
+/**
+ * The command could not be spawned at all: "could not start: spawn foo ENOENT". Node reports a missing
+ * working directory as the command's ENOENT too, so that case is named when the caller knows it.
+ */
+export function exitFromSpawnError(err: Error, missingCwd?: string): AgentExit {
+  const where = missingCwd === undefined ? '' : ` (working directory ${missingCwd} does not exist)`;
+  return { exitCode: null, signal: null, reason: `could not start: ${err.message}${where}` };
 }
 
 /** The error message of anything thrown, on one line and bounded (it ends up in events and logs). */

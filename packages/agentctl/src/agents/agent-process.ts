@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../logger';
@@ -64,7 +65,7 @@ export function spawnAgentProcess(spec: AgentSpawnSpec, log: Logger): AgentProce
   const exited = new Promise<AgentExit>((resolve) => {
     child.once('error', (err) => {
       // 'error' without a pid is a failed spawn; after a spawn it is a failed kill/write: 'exit' follows.
-      if (pid === null) resolve(exitFromSpawnError(err));
+      if (pid === null) resolve(exitFromSpawnError(err, existsSync(spec.cwd) ? undefined : spec.cwd));
       else log.debug({ err }, 'agent process error');
     });
     child.once('exit', (code, signal) => {
