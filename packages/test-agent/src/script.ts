@@ -13,7 +13,17 @@ export class ScriptError extends Error {
   }
 }
 
-const STEP_KINDS = ['call_tool', 'list_tools', 'reply', 'wait_for_cancel', 'exit'] as const;
+const STEP_KINDS = ['call_tool', 'list_tools', 'reply', 'wait_for_cancel', 'wait_for_file', 'exit'] as const;
+
+/** Text that may hold {{prompt}} and {{ordinal}}; any other {{name}} is an error at load time. */
+const TemplateSchema = z.string().superRefine((text, ctx) => {
+  for (const name of unknownPlaceholders(text)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`,
+    });
+  }
+});
 
 // One object with every step key optional, then "exactly one key": this yields clearer messages
 // than a union (which only says "invalid input" when no branch fits).
@@ -24,18 +34,9 @@ const RawStepSchema = z
       .strict()
       .optional(),
     list_tools: z.literal(true).optional(),
-    reply: z
-      .string()
-      .superRefine((text, ctx) => {
-        for (const name of unknownPlaceholders(text)) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`,
-          });
-        }
-      })
-      .optional(),
+    reply: TemplateSchema.optional(),
     wait_for_cancel: z.literal(true).optional(),
+    wait_for_file: TemplateSchema.pipe(z.string().min(1)).optional(),
     exit: z
       .object({ code: z.number().int().min(0).max(255) })
       .strict()
@@ -58,6 +59,8 @@ export type Step =
   /** `text` may hold {{prompt}} and {{ordinal}}, filled in when the turn runs. */
   | { kind: 'reply'; text: string }
   | { kind: 'wait_for_cancel' }
+  /** `path` may hold placeholders; a relative path is resolved against the ACP session's cwd. */
+  | { kind: 'wait_for_file'; path: string }
   | { kind: 'exit'; code: number };
 
 export const StepSchema = RawStepSchema.transform((step): Step => {
@@ -65,6 +68,7 @@ export const StepSchema = RawStepSchema.transform((step): Step => {
   if (step.list_tools !== undefined) return { kind: 'list_tools' };
   if (step.reply !== undefined) return { kind: 'reply', text: step.reply };
   if (step.exit !== undefined) return { kind: 'exit', code: step.exit.code };
+  if (step.wait_for_file !== undefined) return { kind: 'wait_for_file', path: step.wait_for_file };
   return { kind: 'wait_for_cancel' };
 });
 

@@ -8,6 +8,8 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from '@agentclientprotocol/sdk';
+import { resolve } from 'node:path';
+import { waitForFile } from './file-wait';
 import type { Log } from './log';
 import { connectMcpLink, firstHttpServer, type McpLink } from './mcp-link';
 import { type Script, selectTurn } from './script';
@@ -25,6 +27,8 @@ interface ActiveTurn {
 
 interface SessionState {
   id: string;
+  /** The ACP session's working directory: relative `wait_for_file` paths resolve against it. */
+  cwd: string;
   mcp: McpLink | undefined;
   /** Prompts seen in this session (the next prompt's 0-based ordinal). */
   prompts: number;
@@ -44,7 +48,12 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
   const sessions = new Map<string, SessionState>();
   let created = 0;
 
-  async function openSession(id: string, servers: readonly McpServer[], meta: unknown): Promise<SessionState> {
+  async function openSession(
+    id: string,
+    cwd: string,
+    servers: readonly McpServer[],
+    meta: unknown,
+  ): Promise<SessionState> {
     await sessions.get(id)?.mcp?.close();
     const server = firstHttpServer(servers);
     let mcp: McpLink | undefined;
@@ -57,7 +66,7 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
       }
     }
     const systemPrompt = systemPromptOf(meta);
-    const state: SessionState = { id, mcp, prompts: 0, toolCalls: 0, systemPrompt, turn: undefined };
+    const state: SessionState = { id, cwd, mcp, prompts: 0, toolCalls: 0, systemPrompt, turn: undefined };
     sessions.set(id, state);
     deps.log('session opened', { sessionId: id, mcp: server?.name ?? null, systemPromptChars: systemPrompt?.length });
     return state;
@@ -76,12 +85,12 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
     }))
     .onRequest(methods.agent.session.new, async ({ params }) => {
       created += 1;
-      const state = await openSession(`test-session-${created}`, params.mcpServers, params._meta);
+      const state = await openSession(`test-session-${created}`, params.cwd, params.mcpServers, params._meta);
       return { sessionId: state.id };
     })
     // Honest load: no history to replay; reconnect to the MCP server given and count prompts from 0.
     .onRequest(methods.agent.session.load, async ({ params }) => {
-      await openSession(params.sessionId, params.mcpServers, params._meta);
+      await openSession(params.sessionId, params.cwd, params.mcpServers, params._meta);
       return {};
     })
     .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
@@ -108,6 +117,7 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
               if (state.mcp === undefined) throw new Error(NO_MCP_SERVER);
               return state.mcp.listTools();
             },
+            waitForFile: (path, signal) => waitForFile(resolve(state.cwd, path), signal),
             cancelled: turn.promise,
             isCancelled: () => turn.cancelled,
             exit: deps.exit,

@@ -10,6 +10,7 @@ class ExitCalled extends Error {
 }
 
 function fakeIo(tools: Record<string, ToolOutcome | Error> = {}, listed: string[] | Error = Object.keys(tools)) {
+  const files = new Map<string, { release: () => void; fail: (err: Error) => void; signal: AbortSignal }>();
   const updates: SessionUpdate[] = [];
   const calls: { name: string; args: Record<string, unknown> }[] = [];
   let cancelled = false;
@@ -27,6 +28,10 @@ function fakeIo(tools: Record<string, ToolOutcome | Error> = {}, listed: string[
       return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
     },
     listTools: () => (listed instanceof Error ? Promise.reject(listed) : Promise.resolve(listed)),
+    waitForFile: (path, signal) =>
+      new Promise<void>((release, fail) => {
+        files.set(path, { release, fail, signal });
+      }),
     cancelled: new Promise<void>((resolve) => {
       cancel = () => {
         cancelled = true;
@@ -39,7 +44,7 @@ function fakeIo(tools: Record<string, ToolOutcome | Error> = {}, listed: string[
     },
     nextToolCallId: () => `call-${++ids}`,
   };
-  return { io, updates, calls, cancel: () => cancel() };
+  return { io, updates, calls, files, cancel: () => cancel() };
 }
 
 const CONTEXT = { prompt: 'the prompt', ordinal: 0 };
@@ -153,6 +158,45 @@ describe('runTurn', () => {
     await expect(running).rejects.toThrow(TurnFailure);
     await expect(running).rejects.toThrow('list_tools failed: no HTTP MCP server was given in session/new');
     expect(updates).toEqual([]);
+  });
+});
+
+describe('runTurn: wait_for_file', () => {
+  const steps: TurnBody['steps'] = [
+    { kind: 'wait_for_file', path: 'release-{{ordinal}}' },
+    { kind: 'reply', text: 'released' },
+  ];
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('blocks until the file (placeholders filled in) exists, then goes on', async () => {
+    const { io, updates, files } = fakeIo();
+    const running = runTurn(turn(steps), { prompt: 'p', ordinal: 3 }, io);
+    await settle();
+    expect([...files.keys()]).toEqual(['release-3']);
+    expect(updates).toEqual([]);
+    files.get('release-3')!.release();
+    expect(await running).toBe('end_turn');
+    expect(updates).toHaveLength(1);
+    expect(files.get('release-3')!.signal.aborted).toBe(true);
+  });
+
+  test('a cancel ends the wait with cancelled and stops the watch', async () => {
+    const { io, updates, files, cancel } = fakeIo();
+    const running = runTurn(turn(steps), CONTEXT, io);
+    await settle();
+    cancel();
+    expect(await running).toBe('cancelled');
+    expect(updates).toEqual([]);
+    expect(files.get('release-0')!.signal.aborted).toBe(true);
+  });
+
+  test('a file that cannot be watched fails the turn, naming it', async () => {
+    const { io, files } = fakeIo();
+    const running = runTurn(turn(steps), CONTEXT, io);
+    await settle();
+    files.get('release-0')!.fail(new Error('cannot watch /nowhere: ENOENT'));
+    await expect(running).rejects.toThrow(TurnFailure);
+    await expect(running).rejects.toThrow('wait_for_file release-0 failed: cannot watch /nowhere: ENOENT');
   });
 });
 

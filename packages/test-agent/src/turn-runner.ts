@@ -20,6 +20,11 @@ export interface TurnIo {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
   /** Every tool name the session's MCP server lists; rejects when there is none or the call faults. */
   listTools(): Promise<string[]>;
+  /**
+   * Resolves once the file exists (a relative path against the session's cwd); rejects when it cannot
+   * be watched. `signal` aborts the wait when the turn is cancelled.
+   */
+  waitForFile(path: string, signal: AbortSignal): Promise<void>;
   /** Resolves when session/cancel arrives for this turn. */
   cancelled: Promise<void>;
   isCancelled(): boolean;
@@ -53,8 +58,30 @@ async function runStep(step: Step, context: PromptContext, io: TurnIo): Promise<
     case 'wait_for_cancel':
       await io.cancelled;
       return 'cancelled';
+    case 'wait_for_file':
+      return waitForFile(renderReply(step.path, context), io);
     case 'exit':
       return io.exit(step.code);
+  }
+}
+
+/** Blocks until the file exists ('done') or the turn is cancelled ('cancelled'), whichever is first. */
+async function waitForFile(path: string, io: TurnIo): Promise<'cancelled' | 'done'> {
+  const abort = new AbortController();
+  const cancelled = io.cancelled.then(() => 'cancelled' as const);
+  try {
+    const appeared = io.waitForFile(path, abort.signal).then(
+      () => 'done' as const,
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new TurnFailure(`wait_for_file ${path} failed: ${message}`, { cause: err });
+      },
+    );
+    // Once cancelled, a late failure of the abandoned wait must not become an unhandled rejection.
+    appeared.catch(() => undefined);
+    return await Promise.race([appeared, cancelled]);
+  } finally {
+    abort.abort();
   }
 }
 
