@@ -20,6 +20,44 @@ export interface LaunchedSession {
   };
 }
 
+/** POST /api/sessions/:id/prompts (202). */
+export interface QueuedPromptBody {
+  queued_prompt_id: string;
+  message_id: string;
+  session_id: string;
+  status: 'queued' | 'dispatched' | 'completed' | 'failed';
+}
+
+/** One item of GET /api/sessions/:id/prompts. */
+export interface PromptItemBody {
+  id: string;
+  session_id: string | null;
+  prompt: string;
+  source: string;
+  status: 'queued' | 'dispatched' | 'completed' | 'failed';
+  stop_reason: string | null;
+  error: string | null;
+  created_at: string;
+  dispatched_at: string | null;
+  finished_at: string | null;
+}
+
+/** The turn fields of GET /api/sessions/:id (and of the stop response). */
+export interface SessionTurnBody {
+  id: string;
+  state: 'created' | 'starting' | 'running' | 'waiting_for_input' | 'completed' | 'failed' | 'cancelled';
+  last_error: string | null;
+  acp_session_id: string | null;
+  agent: {
+    status: 'none' | 'starting' | 'ready' | 'prompting' | 'exited';
+    pid: number | null;
+    acp_session_id: string | null;
+    loaded: boolean;
+    current_prompt_id: string | null;
+    exit_reason: string | null;
+  } | null;
+}
+
 export class BackendApi {
   constructor(private readonly baseUrl: string) {}
 
@@ -59,5 +97,34 @@ export class BackendApi {
 
   async launch(taskId: string, body: Record<string, unknown> = {}): Promise<LaunchedSession> {
     return this.create<LaunchedSession>(`/api/tasks/${taskId}/sessions`, body);
+  }
+
+  /** Queues an operator prompt for the session (202 expected by the caller). */
+  queuePrompt(sessionId: string, prompt: string): Promise<ApiResponse<QueuedPromptBody>> {
+    return this.request<QueuedPromptBody>('POST', `/api/sessions/${sessionId}/prompts`, { prompt });
+  }
+
+  async prompts(sessionId: string): Promise<PromptItemBody[]> {
+    const response = await this.request<{ items: PromptItemBody[] }>('GET', `/api/sessions/${sessionId}/prompts`);
+    if (response.status !== 200) throw new Error(`GET prompts -> ${response.status}: ${JSON.stringify(response.body)}`);
+    return response.body.items;
+  }
+
+  async sessionTurns(sessionId: string): Promise<SessionTurnBody> {
+    const response = await this.request<SessionTurnBody>('GET', `/api/sessions/${sessionId}`);
+    if (response.status !== 200) throw new Error(`GET session -> ${response.status}: ${JSON.stringify(response.body)}`);
+    return response.body;
+  }
+
+  stopSession(sessionId: string): Promise<ApiResponse<SessionTurnBody>> {
+    return this.request<SessionTurnBody>('POST', `/api/sessions/${sessionId}/stop`, {});
+  }
+
+  cancelTurn(sessionId: string): Promise<ApiResponse<{ cancelled: boolean; prompt_id: string | null }>> {
+    return this.request('POST', `/api/sessions/${sessionId}/cancel`, {});
+  }
+
+  resumeSession(sessionId: string): Promise<ApiResponse<LaunchedSession>> {
+    return this.request<LaunchedSession>('POST', `/api/sessions/${sessionId}/resume`, {});
   }
 }

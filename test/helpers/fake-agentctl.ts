@@ -1,8 +1,25 @@
 // agentctl in miniature for in-process backend tests: the configs it holds, every call it got, the
-// revision rule of the real one (a push at or below the held revision is stale), and an injectable
-// failure for refresh/repair paths.
-import { AppError, type LaunchConfig, NO_AGENT, type Provider, type RuntimeSessionState } from '@kandev/protocol';
-import type { AgentctlApi, ProviderUpdateResult } from '../../packages/backend/src/executors/agentctl-client';
+// revision rule of the real one (a push at or below the held revision is stale), an injectable
+// failure for refresh/repair paths, and a scripted agent per session (CreateSession starts it,
+// Prompt runs one turn at a time and is idempotent per prompt id, the test ends turns or crashes the
+// agent) whose session events go, in order, to whoever attached (buffered while nobody is).
+import {
+  type AgentRuntimeState,
+  AppError,
+  type LaunchConfig,
+  NO_AGENT,
+  type Provider,
+  type RuntimeSessionState,
+  type SessionEvent,
+  type SessionEventBody,
+  type TurnRecord,
+} from '@kandev/protocol';
+import type {
+  AgentctlApi,
+  PromptAccepted,
+  ProviderUpdateResult,
+  TurnCancellation,
+} from '../../packages/backend/src/executors/agentctl-client';
 import type { AgentctlEndpoint, Executor } from '../../packages/backend/src/executors/executor';
 
 const HELD_AT = '2026-11-30T10:00:00.000Z';
@@ -27,52 +44,281 @@ export function fakeExecutor(): Executor {
   };
 }
 
-function stateOf(config: LaunchConfig): RuntimeSessionState {
-  return {
-    config,
-    toolNames: [],
-    connectionCount: 0,
-    mcpPath: '/',
-    createdAt: HELD_AT,
-    updatedAt: HELD_AT,
-    agent: NO_AGENT,
-  };
+/** One Prompt call as the fake answered it. */
+export interface PromptCall {
+  sessionId: string;
+  promptId: string;
+  outcome: 'delivered' | 'duplicate' | 'refused' | 'failed';
+}
+
+type Method = 'CreateSession' | 'GetSession' | 'Prompt' | 'CancelTurn' | 'StopSession';
+
+interface ScheduledFailure {
+  method: Method;
+  error: Error;
+  /** The call takes effect, then fails (the reply was lost: an ambiguous failure). */
+  afterApplying: boolean;
 }
 
 export class FakeAgentctl implements AgentctlApi {
   readonly held = new Map<string, LaunchConfig>();
+  readonly agents = new Map<string, AgentRuntimeState>();
   readonly calls: string[] = [];
+  readonly promptCalls: PromptCall[] = [];
+  /** Prompts that reached an agent (a new id accepted), in order: at most once per id. */
+  readonly delivered: { sessionId: string; promptId: string; text: string }[] = [];
+  /** Every event emitted, in order. */
+  readonly emitted: SessionEvent[] = [];
   /** When set, every call records itself and fails with this error. */
   failure: Error | undefined;
+  /** An agent becomes ready as soon as CreateSession started it (false: call startAgent()). */
+  autoStart = true;
+  /** Called right after a prompt reached an agent, before Prompt answers (e.g. to end the turn at once). */
+  onDelivered: ((sessionId: string, promptId: string) => void) | undefined;
+  private readonly scheduled: ScheduledFailure[] = [];
+  /** Prompt ids an agent of the session has seen (across restarts): a duplicate is never delivered. */
+  private readonly seen = new Map<string, Map<string, TurnRecord>>();
+  private sink: ((event: SessionEvent) => void) | undefined;
+  private readonly buffered: SessionEvent[] = [];
+  private seq = 0;
+  private nextPid = 1000;
+  private acpCount = 0;
 
-  createSession(): Promise<RuntimeSessionState> {
-    return Promise.reject(new Error('not used'));
+  /** The backend attaches (the latest wins): events buffered meanwhile are flushed to it, in order. */
+  attach(sink: (event: SessionEvent) => void): void {
+    this.sink = sink;
+    for (const event of this.buffered.splice(0)) sink(event);
+  }
+
+  /** The backend went away: events are kept until the next attach. */
+  detach(): void {
+    this.sink = undefined;
+  }
+
+  /** The next call of `method` fails with `error` (after taking effect, with afterApplying). */
+  failNext(method: Method, error: Error, options: { afterApplying?: boolean } = {}): void {
+    this.scheduled.push({ method, error, afterApplying: options.afterApplying ?? false });
+  }
+
+  createSession(config: LaunchConfig): Promise<RuntimeSessionState> {
+    return this.answer('CreateSession', `CreateSession ${config.sessionId} ${config.revision}`, () => {
+      const current = this.held.get(config.sessionId);
+      if (current !== undefined && config.revision < current.revision) {
+        throw new AppError('failed_precondition', `revision ${config.revision} is below ${current.revision}`);
+      }
+      if (current !== undefined && config.revision === current.revision) return this.stateOf(config.sessionId);
+      this.held.set(config.sessionId, { ...config, mcpToken: '' });
+      this.stopAgent(config.sessionId, 'restarted by CreateSession');
+      if (config.agent !== null) {
+        const resume = config.agent.resumeAcpSessionId;
+        this.agents.set(config.sessionId, {
+          ...NO_AGENT,
+          status: 'starting',
+          pid: this.nextPid++,
+          acpSessionId: resume ?? `acp-${++this.acpCount}`,
+          loaded: resume !== null,
+        });
+        if (this.autoStart) this.startAgent(config.sessionId);
+      }
+      return this.stateOf(config.sessionId);
+    });
   }
 
   getSession(sessionId: string): Promise<RuntimeSessionState> {
-    return this.answer(`GetSession ${sessionId}`, () => stateOf(this.require(sessionId)));
+    return this.answer('GetSession', `GetSession ${sessionId}`, () => this.stateOf(sessionId));
   }
 
   updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult> {
-    return this.answer(`UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`, () => {
+    return this.answer(undefined, `UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`, () => {
       const config = this.require(sessionId);
-      if (revision <= config.revision) return { outcome: 'stale', toolsChanged: false, session: stateOf(config) };
-      const next = { ...config, providers: [...providers], revision };
-      this.held.set(sessionId, next);
-      return { outcome: 'applied', toolsChanged: true, session: stateOf(next) };
+      if (revision <= config.revision) {
+        return { outcome: 'stale', toolsChanged: false, session: this.stateOf(sessionId) };
+      }
+      this.held.set(sessionId, { ...config, providers: [...providers], revision });
+      return { outcome: 'applied', toolsChanged: true, session: this.stateOf(sessionId) };
     });
   }
 
   stopSession(sessionId: string): Promise<boolean> {
-    return this.answer(`StopSession ${sessionId}`, () => this.held.delete(sessionId));
+    return this.answer('StopSession', `StopSession ${sessionId}`, () => {
+      this.stopAgent(sessionId, 'stopped by StopSession');
+      this.agents.delete(sessionId);
+      return this.held.delete(sessionId);
+    });
   }
 
   listSessions(): Promise<RuntimeSessionState[]> {
-    return this.answer('ListSessions', () => [...this.held.values()].map(stateOf));
+    return this.answer(undefined, 'ListSessions', () => [...this.held.keys()].map((id) => this.stateOf(id)));
+  }
+
+  prompt(sessionId: string, promptId: string, text: string): Promise<PromptAccepted> {
+    const record = (outcome: PromptCall['outcome']) => this.promptCalls.push({ sessionId, promptId, outcome });
+    return this.answer(
+      'Prompt',
+      `Prompt ${sessionId} ${promptId}`,
+      () => {
+        this.require(sessionId);
+        const seen = this.seen.get(sessionId)?.get(promptId);
+        if (seen !== undefined) {
+          record('duplicate');
+          return { turn: { ...seen }, duplicate: true };
+        }
+        const agent = this.agents.get(sessionId);
+        const refuse = (why: string) => {
+          record('refused');
+          return new AppError('failed_precondition', why);
+        };
+        if (agent === undefined) throw refuse('the session has no agent');
+        if (agent.status === 'exited') throw refuse('the agent exited');
+        if (agent.status === 'prompting') throw refuse('another turn is running');
+        const turn: TurnRecord = {
+          promptId,
+          status: 'running',
+          stopReason: null,
+          error: null,
+          startedAt: HELD_AT,
+          endedAt: null,
+        };
+        this.remember(sessionId, turn);
+        this.agents.set(sessionId, { ...agent, status: 'prompting', currentPromptId: promptId });
+        this.delivered.push({ sessionId, promptId, text });
+        record('delivered');
+        this.emit(sessionId, { kind: 'turn_started', promptId });
+        this.onDelivered?.(sessionId, promptId);
+        return { turn: { ...turn }, duplicate: false };
+      },
+      () => record('failed'),
+    );
+  }
+
+  cancelTurn(sessionId: string): Promise<TurnCancellation> {
+    return this.answer('CancelTurn', `CancelTurn ${sessionId}`, () => {
+      const promptId = this.agents.get(sessionId)?.currentPromptId ?? null;
+      if (promptId === null) return { cancelled: false, promptId: null };
+      this.finishTurn(sessionId, { stopReason: 'cancelled' });
+      return { cancelled: true, promptId };
+    });
+  }
+
+  // ---- the scripted agent, driven by the test ----
+
+  /** agent_started: the handshake finished (automatic unless autoStart is off). */
+  startAgent(sessionId: string): void {
+    const agent = this.requireAgent(sessionId);
+    this.agents.set(sessionId, { ...agent, status: 'ready' });
+    this.emit(sessionId, {
+      kind: 'agent_started',
+      pid: agent.pid ?? 0,
+      acpSessionId: agent.acpSessionId ?? '',
+      loaded: agent.loaded,
+    });
+  }
+
+  /** The running turn ends: optional agent text and tool call first, then turn_ended. */
+  finishTurn(
+    sessionId: string,
+    options: { stopReason?: string; text?: string; toolCall?: { id: string; title: string } } = {},
+  ): string {
+    const agent = this.requireAgent(sessionId);
+    const promptId = agent.currentPromptId;
+    if (promptId === null) throw new Error(`no turn runs in ${sessionId}`);
+    if (options.toolCall !== undefined) {
+      const base = { promptId, toolCallId: options.toolCall.id, title: options.toolCall.title, outputText: '' };
+      this.emit(sessionId, { kind: 'tool_call', ...base, status: 'in_progress', inputJson: '{"path":"a.ts"}' });
+      this.emit(sessionId, { kind: 'tool_call', ...base, status: 'completed', inputJson: '', outputText: 'ok' });
+    }
+    if (options.text !== undefined) this.emit(sessionId, { kind: 'agent_message', promptId, text: options.text });
+    const turn = this.endTurn(sessionId, { status: 'completed', stopReason: options.stopReason ?? 'end_turn' });
+    this.agents.set(sessionId, { ...agent, status: 'ready', currentPromptId: null });
+    this.emit(sessionId, { kind: 'turn_ended', turn });
+    return promptId;
+  }
+
+  /**
+   * The agent process dies: its turn fails (turn_ended), then agent_exited (unexpected). With
+   * `holdExitEvent` the agent_exited event is emitted only when the returned function is called.
+   */
+  crashAgent(
+    sessionId: string,
+    options: { exitCode?: number; reason?: string; holdExitEvent?: boolean } = {},
+  ): () => void {
+    const agent = this.requireAgent(sessionId);
+    const reason = options.reason ?? `exited with code ${options.exitCode ?? 1}`;
+    if (agent.currentPromptId !== null) {
+      this.emit(sessionId, { kind: 'turn_ended', turn: this.endTurn(sessionId, { status: 'failed', error: reason }) });
+    }
+    this.agents.set(sessionId, { ...agent, status: 'exited', currentPromptId: null, exitReason: reason, pid: null });
+    const exitCode = options.exitCode ?? 1;
+    const exited = () =>
+      this.emit(sessionId, { kind: 'agent_exited', exitCode, signal: null, reason, expected: false });
+    if (options.holdExitEvent !== true) exited();
+    return exited;
+  }
+
+  /** The session's agent pid while its process runs (null: none or exited). */
+  agentPid(sessionId: string): number | null {
+    const agent = this.agents.get(sessionId);
+    return agent === undefined || agent.status === 'exited' ? null : agent.pid;
   }
 
   pushes(): string[] {
     return this.calls.filter((call) => call.startsWith('UpdateProviders'));
+  }
+
+  private stopAgent(sessionId: string, reason: string): void {
+    const agent = this.agents.get(sessionId);
+    if (agent === undefined || agent.status === 'exited') return;
+    if (agent.currentPromptId !== null) {
+      this.emit(sessionId, { kind: 'turn_ended', turn: this.endTurn(sessionId, { status: 'failed', error: reason }) });
+    }
+    this.agents.set(sessionId, { ...agent, status: 'exited', currentPromptId: null, exitReason: reason, pid: null });
+    this.emit(sessionId, { kind: 'agent_exited', exitCode: null, signal: 'SIGTERM', reason, expected: true });
+  }
+
+  private endTurn(
+    sessionId: string,
+    end: { status: 'completed'; stopReason: string } | { status: 'failed'; error: string },
+  ): TurnRecord {
+    const agent = this.requireAgent(sessionId);
+    const promptId = agent.currentPromptId ?? '';
+    const turn: TurnRecord = {
+      promptId,
+      status: end.status,
+      stopReason: end.status === 'completed' ? end.stopReason : null,
+      error: end.status === 'failed' ? end.error : null,
+      startedAt: HELD_AT,
+      endedAt: HELD_AT,
+    };
+    this.remember(sessionId, turn);
+    this.agents.set(sessionId, { ...agent, currentPromptId: null });
+    return turn;
+  }
+
+  private remember(sessionId: string, turn: TurnRecord): void {
+    const seen = this.seen.get(sessionId) ?? new Map<string, TurnRecord>();
+    seen.set(turn.promptId, turn);
+    this.seen.set(sessionId, seen);
+  }
+
+  private emit(sessionId: string, body: SessionEventBody): void {
+    const event: SessionEvent = { ...body, sessionId, seq: ++this.seq, occurredAt: HELD_AT };
+    this.emitted.push(event);
+    if (this.sink === undefined) this.buffered.push(event);
+    else this.sink(event);
+  }
+
+  private stateOf(sessionId: string): RuntimeSessionState {
+    const agent = this.agents.get(sessionId);
+    const turns = [...(this.seen.get(sessionId)?.values() ?? [])].map((turn) => ({ ...turn }));
+    return {
+      config: this.require(sessionId),
+      toolNames: [],
+      connectionCount: 0,
+      mcpPath: '/',
+      createdAt: HELD_AT,
+      updatedAt: HELD_AT,
+      agent: agent === undefined ? NO_AGENT : { ...agent, turns },
+    };
   }
 
   private require(sessionId: string): LaunchConfig {
@@ -81,13 +327,25 @@ export class FakeAgentctl implements AgentctlApi {
     return config;
   }
 
-  /** Records the call; answers, or fails with the injected failure. */
-  private answer<T>(call: string, work: () => T): Promise<T> {
+  private requireAgent(sessionId: string): AgentRuntimeState {
+    const agent = this.agents.get(sessionId);
+    if (agent === undefined) throw new Error(`no agent in ${sessionId}`);
+    return agent;
+  }
+
+  /** Records the call; answers, or fails with the injected failure (before or after taking effect). */
+  private answer<T>(method: Method | undefined, call: string, work: () => T, onFailure?: () => void): Promise<T> {
     this.calls.push(call);
+    const index = this.scheduled.findIndex((failure) => failure.method === method);
+    const scheduled = index < 0 ? undefined : this.scheduled.splice(index, 1)[0];
     try {
       if (this.failure !== undefined) throw this.failure;
-      return Promise.resolve(work());
+      if (scheduled !== undefined && !scheduled.afterApplying) throw scheduled.error;
+      const result = work();
+      if (scheduled !== undefined) throw scheduled.error;
+      return Promise.resolve(result);
     } catch (error) {
+      if (error === this.failure || error === scheduled?.error) onFailure?.();
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }

@@ -53,7 +53,9 @@ export async function createProviderAutomationEnv(cleanup: Cleanup) {
   const links = new ReviewLinkService({ uow, clock });
   const credentials = new WorkspaceCredentialService({ uow, clock });
   const questions = new QuestionService({ uow, clock, timeoutMs: 600_000, logger });
-  const handlers = createToolHandlers({ uow, clock, logger, tasks, workspaceSources: sources, questions });
+  // No drainer here: the review tools queue no prompts.
+  const prompts = { kick: () => Promise.resolve() };
+  const handlers = createToolHandlers({ uow, clock, logger, tasks, workspaceSources: sources, questions, prompts });
   return { db, uow, logger, repositories, sources, tasks, links, credentials, handlers };
 }
 
@@ -67,7 +69,7 @@ export async function serveProviderAutomation(cleanup: Cleanup, env: ProviderAut
   return new BackendApi(`http://127.0.0.1:${server.port}`);
 }
 
-/** A running session row of the task, as a launch leaves it. */
+/** A live session row of the task, as a launch of an MCP-only session leaves it (waiting for input). */
 export async function insertSession(
   env: ProviderAutomationEnv,
   id: string,
@@ -90,7 +92,7 @@ export async function insertSession(
   const session: AgentSession = {
     id,
     taskId,
-    state: 'running',
+    state: 'waiting_for_input',
     executor: 'local',
     agentctlAddress: '127.0.0.1:1',
     revision: 1,
@@ -103,6 +105,7 @@ export async function insertSession(
     mcpTokenHash: 'ab'.repeat(32),
     surface: 'kanban_task',
     lastError: null,
+    acpSessionId: null,
     createdAt: NOW,
     updatedAt: NOW,
   };

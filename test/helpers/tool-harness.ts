@@ -9,6 +9,7 @@ import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pus
 import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
 import { QuestionService, type StartTimer } from '../../packages/backend/src/questions/question-service';
 import { AgentctlRuntimeSessions } from '../../packages/backend/src/sessions/runtime-session-control';
+import { isLive } from '../../packages/backend/src/sessions/session-lifecycle';
 import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
 import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
@@ -79,6 +80,9 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
   cleanup.defer(() => reconciler.stop());
   const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger });
   const repositories = new RepositoryService({ uow, clock, gitlabHosts: [] });
+  /** Sessions whose queue a tool asked to drain, in order (the drainer itself is tested elsewhere). */
+  const kicks: string[] = [];
+  const prompts = { kick: (sessionId: string) => Promise.resolve(void kicks.push(sessionId)) };
   const deps: ToolHandlerDeps = {
     uow,
     clock,
@@ -92,7 +96,9 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
       timeoutMs: options.questionTimeoutMs ?? 600_000,
       logger,
       startTimer: options.startTimer,
+      prompts,
     }),
+    prompts,
   };
   const handlers = createToolHandlers(deps);
   const sql: string[] = [];
@@ -118,7 +124,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
     });
   }
 
-  /** A session row (and agentctl's copy of it) at revision 1 with no providers. */
+  /** A session row (and agentctl's copy of it, when live) at revision 1 with no providers; idle by default. */
   async function session(id: string, taskId: string, seed: SessionSeed = {}): Promise<void> {
     const owner = await uow.read.tasks.findById(taskId);
     const surface = seed.surface ?? 'kanban_task';
@@ -139,7 +145,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
     await uow.read.sessions.insert({
       id,
       taskId,
-      state: seed.state ?? 'running',
+      state: seed.state ?? 'waiting_for_input',
       executor: 'local',
       agentctlAddress: ENDPOINT.grpcAddress,
       revision: 1,
@@ -152,10 +158,11 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
       mcpTokenHash: 'ab'.repeat(32),
       surface,
       lastError: null,
+      acpSessionId: null,
       createdAt: at,
       updatedAt: at,
     });
-    if ((seed.state ?? 'running') === 'running') agentctl.held.set(id, config);
+    if (isLive(seed.state ?? 'waiting_for_input')) agentctl.held.set(id, config);
   }
 
   async function contextFor(sessionId: string, toolName: string, bound: Partial<ToolCallContext> = {}) {
@@ -192,7 +199,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
     return tables;
   }
 
-  return { db, uow, deps, clock, handlers, agentctl, sql, workspace, task, session, call, snapshot };
+  return { db, uow, deps, clock, handlers, agentctl, kicks, sql, workspace, task, session, call, snapshot };
 }
 
 /** The AppError a call was refused with (fails the test when it succeeded). */

@@ -82,13 +82,14 @@ describe('backend sessions', () => {
     expect(reported).toMatchObject({
       id: session.session_id,
       task_id: task.id,
-      state: 'running',
+      state: 'waiting_for_input', // no agent profile: an MCP-only session is idle once agentctl took it
       executor: 'local',
       revision: 1,
       launch_config: session.launch_config,
       mcp_url: session.mcp_url,
       tools: listed,
       agentctl: { reachable: true },
+      agent: { status: 'none', pid: null, current_prompt_id: null },
     });
     expect(reported.connection_count).toBeGreaterThanOrEqual(1);
   });
@@ -150,7 +151,7 @@ describe('backend sessions', () => {
       .first();
     expect(row).toMatchObject({
       mcp_token_hash: sha256Hex(session.mcp_token),
-      state: 'running',
+      state: 'waiting_for_input',
       surface: 'office_task',
     });
     expect(row.launch_config).not.toContain(session.mcp_token);
@@ -171,7 +172,12 @@ describe('backend sessions', () => {
     } finally {
       process.kill(pid, 'SIGCONT');
     }
-    expect(frozen).toMatchObject({ state: 'running', tools: null, agentctl: { reachable: false } });
+    expect(frozen).toMatchObject({
+      state: 'waiting_for_input',
+      tools: null,
+      agentctl: { reachable: false },
+      agent: null,
+    });
     expect(frozen.agentctl.error).toMatch(/GetSession/);
     expect(failed.status).toBe(504);
     expect(failed.body.error).toMatchObject({

@@ -181,12 +181,19 @@ describe('backend stores (SQLite)', () => {
       ownsTaskTitle: false,
       mcpToken: 'secret-token-secret-token-secret-token-123',
       systemPrompt: 'prompt',
-      agent: { command: 'agent', args: ['--acp'], env: {}, cwd: null, supportsMcp: true, resumeAcpSessionId: null },
+      agent: {
+        command: 'agent',
+        args: ['--acp'],
+        env: { API_KEY: 'secret-api-key' },
+        cwd: null,
+        supportsMcp: true,
+        resumeAcpSessionId: null,
+      },
     };
     const session: AgentSession = {
       id: 's',
       taskId: 't',
-      state: 'starting',
+      state: 'created',
       executor: 'local',
       agentctlAddress: null,
       revision: 1,
@@ -199,28 +206,35 @@ describe('backend stores (SQLite)', () => {
       mcpTokenHash: 'ab'.repeat(32),
       surface: 'kanban_task',
       lastError: null,
+      acpSessionId: null,
       createdAt: NOW,
       updatedAt: NOW,
     };
     await uow.read.sessions.insert(session);
     const raw: { launch_config: string } = await db('sessions').where({ id: 's' }).first('launch_config');
     expect(raw.launch_config).not.toContain('secret-token');
-    expect(await uow.read.sessions.findById('s')).toEqual({ ...session, launchConfig: { ...config, mcpToken: '' } });
+    expect(raw.launch_config).not.toContain('secret-api-key'); // agent env values are redacted, names kept
+    const agent = { ...config.agent, env: { API_KEY: '<redacted>' } };
+    expect(await uow.read.sessions.findById('s')).toEqual({
+      ...session,
+      launchConfig: { ...config, mcpToken: '', agent },
+    });
 
-    await uow.read.sessions.markRunning(
-      's',
-      '127.0.0.1:7421',
-      { revision: 1, providers: ['github'] },
-      '2026-08-09T10:00:01.000Z',
-    );
+    const at = (second: number) => `2026-08-09T10:00:0${second}.000Z`;
+    const launching = { agentctlAddress: '127.0.0.1:7421' };
+    expect(await uow.read.sessions.advance(session, { kind: 'launching' }, at(1), launching)).toBe('starting');
+    await uow.read.sessions.recordAccepted('s', { revision: 1, providers: ['github'] }, at(1));
     expect(await uow.read.sessions.findById('s')).toMatchObject({
-      state: 'running',
+      state: 'starting',
       agentctlAddress: '127.0.0.1:7421',
       appliedRevision: 1,
       appliedProviders: ['github'],
-      refreshedAt: '2026-08-09T10:00:01.000Z',
+      refreshedAt: at(1),
     });
-    await uow.read.sessions.markFailed('s', 'agentctl went away', '2026-08-09T10:00:02.000Z');
+    const failed = await uow.read.sessions.advanceCurrent('s', { kind: 'start_failed' }, at(2), {
+      lastError: 'agentctl went away',
+    });
+    expect(failed).toBe('failed');
     expect(await uow.read.sessions.findById('s')).toMatchObject({ state: 'failed', lastError: 'agentctl went away' });
   });
 

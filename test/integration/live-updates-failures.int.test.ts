@@ -56,7 +56,7 @@ describe('live source updates: failures and repair', () => {
     // agentctl runs again and still holds the old, smaller set: no notification, same list.
     expect(await mcp.toolNames()).toEqual(before);
     const stale = await api.session(session.session_id);
-    expect(stale).toMatchObject({ revision: 2, applied_revision: 1, tools: before, state: 'running' });
+    expect(stale).toMatchObject({ revision: 2, applied_revision: 1, tools: before, state: 'waiting_for_input' });
     expect(stale.refresh_error).toMatch(/Deadline exceeded/);
     expect(stale.launch_config.providers).toEqual(['github', 'gitlab']);
     expect(mcp.listChangedCount()).toBe(0);
@@ -70,7 +70,7 @@ describe('live source updates: failures and repair', () => {
     const after = await fresh.toolNames();
     expect(after).toEqual(expect.arrayContaining([...PR_PAIR, ...MR_PAIR]));
     expect(await api.session(session.session_id)).toMatchObject({
-      state: 'running',
+      state: 'waiting_for_input', // MCP only: no agent, so idle once agentctl took the config
       revision: 3,
       applied_revision: 3,
       refresh_error: null,
@@ -94,7 +94,7 @@ describe('live source updates: failures and repair', () => {
       },
       { timeoutMs: 10_000, logs: backend.logs, what: 'the reconciler to record the refresh' },
     );
-    expect(repaired).toMatchObject({ revision: 2, refresh_error: null, state: 'running' });
+    expect(repaired).toMatchObject({ revision: 2, refresh_error: null, state: 'waiting_for_input' });
   });
 
   test('agentctl restarted without the session: the reconciler marks it failed; resume brings it back', async () => {
@@ -124,7 +124,7 @@ describe('live source updates: failures and repair', () => {
     expect(resumed.status).toBe(200);
     const fresh = await connectMcp(cleanup, resumed.body.mcp_url, resumed.body.mcp_token);
     expect(providersIn(await fresh.toolNames())).toEqual(['github', 'gitlab']);
-    expect(await api.session(session.session_id)).toMatchObject({ state: 'running', last_error: null });
+    expect(await api.session(session.session_id)).toMatchObject({ state: 'waiting_for_input', last_error: null });
   });
 
   test('a backend restarted on the same data dir repairs sessions left behind (boot sweep)', async () => {

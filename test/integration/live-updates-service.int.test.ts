@@ -64,8 +64,13 @@ describe('live-update services (in process, fake agentctl)', () => {
     });
   }
 
-  /** A session agentctl holds at revision 1 with no providers. */
-  async function runningSession(env: Env, id: string, taskId: string, state: AgentSession['state'] = 'running') {
+  /** A session agentctl holds at revision 1 with no providers (idle unless told otherwise). */
+  async function runningSession(
+    env: Env,
+    id: string,
+    taskId: string,
+    state: AgentSession['state'] = 'waiting_for_input',
+  ) {
     const config: LaunchConfig = {
       sessionId: id,
       taskId,
@@ -95,6 +100,7 @@ describe('live-update services (in process, fake agentctl)', () => {
       mcpTokenHash: 'ab'.repeat(32),
       surface: 'kanban_task',
       lastError: null,
+      acpSessionId: null,
       createdAt: NOW,
       updatedAt: NOW,
     });
@@ -108,7 +114,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const env = await setup();
     await task(env, 't');
     await runningSession(env, 's1', 't');
-    await runningSession(env, 's2', 't');
+    await runningSession(env, 's2', 't', 'running'); // a turn in progress: still pushed
     await runningSession(env, 'gone', 't', 'failed');
     env.sql.length = 0;
     const sources = ['github.com/a/1', 'gitlab.com/a/2', 'github.com/a/3', 'gitlab.com/a/4', 'gitlab.com/a/5'];
@@ -180,7 +186,10 @@ describe('live-update services (in process, fake agentctl)', () => {
       status: 'failed',
       reason: expect.stringMatching(/revision 10/),
     });
-    expect(await env.uow.read.sessions.findById('ahead')).toMatchObject({ state: 'running', appliedRevision: 1 });
+    expect(await env.uow.read.sessions.findById('ahead')).toMatchObject({
+      state: 'waiting_for_input',
+      appliedRevision: 1,
+    });
 
     const lostBatch = await env.sources.add('lost', { sources: [remote('github.com/a/2')] });
     expect(lostBatch.refresh.sessions[0]).toMatchObject({
@@ -196,7 +205,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const downBatch = await env.sources.add('down', { sources: [remote('github.com/a/3')] });
     expect(downBatch.refresh.status).toBe('failed');
     expect(await env.uow.read.sessions.findById('down')).toMatchObject({
-      state: 'running',
+      state: 'waiting_for_input',
       revision: 2,
       appliedRevision: 1,
       refreshAttempts: 1,

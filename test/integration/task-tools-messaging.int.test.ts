@@ -44,6 +44,19 @@ describe('message_task', () => {
     ]);
     const own = await h.call('s-me', 'message_task_kandev', { task_id: 'me', prompt: 'Note to self' });
     expect(own.structured).toMatchObject({ task_id: 'me', session_id: 's-me' });
+    // Each committed prompt asks its session's queue to drain; a refused call asks nothing.
+    expect(h.kicks).toEqual(['s-kid', 's-me']);
+    await refusal(h.call('s-me', 'message_task_kandev', { task_id: 'sib', prompt: 'p' }));
+    expect(h.kicks).toEqual(['s-kid', 's-me']);
+  });
+
+  test('to a child without a live session: queued for whichever session runs next, nothing kicked', async () => {
+    const h = await createToolHarness(cleanup);
+    await family(h);
+    await h.task('idle', { parentId: 'me' });
+    const sent = await h.call('s-me', 'message_task_kandev', { task_id: 'idle', prompt: 'later' });
+    expect(sent.structured).toMatchObject({ task_id: 'idle', session_id: null, status: 'queued' });
+    expect(h.kicks).toEqual([]);
   });
 
   test('grandchild, sibling, parent and another workspace are refused; nothing written', async () => {
@@ -94,16 +107,29 @@ describe('message_task', () => {
 describe('stop_task', () => {
   const cleanup = useCleanup();
 
-  test('a direct child: agentctl stops its sessions, they are recorded stopped, the reason is on the task', async () => {
+  test('a direct child: agentctl stops its sessions, they are recorded cancelled, the reason is on the task', async () => {
     const h = await createToolHarness(cleanup);
     await family(h);
+    await h.db('prompt_queue').insert({
+      id: 'in-flight',
+      task_id: 'kid',
+      session_id: 's-kid',
+      prompt: 'p',
+      source: 'operator',
+      status: 'dispatched',
+      created_at: '2026-11-30T10:00:00.000Z',
+      dispatched_at: '2026-11-30T10:00:00.000Z',
+    });
     const stopped = await h.call('s-me', 'stop_task_kandev', { task_id: 'kid', reason: 'wrong approach' });
     expect(stopped.structured).toMatchObject({
       task_id: 'kid',
       stopped_sessions: [{ session_id: 's-kid', runtime: 'stopped' }],
     });
     expect(h.agentctl.calls).toContain('StopSession s-kid');
-    expect(await h.uow.read.sessions.findById('s-kid')).toMatchObject({ state: 'stopped' });
+    expect(await h.uow.read.sessions.findById('s-kid')).toMatchObject({ state: 'cancelled' });
+    expect(await h.db('prompt_queue').where({ session_id: 's-kid' })).toMatchObject([
+      { id: 'in-flight', status: 'failed', error: 'session stopped' },
+    ]);
     expect(await h.uow.read.tasks.findById('kid')).toMatchObject({ state: 'todo' }); // nothing else changes
     expect(await h.db('messages').where({ task_id: 'kid' })).toMatchObject([
       { type: 'task_stopped', author: 'task:me', content: 'wrong approach' },

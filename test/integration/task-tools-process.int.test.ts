@@ -67,6 +67,6 @@ describe('task tools through backend + agentctl + MCP client', () => {
       'GET',
       `/api/sessions/${childSession.session_id}`,
     );
-    expect(view.body).toMatchObject({ state: 'stopped', tools: null }); // agentctl no longer holds it
+    expect(view.body).toMatchObject({ state: 'cancelled', tools: null }); // agentctl no longer holds it
   });
 });

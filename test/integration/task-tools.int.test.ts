@@ -113,7 +113,7 @@ describe('task tools: reads', () => {
       task_id: 'kid',
       sessions: [
         { id: 's-kid-2', state: 'failed' },
-        { id: 's-kid', state: 'running' },
+        { id: 's-kid', state: 'waiting_for_input' },
       ],
     });
     expect(JSON.stringify(sessions.structured)).not.toContain('ab'.repeat(32)); // no token hash

@@ -11,6 +11,8 @@ import { createApp } from './http/app';
 import { listen } from './http/http-server';
 import { createLogger, type Logger } from './logger';
 import { createMessageRoutes } from './messages/message-routes';
+import { createPromptRoutes } from './prompt-queue/prompt-routes';
+import { PromptService } from './prompt-queue/prompt-service';
 import { createQuestionRoutes } from './questions/question-routes';
 import { QuestionService } from './questions/question-service';
 import { createProviderAutomationRoutes } from './provider-automation/provider-automation-routes';
@@ -33,6 +35,7 @@ import { TaskService } from './tasks/task-service';
 import { createToolCallChannel } from './tool-calls/tool-call-channel';
 import type { ToolHandlers } from './tool-calls/tool-call';
 import { createToolHandlers } from './tool-calls/tool-handler-registry';
+import { createTurnRuntime, type TurnRuntime } from './turns/turn-runtime';
 import { createWorkspaceRoutes } from './workspaces/workspace-routes';
 import { WorkspaceService } from './workspaces/workspace-service';
 import { createWorkspaceSourceRoutes } from './workspace-sources/workspace-source-routes';
@@ -77,6 +80,7 @@ function createServices(
   orphans: OrphanSweeper;
   toolHandlers: ToolHandlers;
   questions: QuestionService;
+  turns: TurnRuntime;
 } {
   const { uow, executor } = base;
   const clock = () => new Date();
@@ -98,12 +102,8 @@ function createServices(
     logger: component('orphans'),
     followUpDelaysMs: [1, 4, 16].map((factor) => factor * config.agentctl.callTimeoutMs),
   });
-  const sessions = new SessionService({
-    ...agentctlDeps,
-    refreshes: reconciler,
-    orphans,
-    logger: component('sessions'),
-  });
+  // Prompt re-sends after an ambiguous failure follow the refresh retry schedule.
+  const turns = createTurnRuntime({ ...agentctlDeps, refreshes: reconciler, promptRetry: config.refreshRetry, logger });
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
   const tasks = new TaskService({ uow, clock });
   const runtimeSessions = new AgentctlRuntimeSessions({ executor, agentctl: base.clients });
@@ -112,6 +112,17 @@ function createServices(
     clock,
     timeoutMs: config.questionTimeoutMs,
     logger: component('questions'),
+    prompts: turns.drainer,
+  });
+  const sessions = new SessionService({
+    ...agentctlDeps,
+    refreshes: reconciler,
+    orphans,
+    lanes: turns.lanes,
+    prompts: turns.drainer,
+    runtimeSessions,
+    questions,
+    logger: component('sessions'),
   });
   const toolHandlers = createToolHandlers({
     uow,
@@ -121,6 +132,7 @@ function createServices(
     workspaceSources: sources,
     runtimeSessions,
     questions,
+    prompts: turns.drainer,
   });
   const routers = [
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
@@ -129,6 +141,7 @@ function createServices(
     createTaskRoutes(tasks),
     createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),
+    createPromptRoutes(new PromptService({ uow, clock, prompts: turns.drainer, logger: component('prompts') })),
     createAgentctlRoutes(executor),
     createMessageRoutes(uow),
     createQuestionRoutes(questions),
@@ -137,7 +150,7 @@ function createServices(
       credentials: new WorkspaceCredentialService({ uow, clock }),
     }),
   ];
-  return { routers, reconciler, orphans, toolHandlers, questions };
+  return { routers, reconciler, orphans, toolHandlers, questions, turns };
 }
 
 async function main(): Promise<void> {
@@ -155,7 +168,7 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'agentctl', run: () => executor.stop() });
     const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
-    const { routers, reconciler, orphans, toolHandlers, questions } = createServices(config, logger, {
+    const { routers, reconciler, orphans, toolHandlers, questions, turns } = createServices(config, logger, {
       uow,
       executor,
       clients,
@@ -165,10 +178,12 @@ async function main(): Promise<void> {
     if (expired > 0) logger.info({ expired }, 'stale questions expired');
     steps.unshift({ name: 'reconciler', run: () => reconciler.stop() });
     steps.unshift({ name: 'orphan sweeper', run: () => orphans.stop() });
+    steps.unshift({ name: 'turns', run: () => turns.stop() }); // after attach: its events finish first
     const heartbeatMs = config.toolCallHeartbeatMs;
     const attach = createToolCallChannel({
       uow,
       handlers: toolHandlers,
+      events: turns.events,
       heartbeatMs,
       logger: logger.child({ component: 'attach' }),
     });
@@ -176,6 +191,9 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'attach', run: () => attach.stop() }); // before agentctl stops and the db closes
 
     const endpoint = await executor.ensureAgentctl();
+    // Before serving: sessions agentctl lost fail, turns it finished or never saw are settled or sent
+    // again (same prompt id), idle sessions' queues drain. Never fatal: a failure is logged.
+    await turns.boot.run().catch((err: unknown) => logger.error({ err }, 'boot reconcile failed'));
     const app = createApp(logger.child({ component: 'http' }), routers);
     const http = await listen(app, config.http.host, config.http.port);
     steps.unshift({ name: 'http', run: () => http.close() });

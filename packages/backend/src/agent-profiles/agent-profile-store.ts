@@ -11,14 +11,17 @@ interface AgentProfileRow {
   id: string;
   command: string;
   args: unknown;
+  env: unknown;
+  supports_mcp: unknown;
 }
 
 interface FullAgentProfileRow extends AgentProfileRow {
   name: string;
-  env: unknown;
-  supports_mcp: unknown;
   created_at: unknown;
 }
+
+/** What a profile contributes to a launch config's agent command (the session adds cwd and resume). */
+export type ProfileCommand = Pick<AgentCommand, 'command' | 'args' | 'env' | 'supportsMcp'>;
 
 /** A profile to insert; `env` defaults to none. */
 export type NewAgentProfile = Omit<AgentProfile, 'env'> & { env?: Record<string, string> };
@@ -40,19 +43,19 @@ export class AgentProfileStore {
   constructor(private readonly db: Knex) {}
 
   /**
-   * The command for a launch config. The environment is left out until the agent runner (issue 5)
-   * passes it to agentctl directly: a launch config is stored and returned, and env values may be secrets.
+   * The command for a launch config, with the environment's real values: only CreateSession carries
+   * them; wherever the config is stored or shown it goes through redactLaunchConfig.
    */
-  async findCommand(id: string): Promise<AgentCommand | undefined> {
-    const row = await this.db<AgentProfileRow>('agent_profiles').where({ id }).first('id', 'command', 'args');
+  async findCommand(id: string): Promise<ProfileCommand | undefined> {
+    const row = await this.db<AgentProfileRow>('agent_profiles')
+      .where({ id })
+      .first('id', 'command', 'args', 'env', 'supports_mcp');
     if (row === undefined) return undefined;
     return {
       command: row.command,
       args: parseJsonColumn(ArgsSchema, row.args, 'agent_profiles.args'),
-      env: {},
-      cwd: null,
-      supportsMcp: true,
-      resumeAcpSessionId: null,
+      env: parseJsonColumn(EnvSchema, row.env ?? '{}', 'agent_profiles.env'),
+      supportsMcp: toBoolean(row.supports_mcp),
     };
   }
 

@@ -1,5 +1,5 @@
 import { AppError, launchConfigToWire, type WireUpdateProvidersResponseOutput } from '@kandev/protocol';
-import { providerUpdateFromWire } from './agentctl-client';
+import { promptAcceptedFromWire, providerUpdateFromWire } from './agentctl-client';
 
 const CONFIG = {
   sessionId: 's1',
@@ -46,5 +46,26 @@ describe('providerUpdateFromWire', () => {
   test('an unspecified outcome or a missing session is an internal error, never guessed', () => {
     expect(() => providerUpdateFromWire(response({ outcome: 'UPDATE_OUTCOME_UNSPECIFIED' }))).toThrow(AppError);
     expect(() => providerUpdateFromWire(response({ session: null }))).toThrow(/no session state/);
+  });
+});
+
+describe('promptAcceptedFromWire', () => {
+  test('the turn record, mapped, and whether agentctl had seen the prompt id', () => {
+    const turn = {
+      prompt_id: 'p1',
+      status: 'TURN_STATUS_COMPLETED' as const,
+      stop_reason: 'end_turn',
+      error: '',
+      started_at: 's',
+      ended_at: 'e',
+    };
+    expect(promptAcceptedFromWire({ turn, duplicate: true })).toEqual({
+      turn: { promptId: 'p1', status: 'completed', stopReason: 'end_turn', error: null, startedAt: 's', endedAt: 'e' },
+      duplicate: true,
+    });
+  });
+
+  test("no turn record is agentctl's fault, never guessed", () => {
+    expect(() => promptAcceptedFromWire({ turn: null, duplicate: false })).toThrow(/no turn record/);
   });
 });

@@ -11,8 +11,12 @@ import {
   providerToWire,
   type RuntimeSessionState,
   sessionStateFromWire,
+  type TurnRecord,
+  turnRecordFromWire,
   type UpdateOutcome,
   updateOutcomeFromWire,
+  type WireCancelTurnResponseOutput,
+  type WirePromptResponseOutput,
   type WireSessionStateOutput,
   type WireUpdateProvidersResponseOutput,
 } from '@kandev/protocol';
@@ -37,6 +41,23 @@ export function providerUpdateFromWire(response: WireUpdateProvidersResponseOutp
   return { outcome, toolsChanged: response.tools_changed, session: sessionStateFromWire(response.session) };
 }
 
+/** agentctl took a prompt (or had already: `duplicate`, never delivered twice). */
+export interface PromptAccepted {
+  turn: TurnRecord;
+  duplicate: boolean;
+}
+
+/** What CancelTurn did: `cancelled` false when no turn was running. */
+export interface TurnCancellation {
+  cancelled: boolean;
+  promptId: string | null;
+}
+
+export function promptAcceptedFromWire(response: WirePromptResponseOutput): PromptAccepted {
+  if (response.turn === null) throw new AppError('internal', 'agentctl Prompt: no turn record');
+  return { turn: turnRecordFromWire(response.turn), duplicate: response.duplicate };
+}
+
 /** The AgentCtl calls the backend makes (small, so services can be tested with a fake). */
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
@@ -44,6 +65,9 @@ export interface AgentctlApi {
   getSession(sessionId: string): Promise<RuntimeSessionState>;
   stopSession(sessionId: string): Promise<boolean>;
   listSessions(): Promise<RuntimeSessionState[]>;
+  /** Idempotent per prompt id: a seen id returns its turn with duplicate = true. */
+  prompt(sessionId: string, promptId: string, text: string): Promise<PromptAccepted>;
+  cancelTurn(sessionId: string): Promise<TurnCancellation>;
 }
 
 /** Promisified AgentCtl client: bearer metadata and a deadline on every call, errors as AppError. */
@@ -99,6 +123,22 @@ export class AgentctlClient implements AgentctlApi {
       this.client.ListSessions({}, md, opts, cb),
     );
     return response.sessions.map(sessionStateFromWire);
+  }
+
+  async prompt(sessionId: string, promptId: string, text: string): Promise<PromptAccepted> {
+    const request = { session_id: sessionId, prompt_id: promptId, text };
+    const response = await this.call<WirePromptResponseOutput>('Prompt', (md, opts, cb) =>
+      this.client.Prompt(request, md, opts, cb),
+    );
+    return promptAcceptedFromWire(response);
+  }
+
+  async cancelTurn(sessionId: string): Promise<TurnCancellation> {
+    const request = { session_id: sessionId };
+    const response = await this.call<WireCancelTurnResponseOutput>('CancelTurn', (md, opts, cb) =>
+      this.client.CancelTurn(request, md, opts, cb),
+    );
+    return { cancelled: response.cancelled, promptId: response.prompt_id.length > 0 ? response.prompt_id : null };
   }
 
   close(): void {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
-import { type Message, MessageMetadataSchema, MessageTypeSchema } from './message';
+import { type Message, type MessageMetadata, MessageMetadataSchema, MessageTypeSchema } from './message';
 
 interface MessageRow {
   seq: number | string;
@@ -13,6 +13,7 @@ interface MessageRow {
   author: string;
   content: string;
   metadata: unknown;
+  tool_call_id?: string | null;
   created_at: unknown;
 }
 
@@ -47,12 +48,35 @@ function fromRow(row: MessageRow): StoredMessage {
   };
 }
 
-/** A task's conversation: append-only, read oldest first. */
+/** A task's conversation: append-only (except an agent tool call's progress), read oldest first. */
 export class MessageStore {
   constructor(private readonly db: Knex) {}
 
   async insert(message: Message): Promise<void> {
-    await this.db('messages').insert({
+    await this.db('messages').insert(this.columns(message));
+  }
+
+  /** The first notice of an agent tool call: one entry per (session, tool call id). */
+  async insertToolCall(message: Message & { type: 'tool_call'; sessionId: string }, toolCallId: string) {
+    await this.db('messages').insert({ ...this.columns(message), tool_call_id: toolCallId });
+  }
+
+  async findToolCall(sessionId: string, toolCallId: string): Promise<Message | undefined> {
+    const row = await this.db<MessageRow>('messages')
+      .where({ session_id: sessionId, tool_call_id: toolCallId, type: 'tool_call' })
+      .first();
+    return row === undefined ? undefined : fromRow(row).message;
+  }
+
+  /** A later notice of the same tool call: its title and metadata (status, output) move on. */
+  async updateToolCall(id: string, content: string, metadata: MessageMetadata): Promise<void> {
+    await this.db('messages')
+      .where({ id, type: 'tool_call' })
+      .update({ content, metadata: JSON.stringify(metadata) });
+  }
+
+  private columns(message: Message) {
+    return {
       id: message.id,
       task_id: message.taskId,
       session_id: message.sessionId,
@@ -61,7 +85,7 @@ export class MessageStore {
       content: message.content,
       metadata: JSON.stringify(message.metadata),
       created_at: message.createdAt,
-    });
+    };
   }
 
   /** Up to `limit` messages of the task after position `afterSeq` (0: from the start), oldest first. */

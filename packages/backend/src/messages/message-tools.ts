@@ -44,6 +44,7 @@ async function messageTask(deps: ToolHandlerDeps, context: ToolCallContext, args
     });
     return { target, ...recorded };
   });
+  if (queued.sessionId !== null) void deps.prompts.kick(queued.sessionId);
   const where = queued.sessionId === null ? 'its next session' : `session ${queued.sessionId}`;
   return reply(`Queued for task ${target.id} (${where}); it runs when the current turn ends.`, {
     task_id: target.id,

@@ -2,8 +2,18 @@ import { z } from 'zod';
 
 // Pure: what a task's conversation holds, who wrote each entry, and how tools and REST show it.
 
-/** Entry kinds recorded on a task. Questions (a later issue) add their own types here. */
-export const MESSAGE_TYPES = ['message', 'step_complete', 'title_change', 'task_stopped'] as const;
+/**
+ * Entry kinds recorded on a task. 'tool_call' is one agent tool call (updated as it progresses);
+ * 'session_event' something that happened to a session's agent (it exited, say).
+ */
+export const MESSAGE_TYPES = [
+  'message',
+  'step_complete',
+  'title_change',
+  'task_stopped',
+  'tool_call',
+  'session_event',
+] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MessageTypeSchema = z.enum(MESSAGE_TYPES);
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
-import { toIsoString } from '../store/row-values';
-import { PROMPT_STATUSES, type QueuedPrompt } from './queued-prompt';
+import { toIsoString, toNullableIsoString } from '../store/row-values';
+import { PROMPT_STATUSES, type PromptOutcome, type QueuedPrompt } from './queued-prompt';
 
 interface QueuedPromptRow {
   id: string;
@@ -12,6 +12,10 @@ interface QueuedPromptRow {
   source: string;
   status: string;
   created_at: unknown;
+  dispatched_at: unknown;
+  finished_at: unknown;
+  stop_reason: string | null;
+  error: string | null;
 }
 
 const StatusSchema = z.enum(PROMPT_STATUSES);
@@ -27,10 +31,17 @@ function fromRow(row: QueuedPromptRow): QueuedPrompt {
     source: row.source,
     status: status.data,
     createdAt: toIsoString(row.created_at),
+    dispatchedAt: toNullableIsoString(row.dispatched_at),
+    finishedAt: toNullableIsoString(row.finished_at),
+    stopReason: row.stop_reason ?? null,
+    error: row.error ?? null,
   };
 }
 
-/** Prompts for a task's agent, first in first out (by insertion order). */
+/**
+ * Prompts for a task's agent, first in first out (by insertion order, `seq`). Every status change is a
+ * compare-and-set on the status the caller expects, so a prompt is claimed, finished or requeued once.
+ */
 export class PromptQueueStore {
   constructor(private readonly db: Knex) {}
 
@@ -43,7 +54,16 @@ export class PromptQueueStore {
       source: prompt.source,
       status: prompt.status,
       created_at: prompt.createdAt,
+      dispatched_at: prompt.dispatchedAt,
+      finished_at: prompt.finishedAt,
+      stop_reason: prompt.stopReason,
+      error: prompt.error,
     });
+  }
+
+  async findById(id: string): Promise<QueuedPrompt | undefined> {
+    const row = await this.db<QueuedPromptRow>('prompt_queue').where({ id }).first();
+    return row === undefined ? undefined : fromRow(row);
   }
 
   /** The task's prompts still waiting, oldest first. */
@@ -52,5 +72,77 @@ export class PromptQueueStore {
       .where({ task_id: taskId, status: 'queued' })
       .orderBy('seq');
     return rows.map(fromRow);
+  }
+
+  /** Every prompt bound to the session, whatever its status, oldest first. */
+  async listForSession(sessionId: string): Promise<QueuedPrompt[]> {
+    const rows = await this.db<QueuedPromptRow>('prompt_queue').where({ session_id: sessionId }).orderBy('seq');
+    return rows.map(fromRow);
+  }
+
+  /** The session's prompt in flight (at most one: the drainer claims only when none is). */
+  async findDispatched(sessionId: string): Promise<QueuedPrompt | undefined> {
+    const row = await this.db<QueuedPromptRow>('prompt_queue')
+      .where({ session_id: sessionId, status: 'dispatched' })
+      .orderBy('seq')
+      .first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /**
+   * The oldest prompt waiting for the session: bound to it, or (with `includeUnbound`, for the task's
+   * newest live session) queued for the task with no session.
+   */
+  async nextQueued(
+    session: { id: string; taskId: string },
+    includeUnbound: boolean,
+  ): Promise<QueuedPrompt | undefined> {
+    const row = await this.db<QueuedPromptRow>('prompt_queue')
+      .where({ status: 'queued' })
+      .where((q) => {
+        void q.where({ session_id: session.id });
+        if (includeUnbound) void q.orWhere((u) => void u.where({ task_id: session.taskId }).whereNull('session_id'));
+      })
+      .orderBy('seq')
+      .first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** queued -> dispatched, bound to the session (an unbound prompt is claimed by it). */
+  async claim(id: string, sessionId: string, now: string): Promise<boolean> {
+    const updated = await this.db('prompt_queue')
+      .where({ id, status: 'queued' })
+      .where((q) => void q.where({ session_id: sessionId }).orWhereNull('session_id'))
+      .update({ status: 'dispatched', session_id: sessionId, dispatched_at: now });
+    return updated > 0;
+  }
+
+  /** dispatched -> completed | failed; false when it was not in flight for that session. */
+  async finish(id: string, sessionId: string, outcome: PromptOutcome, now: string): Promise<boolean> {
+    const updated = await this.db('prompt_queue')
+      .where({ id, session_id: sessionId, status: 'dispatched' })
+      .update({
+        status: outcome.status,
+        stop_reason: outcome.status === 'completed' ? outcome.stopReason : null,
+        error: outcome.status === 'failed' ? outcome.error : null,
+        finished_at: now,
+      });
+    return updated > 0;
+  }
+
+  /** dispatched -> queued: agentctl refused it, so it was never delivered; it keeps its place. */
+  async requeue(id: string, sessionId: string): Promise<boolean> {
+    const updated = await this.db('prompt_queue')
+      .where({ id, session_id: sessionId, status: 'dispatched' })
+      .update({ status: 'queued', dispatched_at: null });
+    return updated > 0;
+  }
+
+  /** Fails the session's prompt in flight (agent exited, stop, resume); resolves its id, if any. */
+  async failDispatched(sessionId: string, error: string, now: string): Promise<string | undefined> {
+    const dispatched = await this.findDispatched(sessionId);
+    if (dispatched === undefined) return undefined;
+    const failed = await this.finish(dispatched.id, sessionId, { status: 'failed', error }, now);
+    return failed ? dispatched.id : undefined;
   }
 }

@@ -1,5 +1,6 @@
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { recordTaskPrompt } from '../messages/task-prompt';
 import { newId } from '../store/row-values';
 import type { UnitOfWork } from '../store/unit-of-work';
@@ -30,6 +31,8 @@ export interface QuestionServiceDeps {
   timeoutMs: number;
   logger: Logger;
   startTimer?: StartTimer;
+  /** Drains the session a late answer was queued for (absent: it waits for the next kick). */
+  prompts?: PromptKicker;
 }
 
 export interface AskRequest {
@@ -150,7 +153,9 @@ export class QuestionService {
       const answers = parseAnswers(question.questions, body);
       if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
       const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
-      if (this.waiters.has(id)) return { question: answered, delivery: { to: 'waiting_call' } as AnswerDelivery };
+      if (this.waiters.has(id)) {
+        return { question: answered, delivery: { to: 'waiting_call' } as AnswerDelivery, queuedFor: null };
+      }
       const { queued } = await recordTaskPrompt(stores, {
         taskId: question.taskId,
         author: 'operator',
@@ -158,11 +163,13 @@ export class QuestionService {
         metadata: { question_id: id, answers },
         now,
       });
-      return { question: answered, delivery: { to: 'queued_prompt', queuedPromptId: queued.id } as AnswerDelivery };
+      const delivery: AnswerDelivery = { to: 'queued_prompt', queuedPromptId: queued.id };
+      return { question: answered, delivery, queuedFor: queued.sessionId };
     });
     if (result.delivery.to === 'waiting_call') this.waiters.settle(result.question);
+    if (result.queuedFor !== null) void this.deps.prompts?.kick(result.queuedFor);
     this.deps.logger.info({ questionId: id, delivery: result.delivery.to }, 'question answered');
-    return { ...result, now };
+    return { question: result.question, delivery: result.delivery, now };
   }
 
   /** Calls held open right now (for tests and diagnostics). */

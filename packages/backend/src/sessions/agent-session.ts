@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import { type LaunchConfig, type Provider, type Surface, SurfaceSchema } from '@kandev/protocol';
 
-/** A backend session row's lifecycle (not agentctl's runtime view of it). */
-export const AGENT_SESSION_STATES = ['starting', 'running', 'failed', 'stopped'] as const;
+/**
+ * A backend session row's lifecycle (not agentctl's runtime view of it). The allowed moves between
+ * them are in session-lifecycle.ts; every write goes through it.
+ */
+export const AGENT_SESSION_STATES = [
+  'created',
+  'starting',
+  'running',
+  'waiting_for_input',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type AgentSessionState = (typeof AGENT_SESSION_STATES)[number];
 export const AgentSessionStateSchema = z.enum(AGENT_SESSION_STATES);
 
@@ -29,6 +40,8 @@ export interface AgentSession {
   mcpTokenHash: string;
   surface: Surface;
   lastError: string | null;
+  /** The agent's ACP session id (from agent_started); resume asks agentctl to continue it. */
+  acpSessionId: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -10,12 +10,16 @@ export interface LaunchRequest {
   ownsTaskTitle: boolean;
   revision: number;
   mcpToken: string;
+  /** Resume: the agent's ACP session to continue with session/load (null at launch). */
+  resumeAcpSessionId: string | null;
 }
 
 /**
  * The one read a launch config is built from (launch and resume share it): the task, whether its
  * direct parent exists, the providers of every attached repository and the agent command, inside the
- * caller's transaction, then the pure builder.
+ * caller's transaction, then the pure builder. The agent runs in the primary (first attached)
+ * repository's checkout when it has one. The result carries the profile's real env values: store or
+ * show it only through redactLaunchConfig.
  */
 export async function loadLaunchConfig(stores: Stores, request: LaunchRequest): Promise<LaunchConfig> {
   const { taskId } = request;
@@ -24,8 +28,12 @@ export async function loadLaunchConfig(stores: Stores, request: LaunchRequest): 
   if (task.archivedAt !== null) throw new AppError('failed_precondition', `task ${taskId} is archived`);
   const hasParent = task.parentId !== null && (await stores.tasks.findById(task.parentId)) !== undefined;
   const attached = await stores.tasks.attachedRepositories(taskId);
+  const profile =
+    task.agentProfileId === null ? undefined : await stores.agentProfiles.findCommand(task.agentProfileId);
   const agent =
-    task.agentProfileId === null ? null : ((await stores.agentProfiles.findCommand(task.agentProfileId)) ?? null);
+    profile === undefined
+      ? null
+      : { ...profile, cwd: attached[0]?.localPath ?? null, resumeAcpSessionId: request.resumeAcpSessionId };
   return buildLaunchConfig({
     task,
     hasParent,

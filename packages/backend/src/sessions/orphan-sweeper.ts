@@ -2,10 +2,7 @@ import type { AgentctlConnector } from '../executors/agentctl-client';
 import type { Executor } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
-import type { AgentSessionState } from './agent-session';
-
-/** Backend states in which agentctl must not hold the session (anything else is the backend's to run). */
-const ENDED: ReadonlySet<AgentSessionState> = new Set(['failed', 'stopped']);
+import { isEnded } from './session-lifecycle';
 
 export interface OrphanSweeperDeps {
   uow: UnitOfWork;
@@ -17,8 +14,8 @@ export interface OrphanSweeperDeps {
 }
 
 /**
- * Stops runtime sessions agentctl holds although the backend recorded them as failed, stopped or not
- * at all. They appear when a CreateSession times out in the backend but still runs in agentctl (a gRPC
+ * Stops runtime sessions agentctl holds although the backend recorded them as ended (failed, cancelled,
+ * completed: agentctl must not hold those) or not at all. They appear when a CreateSession times out in the backend but still runs in agentctl (a gRPC
  * deadline is ambiguous): nobody holds their token, and a later agent runtime would keep a process.
  */
 export class OrphanSweeper {
@@ -35,7 +32,7 @@ export class OrphanSweeper {
     for (const runtime of await client.listSessions()) {
       const sessionId = runtime.config.sessionId;
       const row = await this.deps.uow.read.sessions.findById(sessionId);
-      if (row !== undefined && !ENDED.has(row.state)) continue;
+      if (row !== undefined && !isEnded(row.state)) continue;
       if (await client.stopSession(sessionId)) stopped.push(sessionId);
     }
     if (stopped.length > 0) this.deps.logger.warn({ sessionIds: stopped }, 'stopped orphaned runtime sessions');

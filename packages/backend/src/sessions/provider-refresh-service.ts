@@ -4,6 +4,7 @@ import type { Stores } from '../store/unit-of-work';
 import { taskProviders } from '../tasks/task-providers';
 import type { AgentSessionState } from './agent-session';
 import type { ProviderPusher } from './provider-pusher';
+import { isSettledLive } from './session-lifecycle';
 import {
   decideProviderRefresh,
   type RefreshSummary,
@@ -42,7 +43,7 @@ export async function committedProviders(stores: Stores, taskId: string): Promis
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
- * after the commit, one UpdateProviders per such running session (after a GetSession probe). A failed push keeps agentctl's
+ * after the commit, one UpdateProviders per such settled session (after a GetSession probe). A failed push keeps agentctl's
  * older, smaller set (fail closed) and hands the session to the reconciler.
  */
 export class ProviderRefreshService {
@@ -71,11 +72,12 @@ export class ProviderRefreshService {
   }
 
   /**
-   * Call after the commit. Running sessions only: a session still starting is caught up by its
-   * launch, which sees the bumped revision once agentctl took the launch config.
+   * Call after the commit. Settled sessions only (running or waiting for input): a session still
+   * starting is caught up when it leaves starting (after CreateSession, or at agent_started), which
+   * sees the bumped revision.
    */
   async push(plan: RefreshPlan): Promise<RefreshSummary> {
-    const running = plan.sessions.filter((session) => session.state === 'running');
+    const running = plan.sessions.filter((session) => isSettledLive(session.state));
     const results = await Promise.all(running.map((session) => this.pushOne(session)));
     const summary = summarizeRefresh(results);
     this.deps.logger.info(

@@ -2,6 +2,7 @@ import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { ProviderPusher } from './provider-pusher';
 import { type BackoffPolicy, canRetry, retryDelayMs } from './retry-backoff';
+import { isSettledLive } from './session-lifecycle';
 
 /** Asks for a session to be brought up to its desired revision later. */
 export interface RefreshScheduler {
@@ -19,7 +20,7 @@ export interface SessionReconcilerDeps {
 type Verdict = 'done' | 'retry';
 
 /**
- * Brings running sessions whose acknowledged revision is behind the desired one up to date (through
+ * Brings settled sessions (running or waiting for input) whose acknowledged revision is behind the desired one up to date (through
  * ProviderPusher.sync: ask agentctl, push when it is behind, record it when it is not, mark the
  * session failed when agentctl lost it, since only resume can issue a new token). Retries are
  * bounded, backed off with jitter, and at most one is pending per session; timers are unref'd.
@@ -55,7 +56,7 @@ export class SessionReconciler implements RefreshScheduler {
     return this.timers.has(sessionId);
   }
 
-  /** One pass over every running session that is behind (at boot, once the executor is up). */
+  /** One pass over every settled session that is behind (at boot, once the executor is up). */
   async sweep(): Promise<void> {
     const behind = await this.deps.uow.read.sessions.listBehind();
     if (behind.length > 0) this.deps.logger.info({ sessions: behind.length }, 'reconciling sessions behind');
@@ -93,7 +94,7 @@ export class SessionReconciler implements RefreshScheduler {
   /** One pass for a session still behind: the same probe-then-push a batch does. */
   private async reconcile(sessionId: string): Promise<Verdict> {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
-    if (session === undefined || session.state !== 'running') return 'done';
+    if (session === undefined || !isSettledLive(session.state)) return 'done';
     if (session.appliedRevision >= session.revision) return 'done';
     const target = { sessionId, providers: session.launchConfig.providers, revision: session.revision };
     return (await this.deps.pusher.sync(target)).retry ? 'retry' : 'done';

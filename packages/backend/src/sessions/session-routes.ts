@@ -1,11 +1,15 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { parseInput } from '../http/parse';
 import { IdParamsSchema } from '../store/id-schema';
 import { LaunchSessionBodySchema, ResumeSessionBodySchema } from './agent-session';
 import type { LaunchedSession, SessionService } from './session-service';
 import { type LaunchedSessionView, toLaunchConfigView, toSessionView } from './session-view';
 
-/** Shown once, at launch and resume: the token is never stored. */
+/** Stop and cancel take no options. */
+const EmptyBodySchema = z.object({}).strict();
+
+/** Shown once, at launch and resume: the token is never stored (the agent env is shown redacted). */
 function toLaunchedView(launched: LaunchedSession): LaunchedSessionView {
   return {
     session_id: launched.session.id,
@@ -31,6 +35,18 @@ export function createSessionRoutes(sessions: SessionService): Router {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     const { session, runtime } = await sessions.get(id);
     res.json(toSessionView(session, runtime));
+  });
+  router.post('/api/sessions/:id/stop', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    parseInput(EmptyBodySchema, req.body ?? {}, 'request body');
+    const { session, runtime } = await sessions.stop(id);
+    res.json(toSessionView(session, runtime));
+  });
+  router.post('/api/sessions/:id/cancel', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    parseInput(EmptyBodySchema, req.body ?? {}, 'request body');
+    const cancellation = await sessions.cancelTurn(id);
+    res.json({ cancelled: cancellation.cancelled, prompt_id: cancellation.promptId });
   });
   return router;
 }

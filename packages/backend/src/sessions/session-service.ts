@@ -1,14 +1,26 @@
-import { AppError, isAppError, type LaunchConfig, mcpPathFor, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { AgentctlEndpoint, Executor } from '../executors/executor';
+import { AppError, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
+import type { AgentctlConnector, TurnCancellation } from '../executors/agentctl-client';
+import type { Executor } from '../executors/executor';
 import type { Logger } from '../logger';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { newId } from '../store/row-values';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { AgentSession, LaunchSessionBody } from './agent-session';
 import { loadLaunchConfig } from './launch-config-loader';
 import { generateMcpToken } from './mcp-token';
+import type { RuntimeSessionControl } from './runtime-session-control';
+import { runtimeReport } from './runtime-report';
+import { canResume, isLive } from './session-lifecycle';
+import type { SessionLanes } from './session-lanes';
 import type { RefreshScheduler } from './session-reconciler';
+import { type LaunchedSession, SessionStarter } from './session-starter';
+import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';
+
+export type { LaunchedSession } from './session-starter';
+
+/** The error a prompt in flight fails with when its session is resumed (agentctl restarts the agent). */
+export const INTERRUPTED_BY_RESUME = 'interrupted by resume';
 
 export interface SessionServiceDeps {
   uow: UnitOfWork;
@@ -17,29 +29,25 @@ export interface SessionServiceDeps {
   agentctl: AgentctlConnector;
   /** Catches up a session whose desired revision moved while its launch or resume was in flight. */
   refreshes: RefreshScheduler;
-  /** Cleans up a CreateSession that agentctl may still apply after the backend gave up on it. */
+  /** Cleans up a CreateSession (or StopSession) agentctl may still apply after the backend gave up on it. */
   orphans: { sweepSoon(): void };
+  lanes: SessionLanes;
+  prompts: PromptKicker;
+  runtimeSessions: RuntimeSessionControl;
+  /** Ends the pending questions of stopped sessions (their held calls return). */
+  questions: { endForSessions(sessionIds: readonly string[]): Promise<void> };
   logger: Logger;
 }
 
-export interface LaunchedSession {
-  session: AgentSession;
-  /** Carries the real MCP token; never stored. */
-  config: LaunchConfig;
-  mcpUrl: string;
-}
-
-/** Failures after which agentctl may still have run the CreateSession the backend gave up on. */
-const AMBIGUOUS_FAILURES: ReadonlySet<string> = new Set(['deadline_exceeded', 'unavailable', 'internal']);
-
-function mcpUrlOf(endpoint: AgentctlEndpoint, sessionId: string): string {
-  return `${endpoint.mcpBaseUrl}${mcpPathFor(sessionId)}`;
-}
-
+/** Launch, resume, stop and inspect sessions; each change runs on the session's lane. */
 export class SessionService {
-  constructor(private readonly deps: SessionServiceDeps) {}
+  private readonly starter: SessionStarter;
 
-  /** Builds the launch config from one consistent read, persists the session, pushes it to agentctl. */
+  constructor(private readonly deps: SessionServiceDeps) {
+    this.starter = new SessionStarter(deps);
+  }
+
+  /** Builds the launch config from one consistent read, persists the session (created), starts it. */
   async launch(taskId: string, body: LaunchSessionBody): Promise<LaunchedSession> {
     const mcpToken = generateMcpToken();
     const { session, config } = await this.deps.uow.transaction(async (stores) => {
@@ -51,92 +59,107 @@ export class SessionService {
         ownsTaskTitle: body.owns_task_title,
         revision: 1,
         mcpToken,
+        resumeAcpSessionId: null,
       });
       const session = this.newSession(config, mcpToken);
       await stores.sessions.insert(session);
       return { session, config };
     });
-    return this.start(session, config, 'session launched');
+    return this.deps.lanes.run(session.id, () => this.starter.start(session, config, 'session launched'));
   }
 
   /**
-   * Rebuilds the whole config from the database exactly as a launch does, at the next revision and
-   * with a fresh MCP token (only its hash is kept, so the old one cannot be re-issued). agentctl
-   * replaces the session's config and closes the connections made with the old token.
+   * Rebuilds the whole config from the database exactly as a launch does, at the next revision, with a
+   * fresh MCP token and the agent's ACP session to continue; the prompt in flight (if any) fails and
+   * the queue is kept. agentctl replaces the session and restarts its agent; once it is ready the queue
+   * drains.
    */
-  async resume(sessionId: string): Promise<LaunchedSession> {
-    const mcpToken = generateMcpToken();
-    const { session, config } = await this.deps.uow.transaction(async (stores) => {
-      const existing = await stores.sessions.findById(sessionId);
-      if (existing === undefined) throw new AppError('not_found', `session ${sessionId} not found`);
-      if (existing.state === 'starting') {
-        throw new AppError('failed_precondition', `session ${sessionId} is starting; resume it once it ran or failed`);
-      }
-      const config = await loadLaunchConfig(stores, {
-        taskId: existing.taskId,
-        sessionId,
-        surface: existing.surface,
-        ownsTaskTitle: existing.launchConfig.ownsTaskTitle,
-        revision: existing.revision + 1,
-        mcpToken,
-      });
+  resume(sessionId: string): Promise<LaunchedSession> {
+    return this.deps.lanes.run(sessionId, async () => {
+      const mcpToken = generateMcpToken();
       const now = this.deps.clock().toISOString();
-      const mcpTokenHash = sha256Hex(mcpToken);
-      await stores.sessions.replaceForResume(sessionId, { config, mcpTokenHash, now });
-      const session: AgentSession = {
-        ...existing,
-        state: 'starting',
-        revision: config.revision,
-        launchConfig: redactLaunchConfig(config),
-        mcpTokenHash,
-        updatedAt: now,
-      };
-      return { session, config };
+      const { session, config } = await this.deps.uow.transaction(async (stores) => {
+        const existing = await this.require(sessionId, stores.sessions);
+        if (!canResume(existing.state)) {
+          throw new AppError('failed_precondition', `session ${sessionId} is ${existing.state}; resume it once it ran`);
+        }
+        const config = await loadLaunchConfig(stores, {
+          taskId: existing.taskId,
+          sessionId,
+          surface: existing.surface,
+          ownsTaskTitle: existing.launchConfig.ownsTaskTitle,
+          revision: existing.revision + 1,
+          mcpToken,
+          resumeAcpSessionId: existing.acpSessionId,
+        });
+        const mcpTokenHash = sha256Hex(mcpToken);
+        await stores.promptQueue.failDispatched(sessionId, INTERRUPTED_BY_RESUME, now);
+        if (!(await stores.sessions.replaceForResume(existing, { config, mcpTokenHash, now }))) {
+          throw new AppError('failed_precondition', `session ${sessionId} changed while resuming; try again`);
+        }
+        const session: AgentSession = {
+          ...existing,
+          state: 'starting',
+          revision: config.revision,
+          launchConfig: redactLaunchConfig(config),
+          mcpTokenHash,
+          updatedAt: now,
+        };
+        return { session, config };
+      });
+      return this.starter.start(session, config, 'session resumed');
     });
-    return this.start(session, config, 'session resumed');
   }
 
   async get(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {
-    const session = await this.deps.uow.read.sessions.findById(id);
-    if (session === undefined) throw new AppError('not_found', `session ${id} not found`);
-    return { session, runtime: await this.runtimeReport(id) };
+    const session = await this.require(id, this.deps.uow.read.sessions);
+    return { session, runtime: await runtimeReport(this.deps, id) };
   }
 
-  /** ensureAgentctl + CreateSession; records running (acknowledged at this revision) or failed. */
-  private async start(session: AgentSession, config: LaunchConfig, event: string): Promise<LaunchedSession> {
-    const log = this.deps.logger.child({ sessionId: session.id, taskId: session.taskId });
-    let endpoint: AgentctlEndpoint;
-    const now = () => this.deps.clock().toISOString();
-    try {
-      endpoint = await this.deps.executor.ensureAgentctl();
-      await this.deps.agentctl.clientFor(endpoint).createSession(config);
-      const acknowledged = { revision: config.revision, providers: config.providers };
-      await this.deps.uow.read.sessions.markRunning(session.id, endpoint.grpcAddress, acknowledged, now());
-    } catch (error) {
-      const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
-      await this.deps.uow.read.sessions.markFailed(session.id, failure.message, now());
-      log.warn({ err: error }, 'session start failed');
-      if (AMBIGUOUS_FAILURES.has(failure.code)) this.deps.orphans.sweepSoon();
-      const message = `session ${session.id} could not start: ${failure.message}`;
-      throw new AppError(failure.code, message, { session_id: session.id }, { cause: error });
+  /**
+   * StopSession on agentctl (its agent's process group is killed), then the session is cancelled and
+   * its prompt in flight fails; queued prompts stay (a resume drains them). An ended session is only
+   * asked to stop again in agentctl (idempotent), its state kept.
+   */
+  stop(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {
+    return this.deps.lanes.run(id, async () => {
+      const session = await this.require(id, this.deps.uow.read.sessions);
+      const outcome = await this.deps.runtimeSessions.stop(session);
+      if (outcome.status === 'failed') {
+        this.deps.logger.warn({ sessionId: id, reason: outcome.reason }, 'StopSession failed; sweeping later');
+        this.deps.orphans.sweepSoon();
+      }
+      const now = this.deps.clock().toISOString();
+      const stopped = await this.deps.uow.transaction((stores) => recordSessionStopped(stores, id, now));
+      if (stopped) await this.deps.questions.endForSessions([id]);
+      this.deps.logger.info({ sessionId: id, runtime: outcome.status, stopped }, 'session stopped');
+      return this.get(id);
+    });
+  }
+
+  /** CancelTurn on agentctl; the turn then ends (completed, stop reason cancelled) and the queue moves on. */
+  async cancelTurn(id: string): Promise<TurnCancellation> {
+    const session = await this.require(id, this.deps.uow.read.sessions);
+    if (!isLive(session.state)) {
+      throw new AppError('failed_precondition', `session ${id} is ${session.state}; no turn runs`);
     }
-    log.info(
-      { revision: config.revision, questionCapability: config.questionCapability, providers: config.providers },
-      event,
-    );
-    const stored = await this.deps.uow.read.sessions.findById(session.id);
-    // A source batch committed while CreateSession was in flight bumped the desired revision.
-    if (stored !== undefined && stored.revision > config.revision) this.deps.refreshes.schedule(session.id);
-    const running: AgentSession = stored ?? { ...session, state: 'running', agentctlAddress: endpoint.grpcAddress };
-    return { session: running, config, mcpUrl: mcpUrlOf(endpoint, session.id) };
+    const endpoint = this.deps.executor.current();
+    if (endpoint === undefined) throw new AppError('unavailable', 'agentctl is not running');
+    return this.deps.agentctl.clientFor(endpoint).cancelTurn(id);
   }
 
-  private newSession(config: LaunchConfig, mcpToken: string): AgentSession {
+  private async require(id: string, sessions: UnitOfWork['read']['sessions']): Promise<AgentSession> {
+    const session = await sessions.findById(id);
+    if (session === undefined) throw new AppError('not_found', `session ${id} not found`);
+    return session;
+  }
+
+  private newSession(config: LaunchedSession['config'], mcpToken: string): AgentSession {
     const now = this.deps.clock().toISOString();
     return {
       id: config.sessionId,
       taskId: config.taskId,
-      state: 'starting',
+      state: 'created',
       executor: this.deps.executor.name,
       agentctlAddress: null,
       revision: config.revision,
@@ -149,32 +172,9 @@ export class SessionService {
       mcpTokenHash: sha256Hex(mcpToken),
       surface: config.surface,
       lastError: null,
+      acpSessionId: null,
       createdAt: now,
       updatedAt: now,
     };
   }
-
-  /** Asks agentctl what the session can discover now; an unreachable agentctl is reported, not thrown. */
-  private async runtimeReport(sessionId: string): Promise<RuntimeReport> {
-    const endpoint = this.deps.executor.current();
-    if (endpoint === undefined) return unreachable(null, false, 'agentctl is not running');
-    const mcpUrl = mcpUrlOf(endpoint, sessionId);
-    try {
-      const state = await this.deps.agentctl.clientFor(endpoint).getSession(sessionId);
-      return {
-        tools: [...state.toolNames].sort(),
-        connectionCount: state.connectionCount,
-        launchConfig: state.config,
-        mcpUrl,
-        agentctl: { reachable: true },
-      };
-    } catch (error) {
-      const reachable = isAppError(error) && error.code === 'not_found';
-      return unreachable(mcpUrl, reachable, error instanceof Error ? error.message : String(error));
-    }
-  }
-}
-
-function unreachable(mcpUrl: string | null, reachable: boolean, error: string): RuntimeReport {
-  return { tools: null, connectionCount: null, launchConfig: null, mcpUrl, agentctl: { reachable, error } };
 }

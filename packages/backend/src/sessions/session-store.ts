@@ -10,7 +10,14 @@ import {
   SurfaceSchema,
 } from '@kandev/protocol';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
-import { type AgentSession, AgentSessionStateSchema } from './agent-session';
+import { type AgentSession, type AgentSessionState, AgentSessionStateSchema } from './agent-session';
+import {
+  assertTransition,
+  LIVE_SESSION_STATES,
+  nextState,
+  type SessionFact,
+  SETTLED_LIVE_STATES,
+} from './session-lifecycle';
 
 interface SessionRow {
   id: string;
@@ -28,12 +35,10 @@ interface SessionRow {
   mcp_token_hash: string;
   surface: string;
   last_error: string | null;
+  acp_session_id: string | null;
   created_at: unknown;
   updated_at: unknown;
 }
-
-/** Sessions whose desired config follows the task's sources (a launch in flight included). */
-const LIVE_STATES = ['starting', 'running'] as const;
 
 const ProvidersColumnSchema = z.array(ProviderSchema);
 
@@ -60,6 +65,7 @@ function fromRow(row: SessionRow): AgentSession {
     mcpTokenHash: row.mcp_token_hash,
     surface: surface.data,
     lastError: row.last_error,
+    acpSessionId: row.acp_session_id ?? null,
     createdAt: toIsoString(row.created_at),
     updatedAt: toIsoString(row.updated_at),
   };
@@ -69,6 +75,13 @@ function fromRow(row: SessionRow): AgentSession {
 export interface Acknowledged {
   revision: number;
   providers: readonly Provider[];
+}
+
+/** Columns a state change may write along with the state. */
+export interface StateColumns {
+  lastError?: string | null;
+  agentctlAddress?: string;
+  acpSessionId?: string;
 }
 
 const acknowledgedColumns = (ack: Acknowledged, now: string) => ({
@@ -100,6 +113,7 @@ export class SessionStore {
       mcp_token_hash: session.mcpTokenHash,
       surface: session.surface,
       last_error: session.lastError,
+      acp_session_id: session.acpSessionId,
       created_at: session.createdAt,
       updated_at: session.updatedAt,
     });
@@ -110,11 +124,11 @@ export class SessionStore {
     return row === undefined ? undefined : fromRow(row);
   }
 
-  /** The task's sessions that are starting or running, oldest first. */
+  /** The task's live sessions (starting, running, waiting for input), oldest first. */
   async listLive(taskId: string): Promise<AgentSession[]> {
     const rows = await this.db<SessionRow>('sessions')
       .where({ task_id: taskId })
-      .whereIn('state', [...LIVE_STATES])
+      .whereIn('state', [...LIVE_SESSION_STATES])
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);
   }
@@ -130,19 +144,73 @@ export class SessionStore {
     return rows.map(fromRow);
   }
 
-  /** A stop asked for by the task's parent (stop_task_kandev); only a live session changes. */
-  async markStopped(id: string, now: string): Promise<boolean> {
+  /** Every session in one of the states, oldest first (boot reconcile). */
+  async listByStates(states: readonly AgentSessionState[]): Promise<AgentSession[]> {
+    const rows = await this.db<SessionRow>('sessions')
+      .whereIn('state', [...states])
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /**
+   * The one way a state changes: the fact's next state (session-lifecycle.ts), written only while
+   * the row still has the state the caller read (compare-and-set), so a stale writer changes nothing.
+   * Resolves the new state, or null when the fact changes nothing or the row moved on.
+   */
+  async advance(
+    session: Pick<AgentSession, 'id' | 'state'>,
+    fact: SessionFact,
+    now: string,
+    columns: StateColumns = {},
+  ): Promise<AgentSessionState | null> {
+    const to = nextState(session.state, fact);
+    if (to === null) return null;
+    return (await this.compareAndSet(session.id, session.state, to, now, columns)) ? to : null;
+  }
+
+  /** Reads the current state, then advances from it (for callers that hold no row). */
+  async advanceCurrent(id: string, fact: SessionFact, now: string, columns: StateColumns = {}) {
+    const session = await this.findById(id);
+    return session === undefined ? null : this.advance(session, fact, now, columns);
+  }
+
+  private async compareAndSet(
+    id: string,
+    from: AgentSessionState,
+    to: AgentSessionState,
+    now: string,
+    columns: StateColumns,
+  ): Promise<boolean> {
+    assertTransition(from, to);
     const updated = await this.db('sessions')
-      .where({ id })
-      .whereIn('state', [...LIVE_STATES])
-      .update({ state: 'stopped', updated_at: now });
+      .where({ id, state: from })
+      .update({
+        state: to,
+        ...(columns.lastError === undefined ? {} : { last_error: columns.lastError }),
+        ...(columns.agentctlAddress === undefined ? {} : { agentctl_address: columns.agentctlAddress }),
+        ...(columns.acpSessionId === undefined ? {} : { acp_session_id: columns.acpSessionId }),
+        updated_at: now,
+      });
     return updated > 0;
   }
 
-  /** Running sessions whose desired revision agentctl has not acknowledged yet. */
+  /** The agentctl a starting session is being handed to (resume: possibly a new one). */
+  async recordStartingOn(id: string, agentctlAddress: string, now: string): Promise<boolean> {
+    const updated = await this.db('sessions')
+      .where({ id, state: 'starting' })
+      .update({ agentctl_address: agentctlAddress, updated_at: now });
+    return updated > 0;
+  }
+
+  /** agent_started told the agent's ACP session id (kept for a resume's session/load). */
+  async recordAcpSession(id: string, acpSessionId: string, now: string): Promise<void> {
+    await this.db('sessions').where({ id }).update({ acp_session_id: acpSessionId, updated_at: now });
+  }
+
+  /** Acknowledged, still running sessions whose desired revision agentctl has not acknowledged yet. */
   async listBehind(): Promise<AgentSession[]> {
     const rows = await this.db<SessionRow>('sessions')
-      .where({ state: 'running' })
+      .whereIn('state', [...SETTLED_LIVE_STATES])
       .where('applied_revision', '<', this.db.ref('revision'))
       .orderBy('id');
     return rows.map(fromRow);
@@ -159,37 +227,35 @@ export class SessionStore {
       });
   }
 
-  /** Resume: a rebuilt desired config with a fresh token, pending until agentctl takes it. */
+  /**
+   * Resume: a rebuilt desired config with a fresh token, pending until agentctl takes it; the state
+   * moves to starting by compare-and-set on the state the resume read (false: it moved on).
+   */
   async replaceForResume(
-    id: string,
+    session: Pick<AgentSession, 'id' | 'state'>,
     replacement: { config: LaunchConfig; mcpTokenHash: string; now: string },
-  ): Promise<void> {
-    await this.db('sessions')
-      .where({ id })
+  ): Promise<boolean> {
+    const to = nextState(session.state, { kind: 'resumed' });
+    if (to === null) return false;
+    assertTransition(session.state, to);
+    const updated = await this.db('sessions')
+      .where({ id: session.id, state: session.state })
       .update({
-        state: 'starting',
+        state: to,
         revision: replacement.config.revision,
         launch_config: JSON.stringify(redactLaunchConfig(replacement.config)),
         mcp_token_hash: replacement.mcpTokenHash,
         updated_at: replacement.now,
       });
+    return updated > 0;
   }
 
-  /** agentctl accepted the whole config (launch or resume). */
-  async markRunning(id: string, agentctlAddress: string, acknowledged: Acknowledged, now: string): Promise<void> {
+  /** agentctl accepted the whole config (launch or resume): it holds this revision now. */
+  async recordAccepted(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
     await this.db('sessions')
       .where({ id })
-      .update({
-        state: 'running',
-        agentctl_address: agentctlAddress,
-        last_error: null,
-        ...acknowledgedColumns(acknowledged, now),
-        updated_at: now,
-      });
-  }
-
-  async markFailed(id: string, lastError: string, now: string): Promise<void> {
-    await this.db('sessions').where({ id }).update({ state: 'failed', last_error: lastError, updated_at: now });
+      .where('applied_revision', '<=', acknowledged.revision)
+      .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now });
   }
 
   /** agentctl acknowledged a revision; never moves the acknowledged revision backwards. */
@@ -214,11 +280,10 @@ export class SessionStore {
 
   /** agentctl no longer holds the session: only a resume (with a new token) can bring it back. */
   async markLost(id: string, message: string, now: string): Promise<void> {
+    await this.advanceCurrent(id, { kind: 'lost' }, now, { lastError: message });
     await this.db('sessions')
       .where({ id })
       .update({
-        state: 'failed',
-        last_error: message,
         refresh_error: message,
         refresh_attempts: this.db.raw('refresh_attempts + 1'),
         refreshed_at: now,

@@ -1,4 +1,13 @@
-import type { AgentCommand, LaunchConfig, Provider, QuestionCapability, Surface } from '@kandev/protocol';
+import {
+  type AgentCommand,
+  type AgentRuntimeState,
+  type AgentStatus,
+  type LaunchConfig,
+  type Provider,
+  type QuestionCapability,
+  redactLaunchConfig,
+  type Surface,
+} from '@kandev/protocol';
 import type { AgentSession, AgentSessionState } from './agent-session';
 
 /** A launch config as REST shows it: snake_case, never the MCP token. */
@@ -15,7 +24,9 @@ export interface LaunchConfigView {
   agent: AgentCommand | null;
 }
 
-export function toLaunchConfigView(config: LaunchConfig): LaunchConfigView {
+/** Always redacted: agent env values never leave the backend (only their names do). */
+export function toLaunchConfigView(unredacted: LaunchConfig): LaunchConfigView {
+  const config = redactLaunchConfig(unredacted);
   return {
     session_id: config.sessionId,
     task_id: config.taskId,
@@ -46,6 +57,29 @@ export interface RuntimeReport {
   launchConfig: LaunchConfig | null;
   agentctl: { reachable: boolean; error?: string };
   mcpUrl: string | null;
+  /** The session's agent process as agentctl reports it; null when agentctl could not be asked. */
+  agent: AgentRuntimeState | null;
+}
+
+/** The agent process, as GET /api/sessions/:id shows it (its turns are the prompts' business). */
+export interface AgentView {
+  status: AgentStatus;
+  pid: number | null;
+  acp_session_id: string | null;
+  loaded: boolean;
+  current_prompt_id: string | null;
+  exit_reason: string | null;
+}
+
+export function toAgentView(agent: AgentRuntimeState): AgentView {
+  return {
+    status: agent.status,
+    pid: agent.pid,
+    acp_session_id: agent.acpSessionId,
+    loaded: agent.loaded,
+    current_prompt_id: agent.currentPromptId,
+    exit_reason: agent.exitReason,
+  };
 }
 
 export interface SessionView {
@@ -64,8 +98,12 @@ export interface SessionView {
   tools: string[] | null;
   connection_count: number | null;
   last_error: string | null;
+  /** The agent's ACP session id as the backend recorded it (resume continues it). */
+  acp_session_id: string | null;
   /** `launch_config`: the config as agentctl received it, null when it could not be asked. */
   agentctl: { reachable: boolean; error?: string; launch_config: LaunchConfigView | null };
+  /** From agentctl; null when it could not be asked. */
+  agent: AgentView | null;
   created_at: string;
   updated_at: string;
 }
@@ -84,10 +122,12 @@ export function toSessionView(session: AgentSession, runtime: RuntimeReport): Se
     tools: runtime.tools,
     connection_count: runtime.connectionCount,
     last_error: session.lastError,
+    acp_session_id: session.acpSessionId,
     agentctl: {
       ...runtime.agentctl,
       launch_config: runtime.launchConfig === null ? null : toLaunchConfigView(runtime.launchConfig),
     },
+    agent: runtime.agent === null ? null : toAgentView(runtime.agent),
     created_at: session.createdAt,
     updated_at: session.updatedAt,
   };

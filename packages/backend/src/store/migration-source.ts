@@ -5,6 +5,7 @@ import * as messagesAndPromptQueue from './migrations/20261130-003-messages-and-
 import * as providerAutomation from './migrations/20261130-004-provider-automation';
 import * as questions from './migrations/20261130-005-questions';
 import * as agentProfileEnv from './migrations/20261130-006-agent-profile-env';
+import * as turnModel from './migrations/20261201-007-turn-model';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261130-004-provider-automation', providerAutomation],
   ['20261130-005-questions', questions],
   ['20261130-006-agent-profile-env', agentProfileEnv],
+  ['20261201-007-turn-model', turnModel],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

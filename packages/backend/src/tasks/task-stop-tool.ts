@@ -1,5 +1,6 @@
 import { newId } from '../store/row-values';
 import type { RuntimeStopOutcome } from '../sessions/runtime-session-control';
+import { recordSessionStopped } from '../sessions/session-stop';
 import { taskAuthor } from '../messages/message';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
@@ -7,9 +8,10 @@ import { StopTaskArgsSchema } from './task-tool-schemas';
 import { assertNotCancelled, loadTarget, parseToolArgs, reply } from './task-tool-scope';
 
 // stop_task_kandev: halts a DIRECT subtask's agent. Its live sessions are asked to stop in agentctl
-// (when the backend has a runtime control) and recorded 'stopped' either way, so the dispatcher refuses
-// their further tool calls; the stop and its reason are recorded on the subtask. Nothing is deleted:
-// the subtask's board state and queued prompts stay, and message_task_kandev gives it new instructions.
+// (when the backend has a runtime control) and recorded 'cancelled' either way (their prompt in flight
+// fails), so the dispatcher refuses their further tool calls; the stop and its reason are recorded on
+// the subtask. Nothing is deleted: the subtask's board state and queued prompts stay (a resume drains
+// them), and message_task_kandev gives it new instructions.
 
 const STOP_TASK = 'stop_task_kandev';
 
@@ -48,7 +50,7 @@ async function stopTask(deps: ToolHandlerDeps, context: ToolCallContext, args: u
   const messageId = newId();
   await deps.uow.transaction(async (trx) => {
     const now = deps.clock().toISOString();
-    for (const session of live) await trx.sessions.markStopped(session.id, now);
+    for (const session of live) await recordSessionStopped(trx, session.id, now);
     await trx.messages.insert({
       id: messageId,
       taskId: target.id,
@@ -64,7 +66,7 @@ async function stopTask(deps: ToolHandlerDeps, context: ToolCallContext, args: u
   await deps.questions.endForSessions(live.map((session) => session.id));
   deps.logger.info({ taskId: target.id, by: caller.id, sessions: stopped.length }, 'subtask stopped');
   const failed = stopped.filter((s) => s.runtime === 'failed').length;
-  const note = failed === 0 ? '' : ` agentctl could not stop ${failed} of them; they are recorded stopped.`;
+  const note = failed === 0 ? '' : ` agentctl could not stop ${failed} of them; they are recorded cancelled.`;
   return reply(`Stopped task ${target.id}: ${stopped.length} session(s).${note}`, {
     task_id: target.id,
     stopped_sessions: stopped,

@@ -35,10 +35,12 @@ export interface TaskListFilter {
   limit: number;
 }
 
-/** One repository attached to a task, with the provider stored on the repository row. */
+/** One repository attached to a task, with the provider (and checkout) stored on the repository row. */
 export interface AttachedRepository {
   repositoryId: string;
   provider: string | null;
+  /** The local checkout, when the repository has one. */
+  localPath: string | null;
 }
 
 function fromRow(row: TaskRow): Task {
@@ -167,13 +169,15 @@ export class TaskStore {
     return deleted > 0;
   }
 
-  /** Every repository attached to the task, in attach order, with its stored provider. */
+  /** Every repository attached to the task, in attach order (the first is the primary), in ONE query. */
   async attachedRepositories(taskId: string): Promise<AttachedRepository[]> {
-    const rows: { repository_id: string; provider: string | null }[] = await this.db('task_repositories as tr')
+    const rows: { repository_id: string; provider: string | null; local_path: string | null }[] = await this.db(
+      'task_repositories as tr',
+    )
       .join('repositories as r', 'r.id', 'tr.repository_id')
       .where('tr.task_id', taskId)
       .orderBy([{ column: 'tr.created_at' }, { column: 'tr.repository_id' }])
-      .select('tr.repository_id', 'r.provider');
-    return rows.map((row) => ({ repositoryId: row.repository_id, provider: row.provider }));
+      .select('tr.repository_id', 'r.provider', 'r.local_path');
+    return rows.map((row) => ({ repositoryId: row.repository_id, provider: row.provider, localPath: row.local_path }));
   }
 }

@@ -2,13 +2,16 @@ import * as grpc from '@grpc/grpc-js';
 import {
   type AgentCtlClient,
   controlTokenMetadata,
+  isAppError,
   loadAgentctlProto,
+  sessionEventFromWire,
   type WireAgentctlMessageOutput,
   type WireBackendMessage,
 } from '@kandev/protocol';
 import type { AgentctlEndpoint } from '../executors/executor';
 import type { Logger } from '../logger';
 import { retryDelayMs } from '../sessions/retry-backoff';
+import type { SessionEventSink } from '../turns/session-event-handler';
 import type { ToolCallChannel } from './tool-call-dispatcher';
 
 /** Who runs the calls that arrive on the stream (the ToolCallDispatcher; a fake in tests). */
@@ -21,6 +24,8 @@ export interface AttachClientOptions {
   /** This backend process, sent in hello. */
   backendId: string;
   sink: ToolCallSink;
+  /** Who applies the session events that arrive on the stream (turns, agent output, exits). */
+  events: SessionEventSink;
   /** Re-open delays: doubling from baseMs up to maxDelayMs, with jitter. */
   backoff: { baseMs: number; maxDelayMs: number };
   logger: Logger;
@@ -35,8 +40,9 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
 
 /**
  * Keeps one Attach stream open to one agentctl: hello with the control token, tool calls handed to the
- * sink on a channel whose signal aborts when the stream drops, and a re-open after every drop (backoff
- * with jitter, reset once agentctl accepts) until stop().
+ * sink on a channel whose signal aborts when the stream drops, session events handed (parsed, in
+ * arrival order) to the event sink, and a re-open after every drop (backoff with jitter, reset once
+ * agentctl accepts) until stop().
  */
 export class AttachClient {
   private readonly client: AgentCtlClient;
@@ -116,10 +122,27 @@ export class AttachClient {
       return;
     }
     if (message.kind === 'tool_call' && message.tool_call) {
-      const running = this.options.sink.dispatch(message.tool_call, channel);
-      this.inFlight.add(running);
-      void running.finally(() => this.inFlight.delete(running));
+      this.track(this.options.sink.dispatch(message.tool_call, channel));
+      return;
     }
+    if (message.kind === 'session_event' && message.session_event) this.receiveEvent(message.session_event);
+  }
+
+  private receiveEvent(wire: NonNullable<WireAgentctlMessageOutput['session_event']>): void {
+    let event;
+    try {
+      event = sessionEventFromWire(wire);
+    } catch (err) {
+      const reason = isAppError(err) ? err.message : String(err);
+      this.options.logger.warn({ reason, sessionId: wire.session_id }, 'malformed session event dropped');
+      return;
+    }
+    this.track(this.options.events.handle(event, this.options.endpoint.grpcAddress));
+  }
+
+  private track(running: Promise<void>): void {
+    this.inFlight.add(running);
+    void running.finally(() => this.inFlight.delete(running));
   }
 
   private scheduleReopen(): number {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
+import type { SessionEventSink } from '../turns/session-event-handler';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { AttachClient } from './attach-client';
 import { AttachSupervisor } from './attach-supervisor';
@@ -12,13 +13,15 @@ export const ATTACH_BACKOFF = { baseMs: 200, maxDelayMs: 5_000 } as const;
 export interface ToolCallChannelDeps {
   uow: UnitOfWork;
   handlers: ToolHandlers;
+  events: SessionEventSink;
   heartbeatMs: number;
   logger: Logger;
 }
 
 /**
- * The backend's end of the tool-call channel: one dispatcher (session checks, handlers, heartbeats)
- * behind an Attach client for the executor's current agentctl. Feed it endpoints with follow().
+ * The backend's end of the Attach channel: one dispatcher (session checks, handlers, heartbeats) and
+ * the session event sink behind an Attach client for the executor's current agentctl. Feed it
+ * endpoints with follow().
  */
 export function createToolCallChannel(deps: ToolCallChannelDeps): AttachSupervisor {
   const dispatcher = new ToolCallDispatcher({
@@ -30,6 +33,13 @@ export function createToolCallChannel(deps: ToolCallChannelDeps): AttachSupervis
   const backendId = randomUUID();
   return new AttachSupervisor(
     (endpoint) =>
-      new AttachClient({ endpoint, backendId, sink: dispatcher, backoff: ATTACH_BACKOFF, logger: deps.logger }),
+      new AttachClient({
+        endpoint,
+        backendId,
+        sink: dispatcher,
+        events: deps.events,
+        backoff: ATTACH_BACKOFF,
+        logger: deps.logger,
+      }),
   );
 }

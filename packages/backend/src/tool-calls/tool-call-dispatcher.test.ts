@@ -35,6 +35,7 @@ function session(overrides: Partial<AgentSession> = {}): AgentSession {
     mcpTokenHash: 'hash',
     surface: 'kanban_task',
     lastError: null,
+    acpSessionId: null,
     createdAt: '2026-11-30T00:00:00.000Z',
     updatedAt: '2026-11-30T00:00:00.000Z',
     ...overrides,
@@ -115,8 +116,10 @@ describe('ToolCallDispatcher', () => {
 
   test.each<[string, AgentSession[], Record<string, unknown>, string, RegExp]>([
     ['session missing', [], {}, 'not_found', /^session s-1 does not exist$/],
-    ['session not live', [session({ state: 'stopped' })], {}, 'failed_precondition', /not running \(stopped\)/],
-    ['session still starting', [session({ state: 'starting' })], {}, 'failed_precondition', /not running/],
+    ['session cancelled', [session({ state: 'cancelled' })], {}, 'failed_precondition', /not live \(cancelled\)/],
+    ['session failed', [session({ state: 'failed' })], {}, 'failed_precondition', /not live \(failed\)/],
+    ['session completed', [session({ state: 'completed' })], {}, 'failed_precondition', /not live \(completed\)/],
+    ['session never started', [session({ state: 'created' })], {}, 'failed_precondition', /not live \(created\)/],
     ['task differs', [session()], { task_id: 'task-2' }, 'permission_denied', /does not belong to task task-2/],
     ['workspace differs', [session()], { workspace_id: 'ws-2' }, 'permission_denied', /does not belong/],
     [
@@ -143,6 +146,18 @@ describe('ToolCallDispatcher', () => {
     expect(seen).toHaveLength(0);
     expect(sent).toEqual(refusal(code, message));
   });
+
+  test.each(['starting', 'running', 'waiting_for_input'] as const)(
+    'a %s session is live: its calls are served (an agent calls tools during its handshake and turns)',
+    async (state) => {
+      const { dispatcher, channel, sent, seen } = setup({ sessions: [session({ state })] });
+      await dispatcher.dispatch(request(), channel);
+      expect(seen).toHaveLength(1);
+      expect(sent).toEqual([
+        { tool_result: { call_id: 'call-1', output: expect.objectContaining({ is_error: false }) } },
+      ]);
+    },
+  );
 
   test('a request without call_id cannot be answered and is dropped', async () => {
     const { dispatcher, channel, sent, seen } = setup();

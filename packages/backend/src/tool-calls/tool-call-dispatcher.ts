@@ -1,6 +1,7 @@
 import { AppError, isAppError, type WireBackendMessage } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { AgentSession } from '../sessions/agent-session';
+import { isLive } from '../sessions/session-lifecycle';
 import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-call';
 import {
   callIdOf,
@@ -30,7 +31,7 @@ export interface ToolCallDispatcherDeps {
 
 /**
  * Runs the tool calls agentctl forwards. The backend accepts a call only for a session it launched on
- * that agentctl, that is live, and whose task is the one the request names; identity for the handler
+ * that agentctl, that is live (starting, running or waiting for input), and whose task is the one the request names; identity for the handler
  * comes from the session row, never from the agent's arguments (invariant 6: every call re-checked).
  */
 export class ToolCallDispatcher {
@@ -84,8 +85,8 @@ export class ToolCallDispatcher {
     if (session.taskId !== call.taskId || session.launchConfig.workspaceId !== call.workspaceId) {
       throw new AppError('permission_denied', `session ${call.sessionId} does not belong to task ${call.taskId}`);
     }
-    if (session.state !== 'running') {
-      throw new AppError('failed_precondition', `session ${call.sessionId} is not running (${session.state})`);
+    if (!isLive(session.state)) {
+      throw new AppError('failed_precondition', `session ${call.sessionId} is not live (${session.state})`);
     }
     const handler = Object.hasOwn(this.deps.handlers, call.toolName) ? this.deps.handlers[call.toolName] : undefined;
     if (handler === undefined) throw new AppError('not_found', `tool ${call.toolName} is not served`);

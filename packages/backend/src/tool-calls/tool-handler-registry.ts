@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { createProviderToolHandlers } from '../provider-automation/provider-tool-handlers';
 import { createQuestionToolHandlers } from '../questions/question-tool-handlers';
 import type { QuestionService } from '../questions/question-service';
@@ -21,6 +22,8 @@ export interface ToolHandlerDeps {
   runtimeSessions?: RuntimeSessionControl;
   /** Operator questions: held ask_user_question calls, ended when their session stops. */
   questions: QuestionService;
+  /** Drains a session's queue after a tool queued a prompt for it (message_task_kandev). */
+  prompts: PromptKicker;
 }
 
 /**

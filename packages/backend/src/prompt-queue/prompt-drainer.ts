@@ -1,0 +1,191 @@
+import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol';
+import type { AgentctlConnector } from '../executors/agentctl-client';
+import type { Executor } from '../executors/executor';
+import type { Logger } from '../logger';
+import { type BackoffPolicy, canRetry, retryDelayMs } from '../sessions/retry-backoff';
+import type { SessionLanes } from '../sessions/session-lanes';
+import type { UnitOfWork } from '../store/unit-of-work';
+import { type AgentVerdict, agentExitedError, judgeAgent, promptFailureKind } from '../turns/agent-verdict';
+import { applyAgentGone, applyTurnEnded } from '../turns/turn-outcome';
+import { decideDrain } from './drain-decision';
+import { type DrainGate, OPEN_GATE, type PromptKicker } from './drain-gate';
+import type { QueuedPrompt } from './queued-prompt';
+
+export interface PromptDrainerDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  executor: Executor;
+  agentctl: AgentctlConnector;
+  lanes: SessionLanes;
+  /** Holds a session's queue (the parent-question gate); default: always open. */
+  gate?: DrainGate;
+  /** Re-sends of a prompt whose Prompt call failed ambiguously. */
+  retry: BackoffPolicy;
+  logger: Logger;
+  random?: () => number;
+}
+
+/** Thrown inside the claim transaction to roll it back when a compare-and-set lost. */
+class ClaimLost extends Error {}
+
+function asAppError(error: unknown): AppError {
+  return isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
+}
+
+/**
+ * Drains a session's prompt queue, one turn at a time. A kick claims the oldest queued prompt of an
+ * idle session in one transaction (prompt queued -> dispatched, session waiting_for_input -> running,
+ * both by compare-and-set) and only then calls agentctl's Prompt with the prompt's id. agentctl
+ * refusing it (nothing delivered) puts it back in the queue; an ambiguous failure re-sends the SAME id
+ * with backoff, which agentctl answers as a duplicate if it had it: never delivered twice. Kicks of a
+ * session run on its lane, so concurrent kicks in this process claim once.
+ */
+export class PromptDrainer implements PromptKicker {
+  private readonly retries = new Map<string, NodeJS.Timeout>();
+  private readonly gate: DrainGate;
+  private stopped = false;
+
+  constructor(private readonly deps: PromptDrainerDeps) {
+    this.gate = deps.gate ?? OPEN_GATE;
+  }
+
+  kick(sessionId: string): Promise<void> {
+    return this.deps.lanes
+      .run(sessionId, () => this.drain(sessionId))
+      .catch((err: unknown) => this.deps.logger.error({ err, sessionId }, 'prompt drain failed'));
+  }
+
+  /** Sends a prompt that is already dispatched again, with its id (boot reconcile; on the caller's lane). */
+  async redeliver(sessionId: string, prompt: QueuedPrompt): Promise<void> {
+    await this.deliver(sessionId, prompt, 0);
+  }
+
+  /** Cancels pending re-sends; later kicks do nothing. */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
+  }
+
+  private now(): string {
+    return this.deps.clock().toISOString();
+  }
+
+  private async drain(sessionId: string): Promise<void> {
+    if (this.stopped) return;
+    const prompt = await this.claim(sessionId);
+    if (prompt !== undefined) await this.deliver(sessionId, prompt, 0);
+  }
+
+  private async claim(sessionId: string): Promise<QueuedPrompt | undefined> {
+    const now = this.now();
+    try {
+      return await this.deps.uow.transaction(async (stores) => {
+        const session = await stores.sessions.findById(sessionId);
+        if (session === undefined) return undefined;
+        const hasAgent = session.launchConfig.agent !== null;
+        const inFlight = (await stores.promptQueue.findDispatched(sessionId)) !== undefined;
+        const idle = session.state === 'waiting_for_input' && hasAgent && !inFlight;
+        const gateReason = idle ? await this.gate.heldBecause(stores, session) : null;
+        const live = await stores.sessions.listLive(session.taskId);
+        const newest = live[live.length - 1]?.id === sessionId;
+        const next = idle && gateReason === null ? await stores.promptQueue.nextQueued(session, newest) : undefined;
+        const decision = decideDrain({ session: { state: session.state, hasAgent }, inFlight, gateReason, next });
+        if (decision.kind === 'hold') {
+          this.deps.logger.debug({ sessionId, reason: decision.reason }, 'queue held');
+          return undefined;
+        }
+        if (!(await stores.promptQueue.claim(decision.prompt.id, sessionId, now))) throw new ClaimLost();
+        if ((await stores.sessions.advance(session, { kind: 'turn_started' }, now)) === null) throw new ClaimLost();
+        return { ...decision.prompt, sessionId, status: 'dispatched' as const, dispatchedAt: now };
+      });
+    } catch (error) {
+      if (error instanceof ClaimLost) return undefined; // another writer moved first; nothing changed
+      throw error;
+    }
+  }
+
+  private async deliver(sessionId: string, prompt: QueuedPrompt, attempt: number): Promise<void> {
+    const log = this.deps.logger.child({ sessionId, promptId: prompt.id });
+    try {
+      const endpoint = this.deps.executor.current();
+      if (endpoint === undefined) throw new AppError('unavailable', 'agentctl is not running');
+      const accepted = await this.deps.agentctl.clientFor(endpoint).prompt(sessionId, prompt.id, prompt.prompt);
+      log.info({ duplicate: accepted.duplicate, turn: accepted.turn.status, attempt }, 'prompt delivered');
+      if (accepted.duplicate && accepted.turn.status !== 'running') {
+        // agentctl had it and the turn is over already (its turn_ended may have been missed).
+        const turn = accepted.turn;
+        const idle = await this.deps.uow.transaction((stores) => applyTurnEnded(stores, sessionId, turn, this.now()));
+        if (idle) void this.kick(sessionId);
+      }
+    } catch (error) {
+      const failure = asAppError(error);
+      if (promptFailureKind(failure.code) === 'refused') await this.refused(sessionId, prompt, failure);
+      else this.scheduleRetry(sessionId, prompt, attempt, failure);
+    }
+  }
+
+  /** agentctl delivered nothing: the prompt waits again, the session becomes what agentctl reports. */
+  private async refused(sessionId: string, prompt: QueuedPrompt, failure: AppError): Promise<void> {
+    await this.deps.uow.read.promptQueue.requeue(prompt.id, sessionId);
+    const verdict = await this.probe(sessionId);
+    const now = this.now();
+    await this.deps.uow.transaction(async (stores) => {
+      if (verdict?.kind === 'lost' || verdict?.kind === 'exited') {
+        const gone = { kind: verdict.kind, reason: verdict.reason, cleanExit: false };
+        await applyAgentGone(stores, sessionId, { ...gone, promptError: agentExitedError(verdict.reason) }, now);
+      } else if (verdict?.kind !== 'prompting') {
+        // Another turn that is running keeps the session running until its turn_ended.
+        const session = await stores.sessions.findById(sessionId);
+        if (session !== undefined) await stores.sessions.advance(session, { kind: 'turn_finished' }, now);
+      }
+    });
+    this.deps.logger.warn(
+      { sessionId, promptId: prompt.id, code: failure.code, reason: failure.message, agent: verdict?.kind },
+      'agentctl refused the prompt; it waits in the queue',
+    );
+  }
+
+  /** What agentctl reports about the session; undefined when it could not be asked. */
+  private async probe(sessionId: string): Promise<AgentVerdict | undefined> {
+    const endpoint = this.deps.executor.current();
+    if (endpoint === undefined) return undefined;
+    let held: RuntimeSessionState | undefined;
+    try {
+      held = await this.deps.agentctl.clientFor(endpoint).getSession(sessionId);
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'not_found') return undefined;
+    }
+    const session = await this.deps.uow.read.sessions.findById(sessionId);
+    return judgeAgent(held, session?.launchConfig.agent !== null);
+  }
+
+  private scheduleRetry(sessionId: string, prompt: QueuedPrompt, attempt: number, failure: AppError): void {
+    const log = this.deps.logger.child({ sessionId, promptId: prompt.id, code: failure.code });
+    if (this.stopped) return;
+    if (!canRetry(attempt, this.deps.retry)) {
+      // It stays dispatched: the next boot reconcile asks agentctl about it, a resume fails it.
+      log.warn({ attempts: attempt, reason: failure.message }, 'giving up re-sending the prompt for now');
+      return;
+    }
+    const delayMs = retryDelayMs(attempt, this.deps.retry, this.deps.random);
+    clearTimeout(this.retries.get(prompt.id)); // at most one re-send pending per prompt
+    const timer = setTimeout(() => {
+      this.retries.delete(prompt.id);
+      void this.deps.lanes
+        .run(sessionId, () => this.resend(sessionId, prompt.id, attempt + 1))
+        .catch((err: unknown) => log.error({ err }, 'prompt re-send failed'));
+    }, delayMs);
+    timer.unref();
+    this.retries.set(prompt.id, timer);
+    log.warn({ attempt, delayMs, reason: failure.message }, 'Prompt failed ambiguously; re-sending the same id');
+  }
+
+  private async resend(sessionId: string, promptId: string, attempt: number): Promise<void> {
+    if (this.stopped) return;
+    const prompt = await this.deps.uow.read.promptQueue.findById(promptId);
+    // A turn_ended, a stop or a resume settled it meanwhile.
+    if (prompt?.status !== 'dispatched' || prompt.sessionId !== sessionId) return;
+    await this.deliver(sessionId, prompt, attempt);
+  }
+}

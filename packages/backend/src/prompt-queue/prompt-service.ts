@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { AppError } from '@kandev/protocol';
+import type { Logger } from '../logger';
+import type { Message } from '../messages/message';
+import { recordTaskPrompt } from '../messages/task-prompt';
+import type { AgentSession } from '../sessions/agent-session';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import type { PromptKicker } from './drain-gate';
+import type { QueuedPrompt } from './queued-prompt';
+
+export const MAX_PROMPT_LENGTH = 100_000;
+
+export const EnqueuePromptBodySchema = z.object({ prompt: z.string().min(1).max(MAX_PROMPT_LENGTH) }).strict();
+export type EnqueuePromptBody = z.infer<typeof EnqueuePromptBodySchema>;
+
+/** Sessions that will never run again take no prompt (a failed one does: it drains after a resume). */
+const CLOSED_STATES: ReadonlySet<AgentSession['state']> = new Set(['completed', 'cancelled']);
+
+export interface PromptServiceDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  prompts: PromptKicker;
+  logger: Logger;
+}
+
+/** An operator's prompts for one session: recorded and queued together, drained one turn at a time. */
+export class PromptService {
+  constructor(private readonly deps: PromptServiceDeps) {}
+
+  /** Records the prompt in the conversation and queues it for the session (one transaction), then kicks. */
+  async enqueue(sessionId: string, body: EnqueuePromptBody): Promise<{ queued: QueuedPrompt; message: Message }> {
+    const now = this.deps.clock().toISOString();
+    const recorded = await this.deps.uow.transaction(async (stores) => {
+      const session = await requireSession(stores, sessionId);
+      if (CLOSED_STATES.has(session.state)) {
+        throw new AppError('failed_precondition', `session ${sessionId} is ${session.state}; it takes no prompts`);
+      }
+      const task = await stores.tasks.findById(session.taskId);
+      if (task !== undefined && task.archivedAt !== null) {
+        throw new AppError('failed_precondition', `task ${session.taskId} is archived`);
+      }
+      return recordTaskPrompt(stores, {
+        taskId: session.taskId,
+        sessionId,
+        author: 'operator',
+        text: body.prompt,
+        metadata: {},
+        now,
+      });
+    });
+    this.deps.logger.info({ sessionId, promptId: recorded.queued.id }, 'prompt queued');
+    void this.deps.prompts.kick(sessionId);
+    return recorded;
+  }
+
+  /** Every prompt of the session, oldest first. */
+  async list(sessionId: string): Promise<QueuedPrompt[]> {
+    await requireSession(this.deps.uow.read, sessionId);
+    return this.deps.uow.read.promptQueue.listForSession(sessionId);
+  }
+}
+
+async function requireSession(stores: Stores, sessionId: string): Promise<AgentSession> {
+  const session = await stores.sessions.findById(sessionId);
+  if (session === undefined) throw new AppError('not_found', `session ${sessionId} not found`);
+  return session;
+}

@@ -1,0 +1,92 @@
+import { AppError, isAppError, type LaunchConfig, mcpPathFor } from '@kandev/protocol';
+import type { AgentctlConnector } from '../executors/agentctl-client';
+import type { AgentctlEndpoint, Executor } from '../executors/executor';
+import type { Logger } from '../logger';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
+import type { UnitOfWork } from '../store/unit-of-work';
+import type { AgentSession } from './agent-session';
+import type { RefreshScheduler } from './session-reconciler';
+
+export interface SessionStarterDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  executor: Executor;
+  agentctl: AgentctlConnector;
+  refreshes: RefreshScheduler;
+  orphans: { sweepSoon(): void };
+  prompts: PromptKicker;
+  logger: Logger;
+}
+
+export interface LaunchedSession {
+  session: AgentSession;
+  /** Carries the real MCP token (and agent env); never stored, shown only redacted. */
+  config: LaunchConfig;
+  mcpUrl: string;
+}
+
+/** Failures after which agentctl may still have run the CreateSession the backend gave up on. */
+const AMBIGUOUS_FAILURES: ReadonlySet<string> = new Set(['deadline_exceeded', 'unavailable', 'internal']);
+
+export function mcpUrlOf(endpoint: AgentctlEndpoint, sessionId: string): string {
+  return `${endpoint.mcpBaseUrl}${mcpPathFor(sessionId)}`;
+}
+
+/**
+ * Hands a created (launch) or starting (resume) session to agentctl: ensureAgentctl, the session goes
+ * starting on that agentctl, CreateSession. Without an agent the session then waits for input (an
+ * MCP-only session); with one it stays starting until agent_started. A failure is recorded as failed.
+ * Runs on the session's lane, so the agent's first events are applied after this.
+ */
+export class SessionStarter {
+  constructor(private readonly deps: SessionStarterDeps) {}
+
+  async start(session: AgentSession, config: LaunchConfig, event: string): Promise<LaunchedSession> {
+    const log = this.deps.logger.child({ sessionId: session.id, taskId: session.taskId });
+    const now = () => this.deps.clock().toISOString();
+    const sessions = this.deps.uow.read.sessions;
+    let endpoint: AgentctlEndpoint;
+    try {
+      endpoint = await this.deps.executor.ensureAgentctl();
+      await this.markStarting(session, endpoint, now());
+      await this.deps.agentctl.clientFor(endpoint).createSession(config);
+      await sessions.recordAccepted(session.id, { revision: config.revision, providers: config.providers }, now());
+    } catch (error) {
+      const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
+      await sessions.advanceCurrent(session.id, { kind: 'start_failed' }, now(), { lastError: failure.message });
+      log.warn({ err: error }, 'session start failed');
+      if (AMBIGUOUS_FAILURES.has(failure.code)) this.deps.orphans.sweepSoon();
+      const message = `session ${session.id} could not start: ${failure.message}`;
+      throw new AppError(failure.code, message, { session_id: session.id }, { cause: error });
+    }
+    const hasAgent = config.agent !== null;
+    const waiting = await sessions.advanceCurrent(session.id, { kind: 'accepted', hasAgent }, now());
+    log.info(
+      {
+        revision: config.revision,
+        questionCapability: config.questionCapability,
+        providers: config.providers,
+        agent: hasAgent,
+      },
+      event,
+    );
+    const stored = (await sessions.findById(session.id)) ?? session;
+    if (waiting !== null) {
+      // A source batch committed while CreateSession was in flight bumped the desired revision.
+      if (stored.revision > config.revision) this.deps.refreshes.schedule(session.id);
+      void this.deps.prompts.kick(session.id);
+    }
+    return { session: stored, config, mcpUrl: mcpUrlOf(endpoint, session.id) };
+  }
+
+  /** created -> starting (launch) or still starting (resume), on the agentctl about to take it. */
+  private async markStarting(session: AgentSession, endpoint: AgentctlEndpoint, now: string): Promise<void> {
+    const sessions = this.deps.uow.read.sessions;
+    const marked =
+      session.state === 'created'
+        ? (await sessions.advance(session, { kind: 'launching' }, now, { agentctlAddress: endpoint.grpcAddress })) !==
+          null
+        : await sessions.recordStartingOn(session.id, endpoint.grpcAddress, now);
+    if (!marked) throw new AppError('failed_precondition', `session ${session.id} was stopped before it started`);
+  }
+}

@@ -1,0 +1,155 @@
+import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol';
+import type { AgentctlConnector } from '../executors/agentctl-client';
+import type { Executor } from '../executors/executor';
+import type { Logger } from '../logger';
+import type { PromptDrainer } from '../prompt-queue/prompt-drainer';
+import type { AgentSession } from '../sessions/agent-session';
+import { LIVE_SESSION_STATES } from '../sessions/session-lifecycle';
+import type { SessionLanes } from '../sessions/session-lanes';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import { type AgentVerdict, agentExitedError, judgeAgent, LOST_SESSION_REASON } from './agent-verdict';
+import { applyAgentGone, applyTurnEnded } from './turn-outcome';
+
+export const NEVER_STARTED_REASON = 'the backend stopped before this session started; resume it';
+export const START_NOT_LANDED_REASON = 'the launch or resume did not reach agentctl; resume it';
+const LOST_PROMPT_ERROR = 'agentctl no longer holds this session';
+
+export interface BootReconcilerDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  executor: Executor;
+  agentctl: AgentctlConnector;
+  lanes: SessionLanes;
+  drainer: Pick<PromptDrainer, 'kick' | 'redeliver'>;
+  logger: Logger;
+}
+
+export interface BootReconcileSummary {
+  /** Live sessions compared with agentctl. */
+  checked: number;
+  /** Sessions found failed (lost, agent exited, never started). */
+  failed: string[];
+  /** Prompts sent again with their id (dispatched, but agentctl never saw them). */
+  redelivered: string[];
+  /** Why the pass stopped early (agentctl unreachable), if it did. */
+  aborted?: string;
+}
+
+/**
+ * After a backend (re)start: brings every live session's record in line with what agentctl holds.
+ * Lost sessions and exited agents fail (with their prompt in flight); a prompt in flight whose turn
+ * agentctl finished is settled, one it never saw is sent again with the same id (Prompt is idempotent,
+ * so nothing is delivered twice); then every idle session's queue is kicked. Each session is handled on
+ * its lane; every write is a compare-and-set, so running it twice changes nothing more.
+ */
+export class BootReconciler {
+  constructor(private readonly deps: BootReconcilerDeps) {}
+
+  async run(): Promise<BootReconcileSummary> {
+    const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [] };
+    const sessions = this.deps.uow.read.sessions;
+    for (const session of await sessions.listByStates(['created'])) {
+      const failed = await this.deps.lanes.run(session.id, () =>
+        sessions.advanceCurrent(session.id, { kind: 'start_failed' }, this.now(), { lastError: NEVER_STARTED_REASON }),
+      );
+      if (failed !== null) summary.failed.push(session.id);
+    }
+    try {
+      for (const session of await sessions.listByStates(LIVE_SESSION_STATES)) {
+        await this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary));
+      }
+    } catch (error) {
+      summary.aborted = error instanceof Error ? error.message : String(error);
+      this.deps.logger.warn({ err: error }, 'boot reconcile stopped: agentctl could not be asked');
+      return summary;
+    }
+    const idle = await sessions.listByStates(['waiting_for_input']);
+    await Promise.all(idle.map((session) => this.deps.drainer.kick(session.id)));
+    this.deps.logger.info({ ...summary, kicked: idle.length }, 'sessions reconciled with agentctl');
+    return summary;
+  }
+
+  private now(): string {
+    return this.deps.clock().toISOString();
+  }
+
+  /** One live session against agentctl's report; throws when agentctl cannot be asked (stops the pass). */
+  private async reconcile(sessionId: string, summary: BootReconcileSummary): Promise<void> {
+    const session = await this.deps.uow.read.sessions.findById(sessionId);
+    if (session === undefined || !(LIVE_SESSION_STATES as readonly string[]).includes(session.state)) return;
+    summary.checked += 1;
+    const held = await this.held(sessionId);
+    const verdict = this.verdictFor(session, held);
+    const now = this.now();
+    if (held === undefined || verdict.kind === 'lost' || verdict.kind === 'exited') {
+      const reason = verdict.kind === 'lost' || verdict.kind === 'exited' ? verdict.reason : LOST_SESSION_REASON;
+      const promptError = verdict.kind === 'exited' ? agentExitedError(reason) : LOST_PROMPT_ERROR;
+      const kind = verdict.kind === 'exited' ? ('exited' as const) : ('lost' as const);
+      const gone = { kind, reason, promptError, cleanExit: false };
+      const outcome = await this.deps.uow.transaction((stores) => applyAgentGone(stores, sessionId, gone, now));
+      if (outcome.state !== null) summary.failed.push(sessionId);
+      return;
+    }
+    const resend = await this.deps.uow.transaction((stores) => this.settle(stores, session, held, verdict, now));
+    if (resend === undefined) return;
+    summary.redelivered.push(resend);
+    const prompt = await this.deps.uow.read.promptQueue.findById(resend);
+    if (prompt !== undefined) await this.deps.drainer.redeliver(sessionId, prompt);
+  }
+
+  private verdictFor(session: AgentSession, held: RuntimeSessionState | undefined): AgentVerdict {
+    // A starting session agentctl holds at an older revision: the launch or resume never landed.
+    if (held !== undefined && session.state === 'starting' && held.config.revision < session.revision) {
+      return { kind: 'lost', reason: START_NOT_LANDED_REASON };
+    }
+    return judgeAgent(held, session.launchConfig.agent !== null);
+  }
+
+  /** Undefined: agentctl does not hold the session. Throws when it could not be asked. */
+  private async held(sessionId: string): Promise<RuntimeSessionState | undefined> {
+    const endpoint = this.deps.executor.current();
+    if (endpoint === undefined) throw new AppError('unavailable', 'agentctl is not running');
+    try {
+      return await this.deps.agentctl.clientFor(endpoint).getSession(sessionId);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The session is alive in agentctl: finish a start the backend did not record, then settle the prompt
+   * in flight from agentctl's turns. Resolves the id of a prompt to send again, if any.
+   */
+  private async settle(
+    stores: Stores,
+    session: AgentSession,
+    held: RuntimeSessionState,
+    verdict: AgentVerdict,
+    now: string,
+  ): Promise<string | undefined> {
+    let current = session;
+    if (session.state === 'starting' && verdict.kind !== 'starting') {
+      const acknowledged = { revision: held.config.revision, providers: held.config.providers };
+      await stores.sessions.recordAccepted(session.id, acknowledged, now);
+      const acp = held.agent.acpSessionId;
+      if (acp !== null) await stores.sessions.recordAcpSession(session.id, acp, now);
+      const hasAgent = session.launchConfig.agent !== null;
+      const fact = hasAgent ? ({ kind: 'agent_ready' } as const) : ({ kind: 'accepted', hasAgent } as const);
+      const state = await stores.sessions.advance(session, fact, now);
+      if (state !== null) current = { ...session, state };
+    }
+    const dispatched = await stores.promptQueue.findDispatched(session.id);
+    if (dispatched === undefined) {
+      if (current.state === 'running' && verdict.kind === 'ready') {
+        await stores.sessions.advance(current, { kind: 'turn_finished' }, now);
+      }
+      return undefined;
+    }
+    const turn = held.agent.turns.find((t) => t.promptId === dispatched.id);
+    if (turn === undefined) return dispatched.id; // the crash window between the claim and the Prompt call
+    if (turn.status === 'running') await stores.sessions.advance(current, { kind: 'turn_started' }, now);
+    else await applyTurnEnded(stores, session.id, turn, now);
+    return undefined;
+  }
+}

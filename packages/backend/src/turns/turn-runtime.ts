@@ -1,0 +1,75 @@
+import type { AgentctlConnector } from '../executors/agentctl-client';
+import type { Executor } from '../executors/executor';
+import type { Logger } from '../logger';
+import type { DrainGate } from '../prompt-queue/drain-gate';
+import { PromptDrainer } from '../prompt-queue/prompt-drainer';
+import type { BackoffPolicy } from '../sessions/retry-backoff';
+import { SessionLanes } from '../sessions/session-lanes';
+import type { RefreshScheduler } from '../sessions/session-reconciler';
+import type { UnitOfWork } from '../store/unit-of-work';
+import { BootReconciler } from './boot-reconcile';
+import { SessionEventHandler } from './session-event-handler';
+
+export interface TurnRuntimeDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  executor: Executor;
+  agentctl: AgentctlConnector;
+  refreshes: RefreshScheduler;
+  /** Re-sends of a prompt whose Prompt call failed ambiguously. */
+  promptRetry: BackoffPolicy;
+  gate?: DrainGate;
+  logger: Logger;
+  random?: () => number;
+}
+
+/**
+ * The turn model's moving parts over one database and one executor: the per-session lanes, the prompt
+ * drainer, the session event handler (fed by the Attach client) and the boot reconcile. main.ts and the
+ * in-process tests build it the same way.
+ */
+export function createTurnRuntime(deps: TurnRuntimeDeps) {
+  const { uow, clock, executor, agentctl, logger } = deps;
+  const lanes = new SessionLanes();
+  const drainer = new PromptDrainer({
+    uow,
+    clock,
+    executor,
+    agentctl,
+    lanes,
+    gate: deps.gate,
+    retry: deps.promptRetry,
+    logger: logger.child({ component: 'drainer' }),
+    random: deps.random,
+  });
+  const events = new SessionEventHandler({
+    uow,
+    clock,
+    lanes,
+    prompts: drainer,
+    refreshes: deps.refreshes,
+    logger: logger.child({ component: 'session-events' }),
+  });
+  const boot = new BootReconciler({
+    uow,
+    clock,
+    executor,
+    agentctl,
+    lanes,
+    drainer,
+    logger: logger.child({ component: 'boot-reconcile' }),
+  });
+  return {
+    lanes,
+    drainer,
+    events,
+    boot,
+    /** No more re-sends; waits for the work already on the lanes. */
+    async stop(): Promise<void> {
+      drainer.stop();
+      await lanes.idle();
+    },
+  };
+}
+
+export type TurnRuntime = ReturnType<typeof createTurnRuntime>;

@@ -1,0 +1,232 @@
+// The backend's turn model in process, over a real SQLite file, with the fake agentctl: the session,
+// prompt and question services, the drainer, the session event handler (fed by the fake, as the
+// Attach stream would) and the boot reconcile, wired as main.ts wires them. A second harness over the
+// same data dir and the same fake is a restarted backend.
+import type { BackoffPolicy } from '../../packages/backend/src/sessions/retry-backoff';
+import { createApp } from '../../packages/backend/src/http/app';
+import { listen } from '../../packages/backend/src/http/http-server';
+import { createLogger } from '../../packages/backend/src/logger';
+import type { DrainGate } from '../../packages/backend/src/prompt-queue/drain-gate';
+import { createPromptRoutes } from '../../packages/backend/src/prompt-queue/prompt-routes';
+import { PromptService } from '../../packages/backend/src/prompt-queue/prompt-service';
+import type { QueuedPrompt } from '../../packages/backend/src/prompt-queue/queued-prompt';
+import { QuestionService } from '../../packages/backend/src/questions/question-service';
+import { OrphanSweeper } from '../../packages/backend/src/sessions/orphan-sweeper';
+import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
+import { AgentctlRuntimeSessions } from '../../packages/backend/src/sessions/runtime-session-control';
+import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
+import { createSessionRoutes } from '../../packages/backend/src/sessions/session-routes';
+import { SessionService } from '../../packages/backend/src/sessions/session-service';
+import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { createTurnRuntime } from '../../packages/backend/src/turns/turn-runtime';
+import { BackendApi } from './backend-api';
+import type { Cleanup } from './cleanup';
+import { ENDPOINT, FakeAgentctl, fakeExecutor } from './fake-agentctl';
+import { tempDir } from './processes';
+import { waitUntil } from './wait';
+
+export { ENDPOINT, FakeAgentctl };
+
+const START = Date.parse('2026-12-01T10:00:00.000Z');
+
+export interface TurnHarnessOptions {
+  /** Reuse a data dir (a restarted backend); default: a fresh one. */
+  dataDir?: string;
+  /** Reuse an agentctl (it outlives the backend); default: a fresh fake. */
+  agentctl?: FakeAgentctl;
+  promptRetry?: BackoffPolicy;
+  gate?: DrainGate;
+}
+
+export type TurnHarness = Awaited<ReturnType<typeof createTurnHarness>>;
+
+export async function createTurnHarness(cleanup: Cleanup, options: TurnHarnessOptions = {}) {
+  const dataDir = options.dataDir ?? tempDir(cleanup);
+  const db = createDatabase(dataDir);
+  cleanup.defer(() => db.destroy());
+  await migrateToLatest(db);
+  const uow = createUnitOfWork(db);
+  let ticks = 0;
+  const clock = () => new Date(START + ticks++); // distinct, increasing timestamps
+  const logger = createLogger('silent');
+  const agentctl = options.agentctl ?? new FakeAgentctl();
+  const connector = { clientFor: () => agentctl };
+  const executor = fakeExecutor();
+  const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
+  const refreshPolicy = { baseMs: 1, maxDelayMs: 4, maxAttempts: 3 };
+  const reconciler = new SessionReconciler({ uow, pusher, policy: refreshPolicy, logger });
+  cleanup.defer(() => reconciler.stop());
+  const orphans = new OrphanSweeper({ uow, executor, agentctl: connector, logger, followUpDelaysMs: [] });
+  const turns = createTurnRuntime({
+    uow,
+    clock,
+    executor,
+    agentctl: connector,
+    refreshes: reconciler,
+    promptRetry: options.promptRetry ?? { baseMs: 2, maxDelayMs: 10, maxAttempts: 5 },
+    gate: options.gate,
+    logger,
+  });
+  cleanup.defer(() => turns.stop());
+  const questions = new QuestionService({ uow, clock, timeoutMs: 600_000, logger, prompts: turns.drainer });
+  const sessions = new SessionService({
+    uow,
+    clock,
+    executor,
+    agentctl: connector,
+    refreshes: reconciler,
+    orphans,
+    lanes: turns.lanes,
+    prompts: turns.drainer,
+    runtimeSessions: new AgentctlRuntimeSessions({ executor, agentctl: connector }),
+    questions,
+    logger,
+  });
+  const prompts = new PromptService({ uow, clock, prompts: turns.drainer, logger });
+  // The Attach stream: the latest backend to attach gets agentctl's events (and what it buffered).
+  const attach = () => agentctl.attach((event) => void turns.events.handle(event, ENDPOINT.grpcAddress));
+  attach();
+
+  let seeded = 0;
+  /** A workspace, an agent profile and a task using it; resolves the task id. */
+  async function agentTask(options: { agent?: boolean; localPath?: string } = {}): Promise<string> {
+    const n = ++seeded;
+    const at = clock().toISOString();
+    const workspaceId = `w${n}`;
+    await uow.read.workspaces.insert({ id: workspaceId, name: workspaceId, createdAt: at });
+    const profileId = options.agent === false ? null : `profile${n}`;
+    if (profileId !== null) {
+      await uow.read.agentProfiles.insert({
+        id: profileId,
+        name: profileId,
+        command: 'test-agent',
+        args: ['--script', 'x.json'],
+        env: { AGENT_API_KEY: `secret-${n}` },
+        supportsMcp: true,
+        createdAt: at,
+      });
+    }
+    const taskId = `t${n}`;
+    await uow.read.tasks.insert({
+      id: taskId,
+      workspaceId,
+      parentId: null,
+      title: taskId,
+      state: 'todo',
+      autopilot: false,
+      agentProfileId: profileId,
+      archivedAt: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (options.localPath !== undefined) {
+      const repositoryId = `r${n}`;
+      await uow.read.repositories.insert({
+        id: repositoryId,
+        workspaceId,
+        sourceType: 'local',
+        provider: null,
+        providerHost: null,
+        owner: null,
+        name: repositoryId,
+        remoteUrl: null,
+        localPath: options.localPath,
+        identityKey: `local:${options.localPath}`,
+        createdAt: at,
+      });
+      await uow.read.tasks.attachRepositories(taskId, [{ repositoryId, baseBranch: null }], {
+        batchId: `b${n}`,
+        createdAt: at,
+      });
+    }
+    return taskId;
+  }
+
+  /** Launches a session of a new agent task and waits until its agent is ready (waiting for input). */
+  async function readySession(): Promise<string> {
+    const launched = await sessions.launch(await agentTask(), { surface: 'kanban_task', owns_task_title: false });
+    await untilState(launched.session.id, 'waiting_for_input');
+    return launched.session.id;
+  }
+
+  async function state(sessionId: string): Promise<string | undefined> {
+    return (await uow.read.sessions.findById(sessionId))?.state;
+  }
+
+  async function untilState(sessionId: string, expected: string): Promise<void> {
+    await waitUntil(async () => (await state(sessionId)) === expected, {
+      timeoutMs: 5_000,
+      what: `session ${sessionId} to be ${expected} (is ${await state(sessionId)})`,
+    });
+  }
+
+  async function queue(sessionId: string): Promise<QueuedPrompt[]> {
+    return uow.read.promptQueue.listForSession(sessionId);
+  }
+
+  /** Queues an operator prompt as REST does (recorded + queued + kick); resolves its id. */
+  async function prompt(sessionId: string, text: string): Promise<string> {
+    return (await prompts.enqueue(sessionId, { prompt: text })).queued.id;
+  }
+
+  /** Waits until the fake runs a turn for `promptId` (it was delivered and not finished). */
+  async function untilRunning(sessionId: string, promptId: string): Promise<void> {
+    await waitUntil(() => agentctl.agents.get(sessionId)?.currentPromptId === promptId, {
+      timeoutMs: 5_000,
+      what: `prompt ${promptId} to run in ${sessionId}`,
+    });
+  }
+
+  /** Waits until every prompt of the session is finished (completed or failed). */
+  async function untilDrained(sessionId: string): Promise<QueuedPrompt[]> {
+    return waitUntil(
+      async () => {
+        const all = await queue(sessionId);
+        return all.every((p) => p.status === 'completed' || p.status === 'failed') ? all : undefined;
+      },
+      { timeoutMs: 5_000, what: `the queue of ${sessionId} to drain` },
+    );
+  }
+
+  /** The session and prompt REST routes on a loopback port, with the backend's app factory. */
+  async function serve(): Promise<BackendApi> {
+    const app = createApp(logger, [createSessionRoutes(sessions), createPromptRoutes(prompts)]);
+    const http = await listen(app, '127.0.0.1', 0);
+    cleanup.defer(() => http.close());
+    return new BackendApi(`http://127.0.0.1:${http.port}`);
+  }
+
+  return {
+    db,
+    uow,
+    dataDir,
+    clock,
+    agentctl,
+    turns,
+    sessions,
+    prompts,
+    questions,
+    attach,
+    agentTask,
+    readySession,
+    state,
+    untilState,
+    queue,
+    prompt,
+    untilRunning,
+    untilDrained,
+    serve,
+  };
+}
+
+/** Ends the turn that runs for `promptId` once it runs (the agent answered). */
+export async function finishWhenRunning(
+  h: TurnHarness,
+  sessionId: string,
+  promptId: string,
+  options: Parameters<FakeAgentctl['finishTurn']>[1] = {},
+): Promise<void> {
+  await h.untilRunning(sessionId, promptId);
+  h.agentctl.finishTurn(sessionId, options);
+}
