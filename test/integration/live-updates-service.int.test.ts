@@ -180,6 +180,16 @@ describe('live-update services (in process, fake agentctl)', () => {
     const ahead = env.agentctl.held.get('ahead');
     if (ahead !== undefined) env.agentctl.held.set('ahead', { ...ahead, revision: 10 });
     env.agentctl.held.delete('lost');
+    await env.db('prompt_queue').insert({
+      id: 'in-flight',
+      task_id: 'lost',
+      session_id: 'lost',
+      prompt: 'p',
+      source: 'operator',
+      status: 'dispatched',
+      created_at: NOW,
+      dispatched_at: NOW,
+    });
 
     const aheadBatch = await env.sources.add('ahead', { sources: [remote('github.com/a/1')] });
     expect(aheadBatch.refresh.sessions[0]).toMatchObject({
@@ -199,6 +209,11 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(await env.uow.read.sessions.findById('lost')).toMatchObject({
       state: 'failed',
       lastError: 'agentctl lost the session; resume it',
+    });
+    // Its turn cannot end any more: the prompt in flight fails (a resume drains what is queued).
+    expect(await env.uow.read.promptQueue.findById('in-flight')).toMatchObject({
+      status: 'failed',
+      error: 'agentctl no longer holds this session',
     });
 
     env.agentctl.failure = new AppError('deadline_exceeded', 'agentctl GetSession: Deadline exceeded');

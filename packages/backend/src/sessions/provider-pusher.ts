@@ -7,6 +7,7 @@ import type { Acknowledged } from './session-store';
 import {
   aheadMessage,
   compareHeldRevision,
+  LOST_PROMPT_ERROR,
   LOST_SESSION_MESSAGE,
   pushFailureKind,
   type SessionRefreshResult,
@@ -105,8 +106,15 @@ export class ProviderPusher {
     const kind = pushFailureKind(failure.code);
     const now = this.deps.clock().toISOString();
     const reason = kind === 'lost' ? LOST_SESSION_MESSAGE : `provider refresh failed: ${failure.message}`;
-    if (kind === 'lost') await this.deps.uow.read.sessions.markLost(target.sessionId, reason, now);
-    else await this.deps.uow.read.sessions.recordRefreshError(target.sessionId, reason, now);
+    if (kind === 'lost') {
+      await this.deps.uow.transaction(async (stores) => {
+        if (!(await stores.sessions.markLost(target.sessionId, reason, now))) return;
+        // Its turn cannot end any more; the queue behind it waits for a resume.
+        await stores.promptQueue.failDispatched(target.sessionId, LOST_PROMPT_ERROR, now);
+      });
+    } else {
+      await this.deps.uow.read.sessions.recordRefreshError(target.sessionId, reason, now);
+    }
     this.deps.logger.warn(
       { sessionId: target.sessionId, revision: target.revision, code: failure.code, kind },
       'provider refresh failed',

@@ -67,6 +67,8 @@ export function pushFailureKind(code: ErrorCode): 'lost' | 'conflict' | 'retry' 
 }
 
 export const LOST_SESSION_MESSAGE = 'agentctl lost the session; resume it';
+/** The error a prompt in flight fails with when agentctl no longer holds its session. */
+export const LOST_PROMPT_ERROR = 'agentctl no longer holds this session';
 
 export function aheadMessage(held: number, desired: number): string {
   return `agentctl holds revision ${held}, newer than the backend's ${desired}; resume the session`;

@@ -278,9 +278,12 @@ export class SessionStore {
       });
   }
 
-  /** agentctl no longer holds the session: only a resume (with a new token) can bring it back. */
-  async markLost(id: string, message: string, now: string): Promise<void> {
-    await this.advanceCurrent(id, { kind: 'lost' }, now, { lastError: message });
+  /**
+   * agentctl no longer holds the session: only a resume (with a new token) can bring it back. Resolves
+   * whether the session was live (and is failed now).
+   */
+  async markLost(id: string, message: string, now: string): Promise<boolean> {
+    const failed = await this.advanceCurrent(id, { kind: 'lost' }, now, { lastError: message });
     await this.db('sessions')
       .where({ id })
       .update({
@@ -289,5 +292,6 @@ export class SessionStore {
         refreshed_at: now,
         updated_at: now,
       });
+    return failed !== null;
   }
 }

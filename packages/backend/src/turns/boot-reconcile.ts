@@ -6,13 +6,13 @@ import type { PromptDrainer } from '../prompt-queue/prompt-drainer';
 import type { AgentSession } from '../sessions/agent-session';
 import { LIVE_SESSION_STATES } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
+import { LOST_PROMPT_ERROR } from '../sessions/session-refresh';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import { type AgentVerdict, agentExitedError, judgeAgent, LOST_SESSION_REASON } from './agent-verdict';
 import { applyAgentGone, applyTurnEnded } from './turn-outcome';
 
 export const NEVER_STARTED_REASON = 'the backend stopped before this session started; resume it';
 export const START_NOT_LANDED_REASON = 'the launch or resume did not reach agentctl; resume it';
-const LOST_PROMPT_ERROR = 'agentctl no longer holds this session';
 
 export interface BootReconcilerDeps {
   uow: UnitOfWork;
