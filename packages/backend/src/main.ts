@@ -157,6 +157,9 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const steps: ShutdownStep[] = []; // reverse start order: unshift as things start
+  // Installed first and reading `steps` when a signal comes: a stop during start-up still stops the
+  // agentctl already spawned (it would otherwise outlive the backend).
+  installShutdown({ logger, timeoutMs: config.shutdownTimeoutMs, steps, exit: (code) => process.exit(code) });
   try {
     const db = createDatabase(config.dataDir);
     steps.unshift({ name: 'database', run: () => db.destroy() });
@@ -197,7 +200,6 @@ async function main(): Promise<void> {
     const app = createApp(logger.child({ component: 'http' }), routers);
     const http = await listen(app, config.http.host, config.http.port);
     steps.unshift({ name: 'http', run: () => http.close() });
-    installShutdown({ logger, timeoutMs: config.shutdownTimeoutMs, steps, exit: (code) => process.exit(code) });
 
     const url = `http://${connectableHost(config.http.host)}:${http.port}`;
     const status = executor.status();
