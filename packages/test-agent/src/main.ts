@@ -1,6 +1,6 @@
 // Composition root: config -> script (exit 2 when bad) -> ACP agent on stdin/stdout (ndjson).
 import { Readable, Writable } from 'node:stream';
-import { ndJsonStream } from '@agentclientprotocol/sdk';
+import { type AnyMessage, ndJsonStream } from '@agentclientprotocol/sdk';
 import { loadConfig } from './config';
 import { createStderrLog } from './log';
 import { type Script, ScriptError } from './script';
@@ -23,7 +23,7 @@ function scriptOrExit(): Script {
 function main(): void {
   const script = scriptOrExit();
   const log = createStderrLog();
-  const { app, closeAll } = createScriptedAgent({
+  const { app, observeIncoming, closeAll } = createScriptedAgent({
     script,
     log,
     exit: (code) => {
@@ -31,11 +31,18 @@ function main(): void {
       process.exit(code);
     },
   });
-  const stream = ndJsonStream(
+  const wire = ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
-  const connection = app.connect(stream);
+  // The agent sees each message as it is read, in wire order, before the SDK dispatches it.
+  const observed = new TransformStream<AnyMessage, AnyMessage>({
+    transform(message, controller) {
+      observeIncoming(message);
+      controller.enqueue(message);
+    },
+  });
+  const connection = app.connect({ writable: wire.writable, readable: wire.readable.pipeThrough(observed) });
   log('ready', { turns: script.turns.length, hasDefault: script.default !== undefined });
   // The client closing stdin ends the connection; then close MCP sessions and leave.
   void connection.closed.then(async () => {

@@ -1,4 +1,4 @@
-import { renderReply, unknownPlaceholders } from './reply-template';
+import { renderArguments, renderReply, stringsIn, UnknownVariableError, unknownPlaceholders } from './reply-template';
 
 describe('renderReply', () => {
   test.each([
@@ -14,8 +14,53 @@ describe('renderReply', () => {
   });
 });
 
+describe('renderReply: variables and the system prompt', () => {
+  const vars = new Map([
+    ['qid', 'q-1'],
+    ['echo', '{{prompt}}'],
+  ]);
+
+  test('{{var:<name>}} and {{system_prompt}} are filled in', () => {
+    expect(
+      renderReply('{{var:qid}}|{{ var:qid }}|{{system_prompt}}', { prompt: 'p', ordinal: 0, vars, systemPrompt: 'S' }),
+    ).toBe('q-1|q-1|S');
+  });
+
+  test('a captured value that holds a placeholder is used verbatim', () => {
+    expect(renderReply('{{var:echo}}', { prompt: 'p', ordinal: 0, vars })).toBe('{{prompt}}');
+  });
+
+  test('no system prompt reads as empty', () => {
+    expect(renderReply('[{{system_prompt}}]', { prompt: 'p', ordinal: 0 })).toBe('[]');
+  });
+
+  test('an unset variable throws, naming it and the variables that are set', () => {
+    expect(() => renderReply('{{var:nope}}', { prompt: 'p', ordinal: 0, vars })).toThrow(UnknownVariableError);
+    expect(() => renderReply('{{var:nope}}', { prompt: 'p', ordinal: 0, vars })).toThrow(
+      'unknown variable {{var:nope}}: no capture step has set it in this session (set so far: echo, qid)',
+    );
+  });
+
+  test('arguments: every string value at any depth; keys and other values unchanged', () => {
+    const args = { '{{var:qid}}': '{{var:qid}}', list: [1, '{{ordinal}}', { deep: '{{var:qid}}' }], flag: false };
+    expect(renderArguments(args, { prompt: 'p', ordinal: 2, vars })).toEqual({
+      '{{var:qid}}': 'q-1',
+      list: [1, '2', { deep: 'q-1' }],
+      flag: false,
+    });
+  });
+});
+
 describe('unknownPlaceholders', () => {
-  test('names every {{...}} that is not prompt or ordinal', () => {
-    expect(unknownPlaceholders('{{prompt}} {{ ordinal }} {{promt}} {{}}')).toEqual(['promt', '']);
+  test('names every {{...}} that is not a placeholder or a well-formed variable', () => {
+    expect(
+      unknownPlaceholders('{{prompt}} {{ ordinal }} {{system_prompt}} {{var:q_1-x}} {{promt}} {{}} {{var:}} {{var:9}}'),
+    ).toEqual(['promt', '', 'var:', 'var:9']);
+  });
+});
+
+describe('stringsIn', () => {
+  test('collects strings from values at any depth, not keys', () => {
+    expect(stringsIn({ k: 'a', l: ['b', 1, { m: 'c' }], n: null })).toEqual(['a', 'b', 'c']);
   });
 });

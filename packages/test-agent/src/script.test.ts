@@ -65,7 +65,7 @@ describe('parseScript', () => {
     [
       'unknown placeholder in a reply',
       '{"turns":[{"steps":[{"reply":"{{promt}}"}]}]}',
-      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{promt\}\} \(known: \{\{prompt\}\}, \{\{ordinal\}\}\)/,
+      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{promt\}\} \(known: \{\{prompt\}\}, \{\{ordinal\}\}, \{\{system_prompt\}\}, \{\{var:<name>\}\}\)/,
     ],
     ['empty wait_for_file path', '{"turns":[{"steps":[{"wait_for_file":""}]}]}', /turns\.0\.steps\.0\.wait_for_file: /],
     [
@@ -77,9 +77,80 @@ describe('parseScript', () => {
     ['unknown stop reason', '{"turns":[{"steps":[],"stop_reason":"cancelled"}]}', /turns\.0\.stop_reason: /],
     ['empty match', '{"turns":[{"match":{},"steps":[]}]}', /turns\.0\.match: match needs index or contains/],
     ['exit code out of range', '{"turns":[{"steps":[{"exit":{"code":256}}]}]}', /turns\.0\.steps\.0\.exit\.code: /],
+    [
+      'unknown placeholder in a call_tool argument (nested)',
+      '{"turns":[{"steps":[{"call_tool":{"name":"t","arguments":{"a":{"b":["{{qid}}"]}}}}]}]}',
+      /turns\.0\.steps\.0\.call_tool\.arguments: unknown placeholder \{\{qid\}\} \(known: .*\{\{var:<name>\}\}\)/,
+    ],
+    [
+      'a malformed variable name',
+      '{"turns":[{"steps":[{"reply":"{{var:1x}}"}]}]}',
+      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{var:1x\}\}/,
+    ],
+    [
+      'a capture pattern that does not compile',
+      '{"turns":[{"steps":[{"capture":{"name":"q","pattern":"(x"}}]}]}',
+      /turns\.0\.steps\.0\.capture\.pattern: not a valid JS regular expression: /,
+    ],
+    [
+      'a capture pattern without a group',
+      '{"turns":[{"steps":[{"capture":{"name":"q","pattern":"x(?:y)"}}]}]}',
+      /turns\.0\.steps\.0\.capture\.pattern: needs a capturing group/,
+    ],
+    [
+      'a bad capture name',
+      '{"turns":[{"steps":[{"capture":{"name":"a b","pattern":"(x)"}}]}]}',
+      /turns\.0\.steps\.0\.capture\.name: a variable name is/,
+    ],
+    [
+      'a stateful capture flag',
+      '{"turns":[{"steps":[{"capture":{"name":"q","pattern":"(x)","flags":"g"}}]}]}',
+      /turns\.0\.steps\.0\.capture\.flags: capture flags may only be i, m, s and u/,
+    ],
+    [
+      'an unknown capture source',
+      '{"turns":[{"steps":[{"capture":{"name":"q","pattern":"(x)","from":"reply"}}]}]}',
+      /turns\.0\.steps\.0\.capture\.from: /,
+    ],
+    [
+      'an unknown capture key',
+      '{"turns":[{"steps":[{"capture":{"name":"q","pattern":"(x)","group":2}}]}]}',
+      /turns\.0\.steps\.0\.capture: Unrecognized key: "group"/,
+    ],
   ])('%s is a ScriptError naming the problem', (_name, text, message) => {
     expect(() => parseScript(text)).toThrow(ScriptError);
     expect(() => parseScript(text)).toThrow(message);
+  });
+});
+
+describe('parseScript: capture and variables', () => {
+  test('capture defaults to the prompt and no flags; {{var:..}} is accepted in replies, paths and arguments', () => {
+    const script = parseScript(
+      JSON.stringify({
+        turns: [
+          {
+            steps: [
+              { capture: { name: 'qid', pattern: 'question_id["\': ]+([\\w-]+)' } },
+              { capture: { name: 'answer', pattern: '-> (.+)$', flags: 'm', from: 'last_tool_result' } },
+              { reply: '{{ var:qid }} {{system_prompt}}' },
+              { wait_for_file: 'release-{{var:qid}}' },
+              { call_tool: { name: 'message_task_kandev', arguments: { reply_to_question_id: '{{var:qid}}', n: 1 } } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(script.turns[0]?.steps).toEqual([
+      { kind: 'capture', name: 'qid', pattern: 'question_id["\': ]+([\\w-]+)', flags: '', from: 'prompt' },
+      { kind: 'capture', name: 'answer', pattern: '-> (.+)$', flags: 'm', from: 'last_tool_result' },
+      { kind: 'reply', text: '{{ var:qid }} {{system_prompt}}' },
+      { kind: 'wait_for_file', path: 'release-{{var:qid}}' },
+      {
+        kind: 'call_tool',
+        name: 'message_task_kandev',
+        arguments: { reply_to_question_id: '{{var:qid}}', n: 1 },
+      },
+    ]);
   });
 });
 

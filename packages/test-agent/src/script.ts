@@ -1,6 +1,6 @@
 // The script format (zod) and the pure rule that picks a turn for a prompt. No I/O here.
 import { z } from 'zod';
-import { PLACEHOLDERS, unknownPlaceholders } from './reply-template';
+import { PLACEHOLDERS, stringsIn, unknownPlaceholders, VARIABLE_NAME } from './reply-template';
 
 export const SCRIPT_STOP_REASONS = ['end_turn', 'refusal', 'max_tokens'] as const;
 export type ScriptStopReason = (typeof SCRIPT_STOP_REASONS)[number];
@@ -13,28 +13,76 @@ export class ScriptError extends Error {
   }
 }
 
-const STEP_KINDS = ['call_tool', 'list_tools', 'reply', 'wait_for_cancel', 'wait_for_file', 'exit'] as const;
+const STEP_KINDS = ['call_tool', 'list_tools', 'reply', 'capture', 'wait_for_cancel', 'wait_for_file', 'exit'] as const;
 
-/** Text that may hold {{prompt}} and {{ordinal}}; any other {{name}} is an error at load time. */
-const TemplateSchema = z.string().superRefine((text, ctx) => {
+/** Where a `capture` step looks: the prompt's text, or the result text of the session's latest call_tool. */
+export const CAPTURE_SOURCES = ['prompt', 'last_tool_result'] as const;
+export type CaptureSource = (typeof CAPTURE_SOURCES)[number];
+
+const KNOWN_PLACEHOLDERS = [...PLACEHOLDERS.map((p) => `{{${p}}}`), '{{var:<name>}}'].join(', ');
+
+function checkPlaceholders(text: string, ctx: z.RefinementCtx): void {
   for (const name of unknownPlaceholders(text)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`,
-    });
+    ctx.addIssue({ code: 'custom', message: `unknown placeholder {{${name}}} (known: ${KNOWN_PLACEHOLDERS})` });
   }
-});
+}
+
+/** Text that may hold placeholders (see reply-template.ts); any other {{name}} is an error at load time. */
+const TemplateSchema = z.string().superRefine(checkPlaceholders);
+
+/** Tool arguments: every string value, at any depth, may hold placeholders. */
+const ArgumentsSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((args, ctx) => {
+    for (const text of stringsIn(args)) checkPlaceholders(text, ctx);
+  })
+  .default({});
+
+// Flags that keep a capture a pure function of its text: g and y would make exec() stateful.
+const CAPTURE_FLAGS = /^[imsu]*$/;
+
+const CaptureSchema = z
+  .object({
+    name: z.string().regex(VARIABLE_NAME, 'a variable name is a letter or _, then letters, digits, _ or -'),
+    pattern: z.string().min(1),
+    flags: z.string().regex(CAPTURE_FLAGS, 'capture flags may only be i, m, s and u').default(''),
+    from: z.enum(CAPTURE_SOURCES).default('prompt'),
+  })
+  .strict()
+  .superRefine((capture, ctx) => {
+    const groups = captureGroupCount(capture.pattern, capture.flags);
+    if (typeof groups === 'string') {
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid JS regular expression: ${groups}` });
+    } else if (groups < 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pattern'],
+        message: 'needs a capturing group: group 1 is what is stored',
+      });
+    }
+  });
+
+/** The pattern's number of capturing groups, or why it does not compile. */
+function captureGroupCount(pattern: string, flags: string): number | string {
+  try {
+    // An empty alternative always matches '', and the match has one slot per group.
+    return (new RegExp(`${pattern}|`, flags).exec('')?.length ?? 1) - 1;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
 
 // One object with every step key optional, then "exactly one key": this yields clearer messages
 // than a union (which only says "invalid input" when no branch fits).
 const RawStepSchema = z
   .object({
     call_tool: z
-      .object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })
+      .object({ name: z.string().min(1), arguments: ArgumentsSchema })
       .strict()
       .optional(),
     list_tools: z.literal(true).optional(),
     reply: TemplateSchema.optional(),
+    capture: CaptureSchema.optional(),
     wait_for_cancel: z.literal(true).optional(),
     wait_for_file: TemplateSchema.pipe(z.string().min(1)).optional(),
     exit: z
@@ -54,10 +102,13 @@ const RawStepSchema = z
   });
 
 export type Step =
+  /** Every string value of `arguments` (at any depth) may hold placeholders, filled in when the turn runs. */
   | { kind: 'call_tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'list_tools' }
-  /** `text` may hold {{prompt}} and {{ordinal}}, filled in when the turn runs. */
+  /** `text` may hold placeholders ({{prompt}}, {{ordinal}}, {{system_prompt}}, {{var:<name>}}). */
   | { kind: 'reply'; text: string }
+  /** Stores group 1 of `pattern` (JS syntax, with `flags`) matched against `from` as variable `name`. */
+  | { kind: 'capture'; name: string; pattern: string; flags: string; from: CaptureSource }
   | { kind: 'wait_for_cancel' }
   /** `path` may hold placeholders; a relative path is resolved against the ACP session's cwd. */
   | { kind: 'wait_for_file'; path: string }
@@ -67,6 +118,7 @@ export const StepSchema = RawStepSchema.transform((step): Step => {
   if (step.call_tool !== undefined) return { kind: 'call_tool', ...step.call_tool };
   if (step.list_tools !== undefined) return { kind: 'list_tools' };
   if (step.reply !== undefined) return { kind: 'reply', text: step.reply };
+  if (step.capture !== undefined) return { kind: 'capture', ...step.capture };
   if (step.exit !== undefined) return { kind: 'exit', code: step.exit.code };
   if (step.wait_for_file !== undefined) return { kind: 'wait_for_file', path: step.wait_for_file };
   return { kind: 'wait_for_cancel' };

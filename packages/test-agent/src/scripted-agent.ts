@@ -9,11 +9,12 @@ import {
   RequestError,
 } from '@agentclientprotocol/sdk';
 import { resolve } from 'node:path';
+import { EarlyCancels, incomingSessionMessage } from './early-cancels';
 import { waitForFile } from './file-wait';
 import type { Log } from './log';
 import { connectMcpLink, firstHttpServer, type McpLink } from './mcp-link';
 import { type Script, selectTurn } from './script';
-import { runTurn, TurnFailure } from './turn-runner';
+import { createSessionMemory, runTurn, type SessionMemory, TurnFailure } from './turn-runner';
 
 const NO_MCP_SERVER = 'no HTTP MCP server was given in session/new';
 
@@ -33,8 +34,10 @@ interface SessionState {
   /** Prompts seen in this session (the next prompt's 0-based ordinal). */
   prompts: number;
   toolCalls: number;
-  /** Recorded only: a system prompt from `_meta.systemPrompt`; it changes nothing. */
+  /** A system prompt from `_meta.systemPrompt`; only a {{system_prompt}} placeholder shows it. */
   systemPrompt: string | undefined;
+  /** Captured variables and the latest tool result, kept across this session's turns. */
+  memory: SessionMemory;
   turn: ActiveTurn | undefined;
 }
 
@@ -44,8 +47,16 @@ export interface ScriptedAgentDeps {
   exit: (code: number) => never;
 }
 
-export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; closeAll: () => Promise<void> } {
+export interface ScriptedAgent {
+  app: AgentApp;
+  /** Sees every incoming message as it is read, before dispatch (see early-cancels.ts). */
+  observeIncoming: (message: unknown) => void;
+  closeAll: () => Promise<void>;
+}
+
+export function createScriptedAgent(deps: ScriptedAgentDeps): ScriptedAgent {
   const sessions = new Map<string, SessionState>();
+  const earlyCancels = new EarlyCancels();
   let created = 0;
 
   async function openSession(
@@ -66,7 +77,16 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
       }
     }
     const systemPrompt = systemPromptOf(meta);
-    const state: SessionState = { id, cwd, mcp, prompts: 0, toolCalls: 0, systemPrompt, turn: undefined };
+    const state: SessionState = {
+      id,
+      cwd,
+      mcp,
+      prompts: 0,
+      toolCalls: 0,
+      systemPrompt,
+      memory: createSessionMemory(),
+      turn: undefined,
+    };
     sessions.set(id, state);
     deps.log('session opened', { sessionId: id, mcp: server?.name ?? null, systemPromptChars: systemPrompt?.length });
     return state;
@@ -94,6 +114,7 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
       return {};
     })
     .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+      const cancelledEarly = earlyCancels.promptHandled(params.sessionId);
       const state = sessions.get(params.sessionId);
       if (state === undefined) throw RequestError.resourceNotFound(params.sessionId);
       if (state.turn !== undefined) throw RequestError.invalidRequest({}, 'a prompt turn is already running');
@@ -102,11 +123,13 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
       const turnBody = selectTurn(deps.script, text, ordinal);
       const turn = createActiveTurn();
       state.turn = turn;
-      deps.log('prompt', { sessionId: state.id, ordinal, steps: turnBody.steps.length });
+      // Its cancel overtook it: the turn ends cancelled before its first step.
+      if (cancelledEarly) turn.cancel();
+      deps.log('prompt', { sessionId: state.id, ordinal, steps: turnBody.steps.length, cancelledEarly });
       try {
         const stopReason = await runTurn(
           turnBody,
-          { prompt: text, ordinal },
+          { prompt: text, ordinal, systemPrompt: state.systemPrompt ?? '', memory: state.memory },
           {
             update: (update) => client.notify(methods.client.session.update, { sessionId: state.id, update }),
             callTool: (name, args) => {
@@ -136,13 +159,21 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): { app: AgentApp; c
       }
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
-      sessions.get(params.sessionId)?.turn?.cancel();
+      const turn = sessions.get(params.sessionId)?.turn;
+      const verdict = earlyCancels.cancelHandled(params.sessionId, turn !== undefined);
+      if (verdict === 'cancel_running') turn?.cancel();
+      else deps.log('cancel', { sessionId: params.sessionId, verdict });
     });
 
+  const observeIncoming = (message: unknown) => {
+    const incoming = incomingSessionMessage(message);
+    if (incoming?.method === methods.agent.session.prompt) earlyCancels.promptArrived(incoming.sessionId);
+    if (incoming?.method === methods.agent.session.cancel) earlyCancels.cancelArrived(incoming.sessionId);
+  };
   const closeAll = async () => {
     await Promise.allSettled([...sessions.values()].map((s) => s.mcp?.close() ?? Promise.resolve()));
   };
-  return { app, closeAll };
+  return { app, observeIncoming, closeAll };
 }
 
 function createActiveTurn(): ActiveTurn {

@@ -2,7 +2,7 @@
 // testable without a transport.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { ToolOutcome } from './mcp-link';
-import { type PromptContext, renderReply } from './reply-template';
+import { type PromptContext, renderArguments, renderReply, UnknownVariableError } from './reply-template';
 import type { Step, TurnBody } from './script';
 
 /** A step that cannot do what the script asked (list_tools without a reachable MCP server): the turn fails. */
@@ -34,8 +34,30 @@ export interface TurnIo {
   nextToolCallId(): string;
 }
 
+/**
+ * What outlives a turn within one ACP session: variables set by `capture` steps and the result text of
+ * the latest call_tool (what `capture` with `from: last_tool_result` reads). session/load starts afresh.
+ */
+export interface SessionMemory {
+  readonly vars: Map<string, string>;
+  lastToolResult: string | undefined;
+}
+
+export function createSessionMemory(): SessionMemory {
+  return { vars: new Map(), lastToolResult: undefined };
+}
+
+/** The prompt being answered plus the session's memory. */
+export interface TurnContext {
+  prompt: string;
+  ordinal: number;
+  /** `_meta.systemPrompt` of the session; '' when none was given. */
+  systemPrompt: string;
+  memory: SessionMemory;
+}
+
 /** Runs the steps in order; rejects with TurnFailure when a step cannot be done. */
-export async function runTurn(turn: TurnBody, context: PromptContext, io: TurnIo): Promise<StopReason> {
+export async function runTurn(turn: TurnBody, context: TurnContext, io: TurnIo): Promise<StopReason> {
   for (const step of turn.steps) {
     if (io.isCancelled()) return 'cancelled';
     const outcome = await runStep(step, context, io);
@@ -44,25 +66,72 @@ export async function runTurn(turn: TurnBody, context: PromptContext, io: TurnIo
   return io.isCancelled() ? 'cancelled' : turn.stop_reason;
 }
 
-async function runStep(step: Step, context: PromptContext, io: TurnIo): Promise<'cancelled' | 'done'> {
+async function runStep(step: Step, context: TurnContext, io: TurnIo): Promise<'cancelled' | 'done'> {
   switch (step.kind) {
     case 'reply':
-      await reply(renderReply(step.text, context), io);
+      await reply(
+        render('reply', () => renderReply(step.text, templateContext(context))),
+        io,
+      );
       return 'done';
     case 'list_tools':
       await reply(describeTools(await listTools(io)), io);
       return 'done';
-    case 'call_tool':
-      await callTool(step.name, step.arguments, io);
+    case 'call_tool': {
+      const args = render(`call_tool ${step.name}`, () => renderArguments(step.arguments, templateContext(context)));
+      context.memory.lastToolResult = await callTool(step.name, args, io);
+      return 'done';
+    }
+    case 'capture':
+      capture(step, context);
       return 'done';
     case 'wait_for_cancel':
       await io.cancelled;
       return 'cancelled';
     case 'wait_for_file':
-      return waitForFile(renderReply(step.path, context), io);
+      return waitForFile(
+        render('wait_for_file', () => renderReply(step.path, templateContext(context))),
+        io,
+      );
     case 'exit':
       return io.exit(step.code);
   }
+}
+
+function templateContext(context: TurnContext): PromptContext {
+  const { prompt, ordinal, systemPrompt, memory } = context;
+  return { prompt, ordinal, systemPrompt, vars: memory.vars };
+}
+
+/** Placeholders are filled in as the step runs; an unset variable fails the turn, naming the step. */
+function render<T>(where: string, fill: () => T): T {
+  try {
+    return fill();
+  } catch (err) {
+    if (err instanceof UnknownVariableError) throw new TurnFailure(`${where}: ${err.message}`, { cause: err });
+    throw err;
+  }
+}
+
+/** How much of the searched text a failed capture quotes: enough to see why, never a whole conversation. */
+const QUOTE_CHARS = 300;
+
+/** Stores group 1 of the step's pattern, matched against the prompt or the latest tool result, as a variable. */
+function capture(step: Extract<Step, { kind: 'capture' }>, context: TurnContext): void {
+  const regex = `/${step.pattern}/${step.flags}`;
+  const text = step.from === 'prompt' ? context.prompt : context.memory.lastToolResult;
+  if (text === undefined) {
+    throw new TurnFailure(
+      `capture ${step.name} failed: ${regex} reads the last tool result, but no call_tool step has run in this session`,
+    );
+  }
+  const value = new RegExp(step.pattern, step.flags).exec(text)?.[1];
+  if (value === undefined) {
+    const where = step.from === 'prompt' ? 'the prompt' : 'the last tool result';
+    const quoted = JSON.stringify(text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}...` : text);
+    throw new TurnFailure(`capture ${step.name} failed: ${regex} did not match ${where} (group 1): ${quoted}`);
+  }
+  context.memory.vars.set(step.name, value);
 }
 
 /** Blocks until the file exists ('done') or the turn is cancelled ('cancelled'), whichever is first. */
@@ -104,7 +173,8 @@ export function describeTools(names: readonly string[]): string {
   return `Tools I can see (${sorted.length}): ${sorted.length === 0 ? 'none' : sorted.join(', ')}`;
 }
 
-async function callTool(name: string, args: Record<string, unknown>, io: TurnIo): Promise<void> {
+/** Runs one call and reports it; resolves the result text (also for a failed call). */
+async function callTool(name: string, args: Record<string, unknown>, io: TurnIo): Promise<string> {
   const toolCallId = io.nextToolCallId();
   await io.update({
     sessionUpdate: 'tool_call',
@@ -128,4 +198,5 @@ async function callTool(name: string, args: Record<string, unknown>, io: TurnIo)
     content: [{ type: 'content', content: { type: 'text', text: outcome.text } }],
     rawOutput: outcome.raw,
   });
+  return outcome.text;
 }
