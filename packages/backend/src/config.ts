@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -70,8 +72,11 @@ function withoutBlanks(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
 }
 
-/** The only reader of the environment: validates it and returns a frozen, typed config. */
-export function loadConfig(env: Env = process.env) {
+/**
+ * The only reader of the environment: validates it and returns a frozen, typed config. `readText`
+ * reads token files (KANDEV_REMOTE_AGENTCTL_TOKEN_FILE).
+ */
+export function loadConfig(env: Env = process.env, readText: ReadTextFile = (path) => readFileSync(path, 'utf8')) {
   const parsed = EnvSchema.safeParse(withoutBlanks(env));
   if (!parsed.success) {
     throw new ConfigError([...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].sort());
@@ -83,7 +88,15 @@ export function loadConfig(env: Env = process.env) {
   ) {
     throw new ConfigError(['KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS', 'KANDEV_TOOL_CALL_HEARTBEAT_MS']);
   }
+  let executors;
+  try {
+    executors = parseExecutorsConfig(withoutBlanks(env), readText);
+  } catch (error) {
+    if (error instanceof ExecutorConfigError) throw new ConfigError(error.variables);
+    throw error;
+  }
   return Object.freeze({
+    executors: Object.freeze(executors),
     http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT }),
     dataDir: e.KANDEV_DATA_DIR,
     gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),

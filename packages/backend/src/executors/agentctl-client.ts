@@ -161,21 +161,34 @@ export interface AgentctlConnector {
   clientFor(endpoint: AgentctlEndpoint): AgentctlApi;
 }
 
-/** One channel to the current agentctl endpoint, replaced when the endpoint changes (agentctl restarted). */
+/**
+ * One channel per agentctl (by gRPC address): several executors can run agentctls at once. A new
+ * token at a known address (a restarted agentctl) replaces its channel; close() drops one that went.
+ */
 export class AgentctlClients implements AgentctlConnector {
   private readonly clients = new Map<string, AgentctlClient>();
 
   constructor(private readonly timeoutMs: number) {}
 
   clientFor(endpoint: AgentctlEndpoint): AgentctlClient {
-    const key = `${endpoint.grpcAddress}\n${endpoint.controlToken}`;
-    let client = this.clients.get(key);
+    let client = this.clients.get(endpoint.grpcAddress);
+    if (client !== undefined && client.endpoint.controlToken !== endpoint.controlToken) {
+      client.close();
+      client = undefined;
+    }
     if (client === undefined) {
-      this.closeAll(); // one agentctl per executor: a new endpoint means the old one is gone
       client = new AgentctlClient(endpoint, this.timeoutMs);
-      this.clients.set(key, client);
+      this.clients.set(endpoint.grpcAddress, client);
     }
     return client;
+  }
+
+  /** The agentctl at this address is gone. */
+  close(endpoint: AgentctlEndpoint): void {
+    const client = this.clients.get(endpoint.grpcAddress);
+    if (client === undefined) return;
+    client.close();
+    this.clients.delete(endpoint.grpcAddress);
   }
 
   closeAll(): void {

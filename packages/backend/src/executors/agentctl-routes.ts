@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import type { Executor } from './executor';
+import type { ExecutorRegistry } from './executor-registry';
 
-/** What the operator sees of the agentctl this backend manages. */
-export function createAgentctlRoutes(executor: Executor): Router {
+/** What the operator sees of the agentctls this backend manages. */
+export function createAgentctlRoutes(executor: Executor, registry?: ExecutorRegistry): Router {
   const router = Router();
+  // The default executor's agentctl (the local one unless configured otherwise).
   router.get('/api/agentctl', (_req, res) => {
     const status = executor.status();
     res.json({
@@ -12,6 +14,20 @@ export function createAgentctlRoutes(executor: Executor): Router {
       grpc_address: status.grpcAddress,
       mcp_url: status.mcpBaseUrl,
     });
+  });
+  // Every configured executor: what a launch may name in {executor}, and the default.
+  router.get('/api/executors', (_req, res) => {
+    if (registry === undefined) {
+      res.json({ default: executor.name, items: [{ name: executor.name, kind: executor.name }] });
+      return;
+    }
+    const items = Object.entries(registry.statusByExecutor()).map(([name, status]) => ({
+      name,
+      kind: status.kind,
+      running: status.running,
+      agentctls: registry.backend(name).endpoints().length,
+    }));
+    res.json({ default: registry.defaultExecutor, items });
   });
   return router;
 }

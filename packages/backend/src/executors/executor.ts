@@ -15,7 +15,11 @@ export interface AgentctlStatus {
   mcpBaseUrl: string | null;
 }
 
-/** Something that can provide an agentctl (a local child process now; a container or remote later). */
+/**
+ * Something that provides ONE agentctl (the local child process). Callers that still think in one
+ * agentctl (turns/, prompt-queue/) take this shape; the executor registry implements it too and
+ * routes per session (ADR: executors).
+ */
 export interface Executor {
   /** Stored on session rows, e.g. 'local'. */
   readonly name: string;
@@ -25,5 +29,48 @@ export interface Executor {
   current(): AgentctlEndpoint | undefined;
   status(): AgentctlStatus;
   /** Stops the agentctl this executor started (no-op when none). */
+  stop(): Promise<void>;
+}
+
+/** The executor kinds; a named profile picks one of them with its own options. */
+export const EXECUTOR_KINDS = ['local', 'docker', 'remote'] as const;
+export type ExecutorKind = (typeof EXECUTOR_KINDS)[number];
+
+/** What a session row says about where it runs. */
+export interface SessionPlacement {
+  id: string;
+  /** The executor (or profile) name it was launched with. */
+  executor: string;
+  /** The gRPC address of the agentctl it was last started on (null: never started). */
+  agentctlAddress: string | null;
+}
+
+/** Told when an agentctl comes up or goes, and when one dies under its session (docker). */
+export interface AgentctlEvents {
+  /** `slot` names the agentctl's place (local, a remote, a session's container); a new endpoint replaces the slot's old one. */
+  up(slot: string, endpoint: AgentctlEndpoint): void;
+  down(slot: string, endpoint: AgentctlEndpoint): void;
+  /** The agentctl a session ran on died without being asked to stop. */
+  lost(session: { id: string; agentctlAddress: string }, reason: string): void;
+}
+
+/** One executor backend (local process, docker containers, a remote agentctl), as the registry drives it. */
+export interface ExecutorBackend {
+  readonly kind: ExecutorKind;
+  /** The agentctl for a session about to start (launch or resume); docker starts the session's container. */
+  acquire(sessionId: string): Promise<AgentctlEndpoint>;
+  /** The live agentctl at a recorded gRPC address, when this backend runs it. */
+  endpointAt(grpcAddress: string): AgentctlEndpoint | undefined;
+  /** Every agentctl this backend has up now. */
+  endpoints(): AgentctlEndpoint[];
+  /** The session no longer needs its agentctl (stopped): docker removes the session's container. */
+  release(session: SessionPlacement): Promise<void>;
+  /**
+   * At boot: find what an earlier backend left (adopt the local agentctl, reattach or remove
+   * containers, reach the remote) and announce what is up.
+   */
+  recover(isLiveSession: (sessionId: string) => Promise<boolean>): Promise<void>;
+  status(): AgentctlStatus;
+  /** Graceful backend stop: stops (local) or removes (docker) what it started; a remote is left alone. */
   stop(): Promise<void>;
 }

@@ -50,6 +50,8 @@ export const LaunchSessionBodySchema = z
   .object({
     surface: SurfaceSchema.default('kanban_task'),
     owns_task_title: z.boolean().default(false),
+    /** 'local' | 'docker' | 'remote' or a named executor profile; the backend's default when absent. */
+    executor: z.string().trim().min(1).max(32).optional(),
   })
   .strict();
 export type LaunchSessionBody = z.infer<typeof LaunchSessionBodySchema>;

@@ -1,5 +1,6 @@
 import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { Executor } from '../executors/executor';
+import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
+import type { AgentctlEndpoint, Executor } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { isEnded } from './session-lifecycle';
@@ -7,7 +8,11 @@ import { isEnded } from './session-lifecycle';
 export interface OrphanSweeperDeps {
   uow: UnitOfWork;
   executor: Executor;
+  /** Several executors (the registry): every agentctl up is swept. The one `executor` when absent. */
+  agentctls?: AgentctlDirectory;
   agentctl: AgentctlConnector;
+  /** Unrouted per-endpoint clients (when `agentctl` routes by session). */
+  clients?: AgentctlConnector;
   logger: Logger;
   /** Delays of the follow-up sweeps after an ambiguous launch failure. */
   followUpDelaysMs: readonly number[];
@@ -23,19 +28,30 @@ export class OrphanSweeper {
 
   constructor(private readonly deps: OrphanSweeperDeps) {}
 
-  /** One pass over what the current agentctl holds; resolves the ids it stopped. */
+  /** One pass over what every agentctl up holds; resolves the ids it stopped. */
   async sweep(): Promise<string[]> {
-    const endpoint = this.deps.executor.current();
-    if (endpoint === undefined) return [];
-    const client = this.deps.agentctl.clientFor(endpoint);
+    const stopped: string[] = [];
+    for (const endpoint of directoryOf(this.deps).endpoints()) {
+      stopped.push(...(await this.sweepOne(endpoint)));
+    }
+    if (stopped.length > 0) this.deps.logger.warn({ sessionIds: stopped }, 'stopped orphaned runtime sessions');
+    return stopped;
+  }
+
+  /**
+   * Held by this agentctl but ended, unknown, or recorded on another agentctl (resumed elsewhere).
+   * StopSession goes straight to this endpoint's client: a routed one would follow the row elsewhere.
+   */
+  private async sweepOne(endpoint: AgentctlEndpoint): Promise<string[]> {
+    const client = this.deps.clients?.clientFor(endpoint) ?? this.deps.agentctl.clientFor(endpoint);
     const stopped: string[] = [];
     for (const runtime of await client.listSessions()) {
       const sessionId = runtime.config.sessionId;
       const row = await this.deps.uow.read.sessions.findById(sessionId);
-      if (row !== undefined && !isEnded(row.state)) continue;
+      const elsewhere = row?.agentctlAddress != null && row.agentctlAddress !== endpoint.grpcAddress;
+      if (row !== undefined && !isEnded(row.state) && !elsewhere) continue;
       if (await client.stopSession(sessionId)) stopped.push(sessionId);
     }
-    if (stopped.length > 0) this.deps.logger.warn({ sessionIds: stopped }, 'stopped orphaned runtime sessions');
     return stopped;
   }
 

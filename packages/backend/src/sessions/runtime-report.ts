@@ -1,6 +1,7 @@
 import { isAppError } from '@kandev/protocol';
 import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { Executor } from '../executors/executor';
+import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
+import type { Executor, SessionPlacement } from '../executors/executor';
 import { mcpUrlOf } from './session-starter';
 import type { RuntimeReport } from './session-view';
 
@@ -17,10 +18,12 @@ function unreachable(mcpUrl: string | null, reachable: boolean, error: string): 
 
 /** Asks agentctl what the session can discover now and how its agent runs; unreachable is reported, not thrown. */
 export async function runtimeReport(
-  deps: { executor: Executor; agentctl: AgentctlConnector },
-  sessionId: string,
+  deps: { executor: Executor; agentctls?: AgentctlDirectory; agentctl: AgentctlConnector },
+  session: SessionPlacement,
 ): Promise<RuntimeReport> {
-  const endpoint = deps.executor.current();
+  const sessionId = session.id;
+  // Never started: asked of the default agentctl, which does not hold it either.
+  const endpoint = session.agentctlAddress === null ? deps.executor.current() : directoryOf(deps).endpointFor(session);
   if (endpoint === undefined) return unreachable(null, false, 'agentctl is not running');
   const mcpUrl = mcpUrlOf(endpoint, sessionId);
   try {

@@ -1,5 +1,6 @@
 import { isAppError } from '@kandev/protocol';
 import type { AgentctlConnector } from '../executors/agentctl-client';
+import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
 import type { Executor } from '../executors/executor';
 import type { AgentSession } from './agent-session';
 
@@ -12,13 +13,15 @@ export interface RuntimeSessionControl {
   stop(session: AgentSession): Promise<RuntimeStopOutcome>;
 }
 
-/** StopSession on the executor's current agentctl; a session on another (or no) agentctl is not running. */
+/** StopSession on the agentctl the session was started on; one that is gone (or none) runs nothing. */
 export class AgentctlRuntimeSessions implements RuntimeSessionControl {
-  constructor(private readonly deps: { executor: Executor; agentctl: AgentctlConnector }) {}
+  constructor(
+    private readonly deps: { executor: Executor; agentctls?: AgentctlDirectory; agentctl: AgentctlConnector },
+  ) {}
 
   async stop(session: AgentSession): Promise<RuntimeStopOutcome> {
-    const endpoint = this.deps.executor.current();
-    if (endpoint === undefined || endpoint.grpcAddress !== session.agentctlAddress) return { status: 'not_running' };
+    const endpoint = directoryOf(this.deps).endpointFor(session);
+    if (endpoint === undefined) return { status: 'not_running' };
     try {
       const stopped = await this.deps.agentctl.clientFor(endpoint).stopSession(session.id);
       return stopped ? { status: 'stopped' } : { status: 'not_running' };

@@ -1,5 +1,6 @@
 import { AppError, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
 import type { AgentctlConnector, TurnCancellation } from '../executors/agentctl-client';
+import { type AgentctlDirectory, directoryOf, unknownExecutor } from '../executors/agentctl-directory';
 import type { Executor } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
@@ -26,6 +27,8 @@ export interface SessionServiceDeps {
   uow: UnitOfWork;
   clock: () => Date;
   executor: Executor;
+  /** Several executors (the registry): a launch may name one. The one `executor` when absent. */
+  agentctls?: AgentctlDirectory;
   agentctl: AgentctlConnector;
   /** Catches up a session whose desired revision moved while its launch or resume was in flight. */
   refreshes: RefreshScheduler;
@@ -49,6 +52,7 @@ export class SessionService {
 
   /** Builds the launch config from one consistent read, persists the session (created), starts it. */
   async launch(taskId: string, body: LaunchSessionBody): Promise<LaunchedSession> {
+    const executor = this.executorFor(body.executor);
     const mcpToken = generateMcpToken();
     const { session, config } = await this.deps.uow.transaction(async (stores) => {
       const sessionId = newId();
@@ -61,7 +65,7 @@ export class SessionService {
         mcpToken,
         resumeAcpSessionId: null,
       });
-      const session = this.newSession(config, mcpToken);
+      const session = this.newSession(config, mcpToken, executor);
       await stores.sessions.insert(session);
       return { session, config };
     });
@@ -113,7 +117,7 @@ export class SessionService {
 
   async get(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {
     const session = await this.require(id, this.deps.uow.read.sessions);
-    return { session, runtime: await runtimeReport(this.deps, id) };
+    return { session, runtime: await runtimeReport(this.deps, session) };
   }
 
   /**
@@ -131,6 +135,10 @@ export class SessionService {
       }
       const now = this.deps.clock().toISOString();
       const stopped = await this.deps.uow.transaction((stores) => recordSessionStopped(stores, id, now));
+      // Its executor frees what it held for it (docker: the session's container goes).
+      await directoryOf(this.deps)
+        .release(session)
+        .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: id }, 'executor release failed'));
       if (stopped) await this.deps.questions.endForSessions([id]);
       this.deps.logger.info({ sessionId: id, runtime: outcome.status, stopped }, 'session stopped');
       return this.get(id);
@@ -143,7 +151,7 @@ export class SessionService {
     if (!isLive(session.state)) {
       throw new AppError('failed_precondition', `session ${id} is ${session.state}; no turn runs`);
     }
-    const endpoint = this.deps.executor.current();
+    const endpoint = directoryOf(this.deps).endpointFor(session);
     if (endpoint === undefined) throw new AppError('unavailable', 'agentctl is not running');
     return this.deps.agentctl.clientFor(endpoint).cancelTurn(id);
   }
@@ -154,13 +162,21 @@ export class SessionService {
     return session;
   }
 
-  private newSession(config: LaunchedSession['config'], mcpToken: string): AgentSession {
+  /** The executor a launch asked for (validated against the configured ones), or the default. */
+  private executorFor(requested: string | undefined): string {
+    const directory = directoryOf(this.deps);
+    if (requested === undefined) return directory.defaultExecutor;
+    if (!directory.names().includes(requested)) throw unknownExecutor(requested, directory.names());
+    return requested;
+  }
+
+  private newSession(config: LaunchedSession['config'], mcpToken: string, executor: string): AgentSession {
     const now = this.deps.clock().toISOString();
     return {
       id: config.sessionId,
       taskId: config.taskId,
       state: 'created',
-      executor: this.deps.executor.name,
+      executor,
       agentctlAddress: null,
       revision: config.revision,
       launchConfig: redactLaunchConfig(config),

@@ -1,5 +1,6 @@
 import { AppError, isAppError, type LaunchConfig, mcpPathFor } from '@kandev/protocol';
 import type { AgentctlConnector } from '../executors/agentctl-client';
+import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
 import type { AgentctlEndpoint, Executor } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
@@ -11,6 +12,8 @@ export interface SessionStarterDeps {
   uow: UnitOfWork;
   clock: () => Date;
   executor: Executor;
+  /** Several executors (the registry); the one `executor` when absent. */
+  agentctls?: AgentctlDirectory;
   agentctl: AgentctlConnector;
   refreshes: RefreshScheduler;
   orphans: { sweepSoon(): void };
@@ -33,8 +36,8 @@ export function mcpUrlOf(endpoint: AgentctlEndpoint, sessionId: string): string 
 }
 
 /**
- * Hands a created (launch) or starting (resume) session to agentctl: ensureAgentctl, the session goes
- * starting on that agentctl, CreateSession. Without an agent the session then waits for input (an
+ * Hands a created (launch) or starting (resume) session to agentctl: its executor provides the agentctl
+ * (the shared one, or the session's container), the session goes starting on it, CreateSession. Without an agent the session then waits for input (an
  * MCP-only session); with one it stays starting until agent_started. A failure is recorded as failed.
  * Runs on the session's lane, so the agent's first events are applied after this.
  */
@@ -47,7 +50,7 @@ export class SessionStarter {
     const sessions = this.deps.uow.read.sessions;
     let endpoint: AgentctlEndpoint;
     try {
-      endpoint = await this.deps.executor.ensureAgentctl();
+      endpoint = await directoryOf(this.deps).acquire(session.executor, session.id);
       await this.markStarting(session, endpoint, now());
       await this.deps.agentctl.clientFor(endpoint).createSession(config);
       await sessions.recordAccepted(session.id, { revision: config.revision, providers: config.providers }, now());

@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import Dockerode from 'dockerode';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { loadBackendId } from './backend-id';
+import { DockerExecutor } from './docker-executor';
+import type { AgentctlEvents, ExecutorBackend } from './executor';
+import type { ExecutorEntry } from './executor-config';
+import { ExecutorRegistry } from './executor-registry';
+import { LocalExecutorBackend } from './local-executor-backend';
+import { defaultAgentctlEntry, LocalProcessExecutor } from './local-process-executor';
+import { RemoteExecutor } from './remote-executor';
+
+/** A Docker Engine client for DOCKER_HOST (unix:///path or tcp://host:port), or the default socket. */
+export function dockerClient(dockerHost: string | undefined): Dockerode {
+  if (dockerHost === undefined) return new Dockerode();
+  const url = new URL(dockerHost);
+  if (url.protocol === 'unix:') return new Dockerode({ socketPath: url.pathname });
+  return new Dockerode({ host: url.hostname, port: Number(url.port), protocol: 'http' });
+}
+
+export interface CreatedExecutors {
+  registry: ExecutorRegistry;
+  /** The local executor when configured (its pid is on the ready line and GET /api/agentctl). */
+  local: LocalProcessExecutor | undefined;
+}
+
+function localExecutor(config: Config, logger: Logger): LocalProcessExecutor {
+  return new LocalProcessExecutor({
+    entry: config.agentctl.bin ?? defaultAgentctlEntry(),
+    host: config.agentctl.host,
+    grpcPort: config.agentctl.grpcPort,
+    mcpPort: config.agentctl.mcpPort,
+    token: config.agentctl.token,
+    logLevel: config.logLevel,
+    passEnv: config.agentctl.passEnv,
+    logFile: join(config.dataDir, 'agentctl.log'),
+    stateFile: join(config.dataDir, 'agentctl.json'),
+    startTimeoutMs: 15_000,
+    stopGraceMs: Math.max(1, Math.floor(config.shutdownTimeoutMs / 2)),
+    toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
+    logger,
+  });
+}
+
+/** Every configured executor, by name, behind one registry (main.ts and the conformance tests). */
+export function createExecutors(config: Config, logger: Logger, events: AgentctlEvents): CreatedExecutors {
+  const log = logger.child({ component: 'executor' });
+  const backends = new Map<string, ExecutorBackend>();
+  let local: LocalProcessExecutor | undefined;
+  let docker: Dockerode | undefined;
+  let backendId: string | undefined;
+  const build = (entry: ExecutorEntry): ExecutorBackend => {
+    switch (entry.kind) {
+      case 'local':
+        local = localExecutor(config, log);
+        return new LocalExecutorBackend(local, entry.name, events);
+      case 'remote':
+        return new RemoteExecutor({
+          endpoint: { grpcAddress: entry.grpcAddress, mcpBaseUrl: entry.mcpBaseUrl, controlToken: entry.controlToken },
+          slot: entry.name,
+          healthTimeoutMs: config.agentctl.callTimeoutMs,
+          events,
+          logger: log.child({ executor: entry.name }),
+        });
+      case 'docker':
+        docker ??= dockerClient(config.executors.dockerHost);
+        backendId ??= loadBackendId(join(config.dataDir, 'backend-id'));
+        return new DockerExecutor({
+          docker,
+          name: entry.name,
+          image: entry.image,
+          backendId,
+          tokenDir: join(config.dataDir, 'docker-agentctl'),
+          publishHost: entry.publishHost,
+          network: entry.network,
+          logLevel: config.logLevel,
+          toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
+          startTimeoutMs: entry.startTimeoutMs,
+          events,
+          logger: log.child({ executor: entry.name }),
+        });
+    }
+  };
+  for (const entry of config.executors.entries) backends.set(entry.name, build(entry));
+  return { registry: new ExecutorRegistry(backends, config.executors.defaultName), local };
+}

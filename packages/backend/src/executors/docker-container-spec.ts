@@ -1,0 +1,107 @@
+import type { ContainerCreateOptions, ContainerInspectInfo } from 'dockerode';
+
+// Pure: what a docker-executor container looks like (labels, ports, mounts, env) and how to read its
+// published ports back. No Docker API calls here.
+
+/** Labels on every container the docker executor starts; a restarted backend finds its own by them. */
+export const LABELS = {
+  managed: 'dev.kandev.managed-by',
+  backend: 'dev.kandev.backend-id',
+  executor: 'dev.kandev.executor',
+  session: 'dev.kandev.session-id',
+  agentctl: 'dev.kandev.agentctl-id',
+} as const;
+
+export const MANAGED_BY = 'kandev-docker-executor';
+/** agentctl's ports inside the container (the image's defaults); published on the host at random ports. */
+export const CONTAINER_GRPC_PORT = 7421;
+export const CONTAINER_MCP_PORT = 7422;
+/** Where the control token file is mounted (read-only): never an env var, so `docker inspect` shows no token. */
+export const CONTAINER_TOKEN_PATH = '/run/secrets/kandev-agentctl-token';
+
+export interface ContainerSpecInput {
+  image: string;
+  name: string;
+  backendId: string;
+  executorName: string;
+  sessionId: string;
+  agentctlId: string;
+  /** Host path of the token file, bind-mounted read-only. */
+  tokenFile: string;
+  /** Host address the ports are published on (127.0.0.1 by default: never reachable from outside). */
+  publishHost: string;
+  logLevel: string;
+  toolCallTimeoutMs: number | undefined;
+  /** Docker network mode; undefined: the engine's default bridge. */
+  network: string | undefined;
+}
+
+export function containerLabels(
+  input: Pick<ContainerSpecInput, 'backendId' | 'executorName' | 'sessionId' | 'agentctlId'>,
+): Record<string, string> {
+  return {
+    [LABELS.managed]: MANAGED_BY,
+    [LABELS.backend]: input.backendId,
+    [LABELS.executor]: input.executorName,
+    [LABELS.session]: input.sessionId,
+    [LABELS.agentctl]: input.agentctlId,
+  };
+}
+
+/** The label filter for this backend's containers of one executor (optionally one session's). */
+export function labelFilter(backendId: string, executorName: string, sessionId?: string): { label: string[] } {
+  const label = [
+    `${LABELS.managed}=${MANAGED_BY}`,
+    `${LABELS.backend}=${backendId}`,
+    `${LABELS.executor}=${executorName}`,
+  ];
+  if (sessionId !== undefined) label.push(`${LABELS.session}=${sessionId}`);
+  return { label };
+}
+
+export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions {
+  const grpc = `${CONTAINER_GRPC_PORT}/tcp`;
+  const mcp = `${CONTAINER_MCP_PORT}/tcp`;
+  const publish = [{ HostIp: input.publishHost, HostPort: '' }]; // '' = a free port chosen by the engine
+  return {
+    name: input.name,
+    Image: input.image,
+    Labels: containerLabels(input),
+    Env: [
+      `KANDEV_AGENTCTL_TOKEN_FILE=${CONTAINER_TOKEN_PATH}`,
+      'KANDEV_AGENTCTL_HOST=0.0.0.0',
+      `KANDEV_AGENTCTL_GRPC_PORT=${CONTAINER_GRPC_PORT}`,
+      `KANDEV_AGENTCTL_MCP_PORT=${CONTAINER_MCP_PORT}`,
+      `LOG_LEVEL=${input.logLevel}`,
+      ...(input.toolCallTimeoutMs === undefined
+        ? []
+        : [`KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS=${input.toolCallTimeoutMs}`]),
+    ],
+    ExposedPorts: { [grpc]: {}, [mcp]: {} },
+    HostConfig: {
+      PortBindings: { [grpc]: publish, [mcp]: publish },
+      Binds: [`${input.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`],
+      // Removal is the executor's job (it reports the exit first); no restart behind its back.
+      RestartPolicy: { Name: 'no' },
+      ...(input.network === undefined ? {} : { NetworkMode: input.network }),
+    },
+  };
+}
+
+export interface PublishedPorts {
+  grpcPort: number;
+  mcpPort: number;
+}
+
+function hostPort(info: ContainerInspectInfo, containerPort: number): number | undefined {
+  const bindings = info.NetworkSettings.Ports[`${containerPort}/tcp`] as { HostPort?: string }[] | null | undefined;
+  const port = Number(bindings?.[0]?.HostPort);
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+}
+
+/** The host ports the engine published agentctl's two ports on, once it has. */
+export function publishedPorts(info: ContainerInspectInfo): PublishedPorts | undefined {
+  const grpcPort = hostPort(info, CONTAINER_GRPC_PORT);
+  const mcpPort = hostPort(info, CONTAINER_MCP_PORT);
+  return grpcPort === undefined || mcpPort === undefined ? undefined : { grpcPort, mcpPort };
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+import { EXECUTOR_KINDS } from './executor';
+
+// Pure: the executor part of the backend's configuration (config.ts hands it the environment and a
+// file reader). Errors name variables, never values.
+
+export type ReadTextFile = (path: string) => string;
+
+export const DEFAULT_DOCKER_IMAGE = 'kandev/agentctl:dev';
+
+/** A name on session rows and in POST /api/tasks/:id/sessions {executor}. */
+const NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+export type ExecutorEntry =
+  | { name: string; kind: 'local' }
+  | {
+      name: string;
+      kind: 'docker';
+      image: string;
+      publishHost: string;
+      network: string | undefined;
+      startTimeoutMs: number;
+    }
+  | { name: string; kind: 'remote'; grpcAddress: string; mcpBaseUrl: string; controlToken: string };
+
+export interface ExecutorsConfig {
+  defaultName: string;
+  entries: readonly ExecutorEntry[];
+  /** DOCKER_HOST (unix:///path or tcp://host:port); the engine's default socket when undefined. */
+  dockerHost: string | undefined;
+}
+
+/** Thrown with the variable names that are wrong. */
+export class ExecutorConfigError extends Error {
+  constructor(readonly variables: string[]) {
+    super(`invalid executor configuration: ${variables.join(', ')}`);
+  }
+}
+
+const HOST_PORT = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+const tokenSchema = z.string().trim().min(CONTROL_TOKEN_MIN_LENGTH).regex(/^\S+$/);
+
+const RemoteProfileSchema = z
+  .object({
+    kind: z.literal('remote'),
+    address: z.string().regex(HOST_PORT),
+    mcp_url: z.url(),
+    token: tokenSchema.optional(),
+    token_file: z.string().min(1).optional(),
+  })
+  .strict();
+const DockerProfileSchema = z
+  .object({
+    kind: z.literal('docker'),
+    image: z.string().min(1).optional(),
+    network: z.string().min(1).optional(),
+  })
+  .strict();
+const ProfilesSchema = z.record(
+  z.string().regex(NAME),
+  z.discriminatedUnion('kind', [RemoteProfileSchema, DockerProfileSchema]),
+);
+
+const EnvSchema = z.object({
+  KANDEV_EXECUTORS: z.string().default('local'),
+  KANDEV_DEFAULT_EXECUTOR: z.string().regex(NAME).optional(),
+  KANDEV_EXECUTOR_PROFILES: z.string().optional(),
+  KANDEV_REMOTE_AGENTCTL_ADDRESS: z.string().regex(HOST_PORT).optional(),
+  KANDEV_REMOTE_AGENTCTL_MCP_URL: z.url().optional(),
+  KANDEV_REMOTE_AGENTCTL_TOKEN: tokenSchema.optional(),
+  KANDEV_REMOTE_AGENTCTL_TOKEN_FILE: z.string().min(1).optional(),
+  KANDEV_DOCKER_IMAGE: z.string().min(1).default(DEFAULT_DOCKER_IMAGE),
+  KANDEV_DOCKER_PUBLISH_HOST: z.string().min(1).default('127.0.0.1'),
+  KANDEV_DOCKER_NETWORK: z.string().min(1).optional(),
+  KANDEV_DOCKER_START_TIMEOUT_MS: z.coerce.number().int().positive().max(600_000).default(30_000),
+  DOCKER_HOST: z
+    .string()
+    .regex(/^(unix|tcp|http):\/\//)
+    .optional(),
+});
+
+function remoteToken(token: string | undefined, file: string | undefined, readText: ReadTextFile): string | undefined {
+  if (token !== undefined) return file === undefined ? token : undefined;
+  if (file === undefined) return undefined;
+  try {
+    const parsed = tokenSchema.safeParse(readText(file));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseProfiles(text: string | undefined): z.infer<typeof ProfilesSchema> | undefined {
+  if (text === undefined) return {};
+  try {
+    const parsed = ProfilesSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The executors to build, from the environment (blank variables already removed). */
+export function parseExecutorsConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  readText: ReadTextFile,
+): ExecutorsConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ExecutorConfigError([...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].sort());
+  }
+  const e = parsed.data;
+  const kinds = [
+    ...new Set(
+      e.KANDEV_EXECUTORS.split(',')
+        .map((kind) => kind.trim())
+        .filter((k) => k.length > 0),
+    ),
+  ];
+  if (kinds.length === 0 || kinds.some((kind) => !(EXECUTOR_KINDS as readonly string[]).includes(kind))) {
+    throw new ExecutorConfigError(['KANDEV_EXECUTORS']);
+  }
+  const docker = (name: string, image = e.KANDEV_DOCKER_IMAGE, network = e.KANDEV_DOCKER_NETWORK): ExecutorEntry => ({
+    name,
+    kind: 'docker',
+    image,
+    publishHost: e.KANDEV_DOCKER_PUBLISH_HOST,
+    network,
+    startTimeoutMs: e.KANDEV_DOCKER_START_TIMEOUT_MS,
+  });
+  const entries: ExecutorEntry[] = [];
+  for (const kind of kinds) {
+    if (kind === 'local') entries.push({ name: 'local', kind: 'local' });
+    else if (kind === 'docker') entries.push(docker('docker'));
+    else {
+      const token = remoteToken(e.KANDEV_REMOTE_AGENTCTL_TOKEN, e.KANDEV_REMOTE_AGENTCTL_TOKEN_FILE, readText);
+      const missing = [
+        ...(e.KANDEV_REMOTE_AGENTCTL_ADDRESS === undefined ? ['KANDEV_REMOTE_AGENTCTL_ADDRESS'] : []),
+        ...(e.KANDEV_REMOTE_AGENTCTL_MCP_URL === undefined ? ['KANDEV_REMOTE_AGENTCTL_MCP_URL'] : []),
+        ...(token === undefined ? ['KANDEV_REMOTE_AGENTCTL_TOKEN', 'KANDEV_REMOTE_AGENTCTL_TOKEN_FILE'] : []),
+      ];
+      if (missing.length > 0 || token === undefined) throw new ExecutorConfigError(missing);
+      entries.push({
+        name: 'remote',
+        kind: 'remote',
+        grpcAddress: e.KANDEV_REMOTE_AGENTCTL_ADDRESS ?? '',
+        mcpBaseUrl: (e.KANDEV_REMOTE_AGENTCTL_MCP_URL ?? '').replace(/\/+$/, ''),
+        controlToken: token,
+      });
+    }
+  }
+  const profiles = parseProfiles(e.KANDEV_EXECUTOR_PROFILES);
+  if (profiles === undefined) throw new ExecutorConfigError(['KANDEV_EXECUTOR_PROFILES']);
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (entries.some((entry) => entry.name === name)) throw new ExecutorConfigError(['KANDEV_EXECUTOR_PROFILES']);
+    if (profile.kind === 'docker') {
+      entries.push(docker(name, profile.image, profile.network));
+      continue;
+    }
+    const token = remoteToken(profile.token, profile.token_file, readText);
+    if (token === undefined) throw new ExecutorConfigError(['KANDEV_EXECUTOR_PROFILES']);
+    const mcpBaseUrl = profile.mcp_url.replace(/\/+$/, '');
+    entries.push({ name, kind: 'remote', grpcAddress: profile.address, mcpBaseUrl, controlToken: token });
+  }
+  const defaultName = e.KANDEV_DEFAULT_EXECUTOR ?? entries[0]?.name ?? 'local';
+  if (!entries.some((entry) => entry.name === defaultName)) throw new ExecutorConfigError(['KANDEV_DEFAULT_EXECUTOR']);
+  return { defaultName, entries, dockerHost: e.DOCKER_HOST };
+}

@@ -1,0 +1,103 @@
+import { AppError } from '@kandev/protocol';
+import { type AgentctlDirectory, unknownExecutor } from './agentctl-directory';
+import type { AgentctlEndpoint, AgentctlStatus, Executor, ExecutorBackend, SessionPlacement } from './executor';
+
+/**
+ * Every executor this backend can launch sessions with, by name ('local', 'docker', 'remote', or a
+ * named profile), and the default one. It is also the single-agentctl `Executor` the turn and queue
+ * code asks for `current()`: that answers the default executor's agentctl (any live one when it has
+ * none), and the session-routed connector sends each per-session call to the session's own agentctl.
+ */
+export class ExecutorRegistry implements AgentctlDirectory, Executor {
+  constructor(
+    private readonly backends: ReadonlyMap<string, ExecutorBackend>,
+    readonly defaultExecutor: string,
+  ) {
+    if (!backends.has(defaultExecutor)) throw unknownExecutor(defaultExecutor, [...backends.keys()]);
+  }
+
+  get name(): string {
+    return this.defaultExecutor;
+  }
+
+  names(): string[] {
+    return [...this.backends.keys()];
+  }
+
+  backend(name: string): ExecutorBackend {
+    const backend = this.backends.get(name);
+    if (backend === undefined) throw unknownExecutor(name, this.names());
+    return backend;
+  }
+
+  acquire(name: string, sessionId: string): Promise<AgentctlEndpoint> {
+    return this.backend(name).acquire(sessionId);
+  }
+
+  endpointFor(session: SessionPlacement): AgentctlEndpoint | undefined {
+    if (session.agentctlAddress === null) return undefined;
+    return this.backends.get(session.executor)?.endpointAt(session.agentctlAddress);
+  }
+
+  /** The endpoint at an address, whatever executor runs it. */
+  endpointAt(grpcAddress: string): AgentctlEndpoint | undefined {
+    for (const backend of this.backends.values()) {
+      const endpoint = backend.endpointAt(grpcAddress);
+      if (endpoint !== undefined) return endpoint;
+    }
+    return undefined;
+  }
+
+  endpoints(): AgentctlEndpoint[] {
+    const seen = new Map<string, AgentctlEndpoint>();
+    for (const backend of this.backends.values()) {
+      for (const endpoint of backend.endpoints()) seen.set(endpoint.grpcAddress, endpoint);
+    }
+    return [...seen.values()];
+  }
+
+  async release(session: SessionPlacement): Promise<void> {
+    await this.backends.get(session.executor)?.release(session);
+  }
+
+  /** Each executor finds what an earlier backend left; one failing does not stop the others. */
+  async recover(isLiveSession: (sessionId: string) => Promise<boolean>): Promise<Map<string, unknown>> {
+    const failures = new Map<string, unknown>();
+    for (const [name, backend] of this.backends) {
+      try {
+        await backend.recover(isLiveSession);
+      } catch (error) {
+        failures.set(name, error);
+      }
+    }
+    return failures;
+  }
+
+  /** Executor compat: the default executor's shared agentctl (docker has none: one per session). */
+  ensureAgentctl(): Promise<AgentctlEndpoint> {
+    const backend = this.backend(this.defaultExecutor);
+    if (backend.kind === 'docker') {
+      return Promise.reject(new AppError('failed_precondition', 'the docker executor runs one agentctl per session'));
+    }
+    return backend.acquire('');
+  }
+
+  current(): AgentctlEndpoint | undefined {
+    return this.backend(this.defaultExecutor).endpoints()[0] ?? this.endpoints()[0];
+  }
+
+  status(): AgentctlStatus {
+    return this.backend(this.defaultExecutor).status();
+  }
+
+  statusByExecutor(): Record<string, AgentctlStatus & { kind: string }> {
+    return Object.fromEntries(
+      [...this.backends].map(([name, backend]) => [name, { kind: backend.kind, ...backend.status() }]),
+    );
+  }
+
+  /** Graceful stop of every executor, in parallel (each cleans up what it started). */
+  async stop(): Promise<void> {
+    await Promise.allSettled([...this.backends.values()].map((backend) => backend.stop()));
+  }
+}

@@ -1,0 +1,57 @@
+import type { AgentctlEndpoint, AgentctlEvents, AgentctlStatus, ExecutorBackend, SessionPlacement } from './executor';
+import type { LocalProcessExecutor } from './local-process-executor';
+
+/**
+ * The local-process executor as one registry backend: every session shares its one agentctl (started or
+ * adopted at boot, restarted by a launch that finds it dead). A restarted agentctl is a new endpoint in
+ * the same slot: the old one is announced gone.
+ */
+export class LocalExecutorBackend implements ExecutorBackend {
+  readonly kind = 'local';
+  private announced: AgentctlEndpoint | undefined;
+
+  constructor(
+    private readonly local: LocalProcessExecutor,
+    slot: string,
+    events: AgentctlEvents,
+  ) {
+    local.onAgentctl((endpoint) => {
+      const previous = this.announced;
+      this.announced = endpoint;
+      if (previous !== undefined && previous.grpcAddress !== endpoint.grpcAddress) events.down(slot, previous);
+      events.up(slot, endpoint);
+    });
+  }
+
+  acquire(): Promise<AgentctlEndpoint> {
+    return this.local.ensureAgentctl();
+  }
+
+  endpointAt(grpcAddress: string): AgentctlEndpoint | undefined {
+    const current = this.local.current();
+    return current?.grpcAddress === grpcAddress ? current : undefined;
+  }
+
+  endpoints(): AgentctlEndpoint[] {
+    const current = this.local.current();
+    return current === undefined ? [] : [current];
+  }
+
+  /** The shared agentctl stays up; StopSession already ended the session's runtime. */
+  release(_session: SessionPlacement): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** At boot, as before executors were pluggable: adopt the agentctl an earlier backend left, or start one. */
+  async recover(): Promise<void> {
+    await this.local.ensureAgentctl();
+  }
+
+  status(): AgentctlStatus {
+    return this.local.status();
+  }
+
+  stop(): Promise<void> {
+    return this.local.stop();
+  }
+}
