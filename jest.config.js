@@ -2,6 +2,9 @@
 // processes on 127.0.0.1, run against the built dist/ — `npm test` builds first).
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] };
 
+/** Integration tests that run containers (file name prefixes under test/integration/). */
+const CONTAINER_TESTS = ['conformance-docker', 'executor-docker', 'compose-'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   // Global on purpose: Jest ignores testTimeout inside a project. Real processes start within seconds;
@@ -19,6 +22,15 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
+      testPathIgnorePatterns: CONTAINER_TESTS,
+    },
+    {
+      // Need a container engine (DOCKER_HOST) and the images: scripts/container-tests.mjs runs them
+      // (from `npm test` and .ci/run) or prints why it skipped them.
+      displayName: 'containers',
+      testEnvironment: 'node',
+      transform,
+      testMatch: CONTAINER_TESTS.map((pattern) => `<rootDir>/test/integration/${pattern}*.int.test.ts`),
     },
   ],
 };

@@ -3,7 +3,8 @@
 // `packageManager`) is run through npx, dependencies are installed when missing or stale, and the
 // TypeScript build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
-//   npm test   -> install, build, check the generated proto types, type-check, unit + integration tests
+//   npm test   -> install, build, check the generated proto types, type-check, unit + integration tests,
+//                 then the container tests (or one line saying they were skipped: no container engine)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,8 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'check:proto']);
   run('npm', ['run', '--silent', 'typecheck']);
   run('jest', ['--selectProjects', 'unit', 'integration', ...process.argv.slice(3)]);
+  // Runs them when DOCKER_HOST answers; otherwise prints the one 'skipped: no container engine' line.
+  run(process.execPath, [join(root, 'scripts/container-tests.mjs')]);
 } else {
   console.error('usage: node scripts/run.mjs start|test [jest args]');
   process.exit(2);
