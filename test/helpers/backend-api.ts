@@ -26,6 +26,8 @@ export interface QueuedPromptBody {
   message_id: string;
   session_id: string;
   status: 'queued' | 'dispatched' | 'completed' | 'failed';
+  /** The task's pending parent questions this prompt superseded (new operator input). */
+  superseded_question_ids: string[];
 }
 
 /** One item of GET /api/sessions/:id/prompts. */
@@ -34,6 +36,8 @@ export interface PromptItemBody {
   session_id: string | null;
   prompt: string;
   source: string;
+  /** 'answer': a parent's answer to the session's question (drains first). */
+  priority: 'normal' | 'answer';
   status: 'queued' | 'dispatched' | 'completed' | 'failed';
   stop_reason: string | null;
   error: string | null;

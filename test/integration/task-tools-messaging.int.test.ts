@@ -72,15 +72,16 @@ describe('message_task', () => {
     }
   });
 
-  test('reply_to_question_id: no pending question (failed_precondition); invalid input refused', async () => {
+  test('reply_to_question_id: an unknown question (not_found), nothing sent; invalid input refused', async () => {
     const h = await createToolHarness(cleanup);
     await family(h);
     const reply = await expectRefusedUnchanged(
       h,
       () => h.call('s-me', 'message_task_kandev', { task_id: 'kid', prompt: 'yes', reply_to_question_id: 'q1' }),
-      'failed_precondition',
+      'not_found',
     );
-    expect(reply.message).toMatch(/^no pending question q1 on task kid/);
+    expect(reply.message).toMatch(/^no parent question q1; send the prompt without reply_to_question_id/);
+    expect(h.kicks).toEqual([]);
     for (const args of [
       { task_id: 'kid' },
       { prompt: 'p' },

@@ -78,6 +78,7 @@ describe('one turn (in process)', () => {
       message_id: expect.any(String),
       session_id: id,
       status: 'queued',
+      superseded_question_ids: [],
     });
     const promptId = posted.body.queued_prompt_id;
     await finishWhenRunning(h, id, promptId, { text: 'Done: README added.', toolCall: { id: 'tc1', title: 'Write' } });
@@ -92,6 +93,7 @@ describe('one turn (in process)', () => {
         session_id: id,
         prompt: 'Add a README.',
         source: 'operator',
+        priority: 'normal',
         status: 'completed',
         stop_reason: 'end_turn',
         error: null,

@@ -75,6 +75,18 @@ export class MessageStore {
       .update({ content, metadata: JSON.stringify(metadata) });
   }
 
+  /** A parent question's entry follows its status: the metadata is rewritten with each move. */
+  async updateMetadata(id: string, type: 'parent_question', metadata: MessageMetadata): Promise<void> {
+    await this.db('messages')
+      .where({ id, type })
+      .update({ metadata: JSON.stringify(metadata) });
+  }
+
+  async findById(id: string): Promise<Message | undefined> {
+    const row = await this.db<MessageRow>('messages').where({ id }).first();
+    return row === undefined ? undefined : fromRow(row).message;
+  }
+
   private columns(message: Message) {
     return {
       id: message.id,

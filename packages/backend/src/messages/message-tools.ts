@@ -1,4 +1,5 @@
-import { AppError } from '@kandev/protocol';
+import { supersedePendingQuestions } from '../questions/parent-question-lifecycle';
+import { replyToParentQuestion } from '../questions/parent-question-reply';
 import { newId } from '../store/row-values';
 import {
   GetTaskConversationArgsSchema,
@@ -22,37 +23,84 @@ const GET_TASK_CONVERSATION = 'get_task_conversation_kandev';
 async function messageTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
   const input = parseToolArgs(MESSAGE_TASK, context, MessageTaskArgsSchema, args);
   assertNotCancelled(context);
-  const { target, queued, message } = await deps.uow.transaction(async (stores) => {
+  if (input.reply_to_question_id !== undefined) {
+    return replyToQuestion(deps, context, { ...input, reply_to_question_id: input.reply_to_question_id });
+  }
+  const now = deps.clock().toISOString();
+  const { target, queued, message, superseded } = await deps.uow.transaction(async (stores) => {
     const request = { tool: MESSAGE_TASK, scope: 'own_or_child' as const, taskId: input.task_id };
     const { caller, target } = await loadTarget(stores, context, request);
-    if (input.reply_to_question_id !== undefined) {
-      // Correlated answers to a child's question arrive with the question lifecycle (a later issue).
-      throw new AppError(
-        'failed_precondition',
-        `no pending question ${input.reply_to_question_id} on task ${target.id}; send the prompt without ` +
-          'reply_to_question_id',
-        { reply_to_question_id: input.reply_to_question_id },
-      );
-    }
     assertWritable(target);
     const recorded = await recordTaskPrompt(stores, {
       taskId: target.id,
       author: taskAuthor(caller.id),
       text: input.prompt,
       metadata: { from_session_id: context.sessionId },
-      now: deps.clock().toISOString(),
+      now,
     });
-    return { target, ...recorded };
+    // New explicit input from another task (its parent): a question the target still waits on is
+    // superseded in this transaction. A note to self is not an answer; the gate holds it like any prompt.
+    const superseded =
+      target.id === caller.id ? [] : await supersedePendingQuestions(stores, target.id, 'task_message', now);
+    return { target, superseded, ...recorded };
   });
   if (queued.sessionId !== null) void deps.prompts.kick(queued.sessionId);
   const where = queued.sessionId === null ? 'its next session' : `session ${queued.sessionId}`;
-  return reply(`Queued for task ${target.id} (${where}); it runs when the current turn ends.`, {
+  const note = superseded.length === 0 ? '' : ` It supersedes its pending question ${superseded.join(', ')}.`;
+  return reply(`Queued for task ${target.id} (${where}); it runs when the current turn ends.${note}`, {
     task_id: target.id,
     message_id: message.id,
     queued_prompt_id: queued.id,
     session_id: queued.sessionId,
     status: queued.status,
+    superseded_question_ids: superseded,
   });
+}
+
+/** The correlated answer to a child's parent question: accepted once, else refused with nothing sent. */
+async function replyToQuestion(
+  deps: ToolHandlerDeps,
+  context: ToolCallContext,
+  input: { task_id: string; prompt: string; reply_to_question_id: string },
+): Promise<ToolReply> {
+  const now = deps.clock().toISOString();
+  const result = await deps.uow.transaction(async (stores) => {
+    const request = { tool: MESSAGE_TASK, scope: 'own_or_child' as const, taskId: input.task_id };
+    const { caller, target } = await loadTarget(stores, context, request);
+    const questionId = input.reply_to_question_id;
+    const callerSessionId = context.sessionId;
+    return replyToParentQuestion(stores, { questionId, caller, callerSessionId, target, answer: input.prompt, now });
+  });
+  if (result.kind === 'rejected') throw result.error;
+  const { question } = result;
+  if (result.kind === 'already_answered') {
+    return reply(
+      `Question ${question.id} was already answered (at ${question.answeredAt ?? 'an earlier time'}); ` +
+        'nothing was sent again.',
+      {
+        task_id: question.childTaskId,
+        question_id: question.id,
+        status: 'already_answered',
+        answered_at: question.answeredAt,
+        queued_prompt_id: question.answerPromptId,
+      },
+    );
+  }
+  const { queued, message } = result;
+  if (queued.sessionId !== null) void deps.prompts.kick(queued.sessionId);
+  deps.logger.info({ questionId: question.id, childTaskId: question.childTaskId }, 'parent question answered');
+  return reply(
+    `Answer to question ${question.id} accepted; it is the next turn of task ${question.childTaskId} ` +
+      `(session ${question.childSessionId}).`,
+    {
+      task_id: question.childTaskId,
+      question_id: question.id,
+      status: 'answered',
+      message_id: message.id,
+      queued_prompt_id: queued.id,
+      session_id: queued.sessionId,
+    },
+  );
 }
 
 async function stepComplete(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {

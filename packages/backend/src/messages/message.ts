@@ -4,7 +4,9 @@ import { z } from 'zod';
 
 /**
  * Entry kinds recorded on a task. 'tool_call' is one agent tool call (updated as it progresses);
- * 'session_event' something that happened to a session's agent (it exited, say).
+ * 'session_event' something that happened to a session's agent (it exited, say); 'parent_question' an
+ * autopilot child's question to its parent (its metadata follows the question's status);
+ * 'parent_answer' the parent's accepted answer, queued for the child as a prompt.
  */
 export const MESSAGE_TYPES = [
   'message',
@@ -13,6 +15,8 @@ export const MESSAGE_TYPES = [
   'task_stopped',
   'tool_call',
   'session_event',
+  'parent_question',
+  'parent_answer',
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MessageTypeSchema = z.enum(MESSAGE_TYPES);

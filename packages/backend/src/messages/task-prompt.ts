@@ -1,7 +1,7 @@
-import { newQueuedPrompt, type QueuedPrompt } from '../prompt-queue/queued-prompt';
+import { newQueuedPrompt, type PromptPriority, type QueuedPrompt } from '../prompt-queue/queued-prompt';
 import { newId } from '../store/row-values';
 import type { Stores } from '../store/unit-of-work';
-import type { Message, MessageAuthor, MessageMetadata } from './message';
+import type { Message, MessageAuthor, MessageMetadata, MessageType } from './message';
 
 export interface TaskPrompt {
   taskId: string;
@@ -14,6 +14,12 @@ export interface TaskPrompt {
    * live session, or with none, whichever session of the task runs next.
    */
   sessionId?: string;
+  /** The conversation entry's type (default 'message'; a parent's answer is 'parent_answer'). */
+  type?: Extract<MessageType, 'message' | 'parent_answer'>;
+  /** Default 'normal'; 'answer' drains first and passes the parent-question gate. */
+  priority?: PromptPriority;
+  /** The queued prompt's id when the caller recorded it elsewhere first (default: a fresh one). */
+  queuedPromptId?: string;
 }
 
 /**
@@ -26,18 +32,19 @@ export async function recordTaskPrompt(
 ): Promise<{ message: Message; queued: QueuedPrompt }> {
   const sessionId = prompt.sessionId ?? (await newestLiveSession(stores, prompt.taskId));
   const queued = newQueuedPrompt({
-    id: newId(),
+    id: prompt.queuedPromptId ?? newId(),
     taskId: prompt.taskId,
     sessionId,
     prompt: prompt.text,
     source: prompt.author,
     createdAt: prompt.now,
+    priority: prompt.priority,
   });
   const message: Message = {
     id: newId(),
     taskId: prompt.taskId,
     sessionId,
-    type: 'message',
+    type: prompt.type ?? 'message',
     author: prompt.author,
     content: prompt.text,
     metadata: { ...prompt.metadata, queued_prompt_id: queued.id },

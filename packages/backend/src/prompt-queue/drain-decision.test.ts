@@ -12,6 +12,8 @@ const PROMPT = newQueuedPrompt({
   createdAt: '2026-12-01T00:00:00.000Z',
 });
 
+const ANSWER = { ...PROMPT, id: 'a1', priority: 'answer' as const };
+
 const OPEN: DrainInput = {
   session: { state: 'waiting_for_input', hasAgent: true },
   inFlight: false,
@@ -37,12 +39,21 @@ describe('decideDrain', () => {
     expect(decision).toEqual({ kind: 'hold', reason: expect.stringContaining(reason) });
   });
 
+  test("a parent's answer passes a closed gate; an ordinary prompt does not", () => {
+    const gated = { ...OPEN, gateReason: 'waiting for the parent' };
+    expect(decideDrain({ ...gated, next: ANSWER })).toEqual({ kind: 'dispatch', prompt: ANSWER });
+    expect(decideDrain({ ...gated, next: PROMPT })).toEqual({ kind: 'hold', reason: 'waiting for the parent' });
+    expect(decideDrain({ ...gated, next: undefined })).toEqual({ kind: 'hold', reason: 'waiting for the parent' });
+    // Never past the one-turn-at-a-time rules, though.
+    expect(decideDrain({ ...gated, next: ANSWER, inFlight: true }).kind).toBe('hold');
+  });
+
   test('dispatches only when every condition holds (fast-check)', () => {
     const inputArb = fc.record({
       session: fc.record({ state: fc.constantFrom(...AGENT_SESSION_STATES), hasAgent: fc.boolean() }),
       inFlight: fc.boolean(),
       gateReason: fc.option(fc.string({ minLength: 1 }), { nil: null }),
-      next: fc.option(fc.constant(PROMPT), { nil: undefined }),
+      next: fc.option(fc.constantFrom(PROMPT, ANSWER), { nil: undefined }),
     });
     fc.assert(
       fc.property(inputArb, (input) => {
@@ -50,9 +61,11 @@ describe('decideDrain', () => {
           input.session.state === 'waiting_for_input' &&
           input.session.hasAgent &&
           !input.inFlight &&
-          input.gateReason === null &&
-          input.next !== undefined;
-        expect(decideDrain(input).kind).toBe(open ? 'dispatch' : 'hold');
+          input.next !== undefined &&
+          (input.gateReason === null || input.next.priority === 'answer');
+        const decision = decideDrain(input);
+        expect(decision.kind).toBe(open ? 'dispatch' : 'hold');
+        if (decision.kind === 'dispatch') expect(decision.prompt).toBe(input.next);
       }),
     );
   });

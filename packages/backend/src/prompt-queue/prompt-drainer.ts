@@ -89,7 +89,8 @@ export class PromptDrainer implements PromptKicker {
         const gateReason = idle ? await this.gate.heldBecause(stores, session) : null;
         const live = await stores.sessions.listLive(session.taskId);
         const newest = live[live.length - 1]?.id === sessionId;
-        const next = idle && gateReason === null ? await stores.promptQueue.nextQueued(session, newest) : undefined;
+        // Read even behind a closed gate: a parent's answer (first in line) passes it.
+        const next = idle ? await stores.promptQueue.nextQueued(session, newest) : undefined;
         const decision = decideDrain({ session: { state: session.state, hasAgent }, inFlight, gateReason, next });
         if (decision.kind === 'hold') {
           this.deps.logger.debug({ sessionId, reason: decision.reason }, 'queue held');

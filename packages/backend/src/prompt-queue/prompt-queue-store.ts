@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import { toIsoString, toNullableIsoString } from '../store/row-values';
-import { PROMPT_STATUSES, type PromptOutcome, type QueuedPrompt } from './queued-prompt';
+import { PRIORITY_RANK, priorityOfRank, PROMPT_STATUSES, type PromptOutcome, type QueuedPrompt } from './queued-prompt';
 
 interface QueuedPromptRow {
   id: string;
@@ -10,6 +10,7 @@ interface QueuedPromptRow {
   session_id: string | null;
   prompt: string;
   source: string;
+  priority: number | string;
   status: string;
   created_at: unknown;
   dispatched_at: unknown;
@@ -22,13 +23,17 @@ const StatusSchema = z.enum(PROMPT_STATUSES);
 
 function fromRow(row: QueuedPromptRow): QueuedPrompt {
   const status = StatusSchema.safeParse(row.status);
-  if (!status.success) throw new AppError('internal', `queued prompt ${row.id} has an unknown status`);
+  const priority = priorityOfRank(Number(row.priority));
+  if (!status.success || priority === undefined) {
+    throw new AppError('internal', `queued prompt ${row.id} has an unknown status or priority`);
+  }
   return {
     id: row.id,
     taskId: row.task_id,
     sessionId: row.session_id,
     prompt: row.prompt,
     source: row.source,
+    priority,
     status: status.data,
     createdAt: toIsoString(row.created_at),
     dispatchedAt: toNullableIsoString(row.dispatched_at),
@@ -39,7 +44,8 @@ function fromRow(row: QueuedPromptRow): QueuedPrompt {
 }
 
 /**
- * Prompts for a task's agent, first in first out (by insertion order, `seq`). Every status change is a
+ * Prompts for a task's agent, first in first out (by insertion order, `seq`) within a priority (a
+ * parent's answer first). Every status change is a
  * compare-and-set on the status the caller expects, so a prompt is claimed, finished or requeued once.
  */
 export class PromptQueueStore {
@@ -52,6 +58,7 @@ export class PromptQueueStore {
       session_id: prompt.sessionId,
       prompt: prompt.prompt,
       source: prompt.source,
+      priority: PRIORITY_RANK[prompt.priority],
       status: prompt.status,
       created_at: prompt.createdAt,
       dispatched_at: prompt.dispatchedAt,
@@ -90,8 +97,8 @@ export class PromptQueueStore {
   }
 
   /**
-   * The oldest prompt waiting for the session: bound to it, or (with `includeUnbound`, for the task's
-   * newest live session) queued for the task with no session.
+   * The next prompt waiting for the session (highest priority, then oldest): bound to it, or (with
+   * `includeUnbound`, for the task's newest live session) queued for the task with no session.
    */
   async nextQueued(
     session: { id: string; taskId: string },
@@ -103,7 +110,7 @@ export class PromptQueueStore {
         void q.where({ session_id: session.id });
         if (includeUnbound) void q.orWhere((u) => void u.where({ task_id: session.taskId }).whereNull('session_id'));
       })
-      .orderBy('seq')
+      .orderBy([{ column: 'priority', order: 'desc' }, { column: 'seq' }])
       .first();
     return row === undefined ? undefined : fromRow(row);
   }

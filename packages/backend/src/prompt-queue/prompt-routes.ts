@@ -10,12 +10,13 @@ export function createPromptRoutes(prompts: PromptService): Router {
   router.post('/api/sessions/:id/prompts', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     const body = parseInput(EnqueuePromptBodySchema, req.body ?? {}, 'request body');
-    const { queued, message } = await prompts.enqueue(id, body);
+    const { queued, message, superseded } = await prompts.enqueue(id, body);
     res.status(202).json({
       queued_prompt_id: queued.id,
       message_id: message.id,
       session_id: queued.sessionId,
       status: queued.status,
+      superseded_question_ids: superseded,
     });
   });
   router.get('/api/sessions/:id/prompts', async (req, res) => {

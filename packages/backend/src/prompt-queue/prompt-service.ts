@@ -3,6 +3,7 @@ import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { Message } from '../messages/message';
 import { recordTaskPrompt } from '../messages/task-prompt';
+import { supersedePendingQuestions } from '../questions/parent-question-lifecycle';
 import type { AgentSession } from '../sessions/agent-session';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { PromptKicker } from './drain-gate';
@@ -27,8 +28,14 @@ export interface PromptServiceDeps {
 export class PromptService {
   constructor(private readonly deps: PromptServiceDeps) {}
 
-  /** Records the prompt in the conversation and queues it for the session (one transaction), then kicks. */
-  async enqueue(sessionId: string, body: EnqueuePromptBody): Promise<{ queued: QueuedPrompt; message: Message }> {
+  /**
+   * Records the prompt in the conversation and queues it for the session, superseding the task's
+   * pending parent questions (one transaction), then kicks.
+   */
+  async enqueue(
+    sessionId: string,
+    body: EnqueuePromptBody,
+  ): Promise<{ queued: QueuedPrompt; message: Message; superseded: string[] }> {
     const now = this.deps.clock().toISOString();
     const recorded = await this.deps.uow.transaction(async (stores) => {
       const session = await requireSession(stores, sessionId);
@@ -39,7 +46,7 @@ export class PromptService {
       if (task !== undefined && task.archivedAt !== null) {
         throw new AppError('failed_precondition', `task ${session.taskId} is archived`);
       }
-      return recordTaskPrompt(stores, {
+      const queued = await recordTaskPrompt(stores, {
         taskId: session.taskId,
         sessionId,
         author: 'operator',
@@ -47,8 +54,14 @@ export class PromptService {
         metadata: {},
         now,
       });
+      // The operator's new input supersedes a question the task waits on, before the input can drain.
+      const superseded = await supersedePendingQuestions(stores, session.taskId, 'operator_prompt', now);
+      return { ...queued, superseded };
     });
-    this.deps.logger.info({ sessionId, promptId: recorded.queued.id }, 'prompt queued');
+    this.deps.logger.info(
+      { sessionId, promptId: recorded.queued.id, supersededQuestions: recorded.superseded },
+      'prompt queued',
+    );
     void this.deps.prompts.kick(sessionId);
     return recorded;
   }

@@ -7,6 +7,24 @@
 export const PROMPT_STATUSES = ['queued', 'dispatched', 'completed', 'failed'] as const;
 export type PromptStatus = (typeof PROMPT_STATUSES)[number];
 
+/**
+ * 'answer': a parent's accepted answer to the session's question. It drains before every ordinary
+ * prompt (those queued before the question must not overtake it) and the parent-question gate does
+ * not hold it. Stored as an integer so the queue can order by it.
+ */
+export const PROMPT_PRIORITIES = ['normal', 'answer'] as const;
+export type PromptPriority = (typeof PROMPT_PRIORITIES)[number];
+export const PRIORITY_RANK: Record<PromptPriority, number> = { normal: 0, answer: 1 };
+
+export function priorityOfRank(rank: number): PromptPriority | undefined {
+  return PROMPT_PRIORITIES.find((priority) => PRIORITY_RANK[priority] === rank);
+}
+
+/** Whether the prompt passes a closed drain gate (a parent's answer is what the gate waits for). */
+export function bypassesGate(prompt: Pick<QueuedPrompt, 'priority'>): boolean {
+  return prompt.priority === 'answer';
+}
+
 export interface QueuedPrompt {
   id: string;
   taskId: string;
@@ -15,6 +33,7 @@ export interface QueuedPrompt {
   prompt: string;
   /** Who queued it, in the message author format: 'operator' or 'task:<id>'. */
   source: string;
+  priority: PromptPriority;
   status: PromptStatus;
   createdAt: string;
   dispatchedAt: string | null;
@@ -28,11 +47,21 @@ export interface QueuedPrompt {
 /** How a dispatched prompt's turn ended. */
 export type PromptOutcome = { status: 'completed'; stopReason: string | null } | { status: 'failed'; error: string };
 
-/** A prompt just queued: nothing delivered, nothing finished. */
+/** A prompt just queued: nothing delivered, nothing finished (an ordinary prompt unless told). */
 export function newQueuedPrompt(
-  fields: Pick<QueuedPrompt, 'id' | 'taskId' | 'sessionId' | 'prompt' | 'source' | 'createdAt'>,
+  fields: Pick<QueuedPrompt, 'id' | 'taskId' | 'sessionId' | 'prompt' | 'source' | 'createdAt'> & {
+    priority?: PromptPriority;
+  },
 ): QueuedPrompt {
-  return { ...fields, status: 'queued', dispatchedAt: null, finishedAt: null, stopReason: null, error: null };
+  return {
+    ...fields,
+    priority: fields.priority ?? 'normal',
+    status: 'queued',
+    dispatchedAt: null,
+    finishedAt: null,
+    stopReason: null,
+    error: null,
+  };
 }
 
 export interface QueuedPromptView {
@@ -40,6 +69,7 @@ export interface QueuedPromptView {
   session_id: string | null;
   prompt: string;
   source: string;
+  priority: PromptPriority;
   status: PromptStatus;
   stop_reason: string | null;
   error: string | null;
@@ -54,6 +84,7 @@ export function toQueuedPromptView(prompt: QueuedPrompt): QueuedPromptView {
     session_id: prompt.sessionId,
     prompt: prompt.prompt,
     source: prompt.source,
+    priority: prompt.priority,
     status: prompt.status,
     stop_reason: prompt.stopReason,
     error: prompt.error,

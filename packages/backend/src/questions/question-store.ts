@@ -96,6 +96,17 @@ export class QuestionStore {
     return rows.map(fromRow);
   }
 
+  /** Which of these tasks have an operator question still pending (and not yet expired) at `now`. */
+  async taskIdsWithPending(taskIds: readonly string[], now: string): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const rows: { task_id: string }[] = await this.db('questions')
+      .whereIn('task_id', [...taskIds])
+      .where({ state: 'pending' })
+      .where('expires_at', '>', now)
+      .distinct('task_id');
+    return rows.map((row) => row.task_id);
+  }
+
   /** Pending -> answered, only while pending and not yet expired. False: someone else settled it. */
   async markAnswered(id: string, answers: readonly Answer[], by: string, now: string): Promise<boolean> {
     const updated = await this.db('questions')

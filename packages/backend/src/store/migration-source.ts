@@ -6,6 +6,7 @@ import * as providerAutomation from './migrations/20261130-004-provider-automati
 import * as questions from './migrations/20261130-005-questions';
 import * as agentProfileEnv from './migrations/20261130-006-agent-profile-env';
 import * as turnModel from './migrations/20261201-007-turn-model';
+import * as parentQuestions from './migrations/20261201-008-parent-questions';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261130-005-questions', questions],
   ['20261130-006-agent-profile-env', agentProfileEnv],
   ['20261201-007-turn-model', turnModel],
+  ['20261201-008-parent-questions', parentQuestions],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

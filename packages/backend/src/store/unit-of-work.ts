@@ -4,6 +4,7 @@ import { MessageStore } from '../messages/message-store';
 import { PromptQueueStore } from '../prompt-queue/prompt-queue-store';
 import { TaskMrStore, TaskPrStore } from '../provider-automation/review-link-store';
 import { WorkspaceCredentialStore } from '../provider-automation/workspace-credential-store';
+import { ParentQuestionStore } from '../questions/parent-question-store';
 import { QuestionStore } from '../questions/question-store';
 import { RepositoryStore } from '../repositories/repository-store';
 import { SessionStore } from '../sessions/session-store';
@@ -23,6 +24,7 @@ export interface Stores {
   taskMrs: TaskMrStore;
   workspaceCredentials: WorkspaceCredentialStore;
   questions: QuestionStore;
+  parentQuestions: ParentQuestionStore;
 }
 
 /** What services get instead of knex: plain reads, or several store calls committed atomically. */
@@ -44,6 +46,7 @@ export function createStores(db: Knex): Stores {
     taskMrs: new TaskMrStore(db),
     workspaceCredentials: new WorkspaceCredentialStore(db),
     questions: new QuestionStore(db),
+    parentQuestions: new ParentQuestionStore(db),
   };
 }
 

@@ -5,7 +5,8 @@ import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/too
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
 import { GetTaskArgsSchema, ListTaskSessionsArgsSchema, ListTasksArgsSchema } from './task-tool-schemas';
 import { loadCaller, loadTarget, parseToolArgs, reply } from './task-tool-scope';
-import { describeTasks, toSessionToolView, toTaskSummaryView, toTaskToolView } from './task-tool-views';
+import { pendingActionsOf } from '../questions/pending-action';
+import { describeFlags, describeTasks, toSessionToolView, toTaskSummaryView, toTaskToolView } from './task-tool-views';
 
 // Reads: any task of the caller's workspace (its own, a child, or another task there); never
 // another workspace's.
@@ -35,22 +36,25 @@ async function listTasks(deps: ToolHandlerDeps, context: ToolCallContext, args: 
     limit: limit + 1,
   });
   const page = pageOf(rows, limit, (task) => ({ c: task.createdAt, i: task.id }));
+  const ids = page.items.map((task) => task.id);
+  const now = deps.clock().toISOString();
+  const actions = await deps.uow.transaction((trx) => pendingActionsOf(trx, ids, now));
+  const views = page.items.map((task) => toTaskSummaryView(task, actions.get(task.id) ?? null));
   const more = page.nextCursor === null ? '' : '\nMore: pass next_cursor.';
-  const text =
-    page.items.length === 0 ? 'No tasks match.' : `${page.items.length} task(s):\n${describeTasks(page.items)}${more}`;
-  return reply(text, { tasks: page.items.map(toTaskSummaryView), next_cursor: page.nextCursor });
+  const text = views.length === 0 ? 'No tasks match.' : `${views.length} task(s):\n${describeTasks(views)}${more}`;
+  return reply(text, { tasks: views, next_cursor: page.nextCursor });
 }
 
 async function getTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
   const input = parseToolArgs(GET_TASK, context, GetTaskArgsSchema, args);
   const stores = deps.uow.read;
   const { target } = await loadTarget(stores, context, { tool: GET_TASK, scope: 'workspace', taskId: input.task_id });
-  const view = toTaskToolView(await deps.tasks.getWithin(stores, target.id));
+  const view = toTaskToolView(await deps.tasks.get(target.id));
   const prs = (await stores.taskPrs.listByTask(target.id)).map(toTaskPrView);
   const mrs = (await stores.taskMrs.listByTask(target.id)).map(toTaskMrView);
   const providers = view.providers.length === 0 ? 'none' : view.providers.join(', ');
   const text =
-    `${view.id} [${view.state}${view.autopilot ? ', autopilot' : ''}] ${view.title}\n` +
+    `${view.id} [${describeFlags(view)}] ${view.title}\n` +
     `parent: ${view.parent_id ?? 'none'}; repositories: ${view.repository_ids.length}; providers: ${providers}; ` +
     `PRs: ${prs.map((pr) => `#${pr.number} (${pr.state})`).join(', ') || 'none'}; ` +
     `MRs: ${mrs.map((mr) => `${mr.project_path}!${mr.iid} (${mr.state})`).join(', ') || 'none'}` +

@@ -1,7 +1,19 @@
+import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
+import type { ParentQuestion } from '../questions/parent-question';
+import { getParentQuestion, listParentQuestions } from '../questions/parent-question-queries';
+import { pendingActionOf, pendingActionsOf } from '../questions/pending-action';
+import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../store/page-cursor';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
-import { assertProfileFitsAutopilot, type NewTask, type Task, type TaskDetails, type UpdateTaskBody } from './task';
+import {
+  assertProfileFitsAutopilot,
+  type ListTasksQuery,
+  type NewTask,
+  type Task,
+  type TaskDetails,
+  type UpdateTaskBody,
+} from './task';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
 import { taskProviders } from './task-providers';
 
@@ -24,6 +36,8 @@ async function checkRepositories(stores: Stores, workspaceId: string, ids: reado
     throw new AppError('invalid_argument', 'repositories belong to another workspace', { repository_ids: foreign });
   }
 }
+
+const TaskCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }).strict();
 
 export class TaskService {
   constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
@@ -101,14 +115,56 @@ export class TaskService {
     });
   }
 
+  /** One page of a workspace's tasks (creation order), each with what it waits for. */
+  async list(query: ListTasksQuery): Promise<Page<TaskDetails>> {
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const after = query.cursor === undefined ? undefined : decodeCursor(TaskCursorSchema, query.cursor);
+    return this.deps.uow.transaction(async (stores) => {
+      if ((await stores.workspaces.findById(query.workspace_id)) === undefined) {
+        throw new AppError('not_found', `workspace ${query.workspace_id} not found`);
+      }
+      const rows = await stores.tasks.list({
+        workspaceId: query.workspace_id,
+        parentId: query.parent_id,
+        includeArchived: query.include_archived ?? false,
+        after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
+        limit: limit + 1,
+      });
+      const page = pageOf(rows, limit, (task) => ({ c: task.createdAt, i: task.id }));
+      const now = this.deps.clock().toISOString();
+      const actions = await pendingActionsOf(
+        stores,
+        page.items.map((task) => task.id),
+        now,
+      );
+      const items: TaskDetails[] = [];
+      for (const task of page.items) items.push(await this.attachedOf(stores, task, actions.get(task.id) ?? null));
+      return { items, nextCursor: page.nextCursor };
+    });
+  }
+
+  /** The questions the task asked its parent (autopilot), with their status; 404 for an unknown task. */
+  async parentQuestions(taskId: string): Promise<ParentQuestion[]> {
+    return listParentQuestions(this.deps.uow, taskId, this.deps.clock().toISOString());
+  }
+
+  async parentQuestion(id: string): Promise<ParentQuestion> {
+    return getParentQuestion(this.deps.uow, id, this.deps.clock().toISOString());
+  }
+
   private async readDetails(stores: Stores, id: string): Promise<TaskDetails> {
     const task = await stores.tasks.findById(id);
     if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
-    const attached = await stores.tasks.attachedRepositories(id);
+    return this.attachedOf(stores, task, await pendingActionOf(stores, id, this.deps.clock().toISOString()));
+  }
+
+  private async attachedOf(stores: Stores, task: Task, pendingAction: TaskDetails['pendingAction']) {
+    const attached = await stores.tasks.attachedRepositories(task.id);
     return {
       task,
       repositoryIds: attached.map((a) => a.repositoryId),
       providers: taskProviders(attached.map((a) => a.provider)),
-    };
+      pendingAction,
+    } satisfies TaskDetails;
   }
 }

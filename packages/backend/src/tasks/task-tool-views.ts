@@ -1,6 +1,6 @@
 import type { Provider } from '@kandev/protocol';
 import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
-import type { Task, TaskDetails, TaskState } from './task';
+import type { PendingAction, Task, TaskDetails, TaskState } from './task';
 
 // Pure: what the task tools hand back as `structured` JSON (snake_case, no tokens or hashes).
 
@@ -10,6 +10,8 @@ export interface TaskSummaryView {
   title: string;
   state: TaskState;
   autopilot: boolean;
+  /** 'clarification' while the task waits on a question (a parent's or the operator's answer). */
+  pending_action: PendingAction | null;
   archived: boolean;
   created_at: string;
   updated_at: string;
@@ -35,22 +37,23 @@ export interface SessionToolView {
   updated_at: string;
 }
 
-export function toTaskSummaryView(task: Task): TaskSummaryView {
+export function toTaskSummaryView(task: Task, pendingAction: PendingAction | null): TaskSummaryView {
   return {
     id: task.id,
     parent_id: task.parentId,
     title: task.title,
     state: task.state,
     autopilot: task.autopilot,
+    pending_action: pendingAction,
     archived: task.archivedAt !== null,
     created_at: task.createdAt,
     updated_at: task.updatedAt,
   };
 }
 
-export function toTaskToolView({ task, repositoryIds, providers }: TaskDetails): TaskToolView {
+export function toTaskToolView({ task, repositoryIds, providers, pendingAction }: TaskDetails): TaskToolView {
   return {
-    ...toTaskSummaryView(task),
+    ...toTaskSummaryView(task, pendingAction),
     workspace_id: task.workspaceId,
     description: task.description ?? null,
     agent_profile_id: task.agentProfileId,
@@ -73,9 +76,14 @@ export function toSessionToolView(session: AgentSession): SessionToolView {
   };
 }
 
-/** One line per task for the model: `<id> [state] title`. */
-export function describeTasks(tasks: readonly Task[]): string {
-  return tasks
-    .map((task) => `${task.id} [${task.state}${task.autopilot ? ', autopilot' : ''}] ${task.title}`)
-    .join('\n');
+/** One line per task for the model: `<id> [state, autopilot, waiting for clarification] title`. */
+export function describeTasks(tasks: readonly TaskSummaryView[]): string {
+  return tasks.map((task) => `${task.id} [${describeFlags(task)}] ${task.title}`).join('\n');
+}
+
+export function describeFlags(task: Pick<TaskSummaryView, 'state' | 'autopilot' | 'pending_action'>): string {
+  const flags: string[] = [task.state];
+  if (task.autopilot) flags.push('autopilot');
+  if (task.pending_action !== null) flags.push(`waiting for ${task.pending_action}`);
+  return flags.join(', ');
 }

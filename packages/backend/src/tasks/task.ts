@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError, type Provider } from '@kandev/protocol';
 import { IdSchema } from '../store/id-schema';
+import { MAX_PAGE_LIMIT } from '../store/page-cursor';
 
 export const TASK_STATES = ['todo', 'in_progress', 'review', 'done'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
@@ -22,17 +23,25 @@ export interface Task {
   updatedAt: string;
 }
 
+/**
+ * What a task waits for from someone else: 'clarification' while it waits on a question (a parent
+ * question or an operator question); null when nothing.
+ */
+export const PENDING_ACTIONS = ['clarification'] as const;
+export type PendingAction = (typeof PENDING_ACTIONS)[number];
+
 /** A repository attached (or to attach) to a task, with the branch work starts from. */
 export interface TaskAttachment {
   repositoryId: string;
   baseBranch: string | null;
 }
 
-/** A task with the repositories attached to it (in attach order) and their stored providers. */
+/** A task with the repositories attached to it (in attach order), their stored providers, what it waits for. */
 export interface TaskDetails {
   task: Task;
   repositoryIds: string[];
   providers: Provider[];
+  pendingAction: PendingAction | null;
 }
 
 const TitleSchema = z.string().trim().min(1).max(500);
@@ -80,6 +89,21 @@ export const UpdateTaskBodySchema = z
   .strict();
 export type UpdateTaskBody = z.infer<typeof UpdateTaskBodySchema>;
 
+/** GET /api/tasks: a workspace's tasks, a page at a time. */
+export const ListTasksQuerySchema = z
+  .object({
+    workspace_id: IdSchema,
+    parent_id: IdSchema.optional(),
+    include_archived: z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),
+    cursor: z.string().min(1).max(512).optional(),
+  })
+  .strict();
+export type ListTasksQuery = z.infer<typeof ListTasksQuerySchema>;
+
 /** `autopilot` is decided once, at creation; an update that mentions it is rejected as a whole. */
 export function rejectImmutableTaskFields(body: unknown): void {
   if (typeof body === 'object' && body !== null && Object.hasOwn(body, 'autopilot')) {
@@ -94,13 +118,14 @@ export interface TaskView {
   title: string;
   state: TaskState;
   autopilot: boolean;
+  pending_action: PendingAction | null;
   repository_ids: string[];
   providers: Provider[];
   created_at: string;
   updated_at: string;
 }
 
-export function toTaskView({ task, repositoryIds, providers }: TaskDetails): TaskView {
+export function toTaskView({ task, repositoryIds, providers, pendingAction }: TaskDetails): TaskView {
   return {
     id: task.id,
     workspace_id: task.workspaceId,
@@ -108,6 +133,7 @@ export function toTaskView({ task, repositoryIds, providers }: TaskDetails): Tas
     title: task.title,
     state: task.state,
     autopilot: task.autopilot,
+    pending_action: pendingAction,
     repository_ids: repositoryIds,
     providers,
     created_at: task.createdAt,

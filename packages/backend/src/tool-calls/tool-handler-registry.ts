@@ -1,6 +1,7 @@
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { createProviderToolHandlers } from '../provider-automation/provider-tool-handlers';
+import { createParentQuestionToolHandlers } from '../questions/parent-question-tool-handlers';
 import { createQuestionToolHandlers } from '../questions/question-tool-handlers';
 import type { QuestionService } from '../questions/question-service';
 import type { RuntimeSessionControl } from '../sessions/runtime-session-control';
@@ -36,6 +37,7 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
     createConfigurationToolHandlers(deps),
     createProviderToolHandlers(deps),
     createQuestionToolHandlers(deps),
+    createParentQuestionToolHandlers(deps),
   ];
   const merged: Record<string, ToolHandlers[string]> = {};
   for (const group of handlers) {

@@ -1,5 +1,7 @@
 import type { TurnRecord } from '@kandev/protocol';
+import { markSessionQuestionsStale } from '../questions/parent-question-lifecycle';
 import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
+import { isEnded } from '../sessions/session-lifecycle';
 import type { Stores } from '../store/unit-of-work';
 import { type AgentGone, type EventContext, type EventPlan, planAgentGone, planTurnEnded } from './session-event-plan';
 
@@ -34,6 +36,10 @@ export async function applyPlan(stores: Stores, session: AgentSession, plan: Eve
   if (plan.fact !== null) {
     const columns = plan.lastError === null ? {} : { lastError: plan.lastError };
     applied.state = await stores.sessions.advance(session, plan.fact, now, columns);
+  }
+  // An ended session takes no answer: the parent question it waits on is stale, recorded with the end.
+  if (applied.state !== null && isEnded(applied.state)) {
+    await markSessionQuestionsStale(stores, session.id, 'session_ended', now);
   }
   return applied;
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { DrainGate } from '../prompt-queue/drain-gate';
 import { PromptDrainer } from '../prompt-queue/prompt-drainer';
+import { createParentQuestionGate } from '../questions/parent-question-gate';
 import type { BackoffPolicy } from '../sessions/retry-backoff';
 import { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../sessions/session-reconciler';
@@ -18,6 +19,7 @@ export interface TurnRuntimeDeps {
   refreshes: RefreshScheduler;
   /** Re-sends of a prompt whose Prompt call failed ambiguously. */
   promptRetry: BackoffPolicy;
+  /** Holds a session's queue; default: the parent-question gate (a child waiting for its parent). */
   gate?: DrainGate;
   logger: Logger;
   random?: () => number;
@@ -37,7 +39,7 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     executor,
     agentctl,
     lanes,
-    gate: deps.gate,
+    gate: deps.gate ?? createParentQuestionGate(clock),
     retry: deps.promptRetry,
     logger: logger.child({ component: 'drainer' }),
     random: deps.random,

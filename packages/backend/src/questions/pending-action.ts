@@ -1,0 +1,23 @@
+import type { Stores } from '../store/unit-of-work';
+import type { PendingAction } from '../tasks/task';
+import { pendingQuestionsOfTasks } from './parent-question-lifecycle';
+
+/**
+ * What each task waits for from someone else: 'clarification' while it waits on a parent question
+ * (really pending: the stale rule is applied and recorded) or on an operator question that has not
+ * expired; else null. Run inside a transaction, since a stale question found here is written down.
+ */
+export async function pendingActionsOf(
+  stores: Stores,
+  taskIds: readonly string[],
+  now: string,
+): Promise<Map<string, PendingAction | null>> {
+  const waiting = new Set<string>();
+  for (const question of await pendingQuestionsOfTasks(stores, taskIds, now)) waiting.add(question.childTaskId);
+  for (const taskId of await stores.questions.taskIdsWithPending(taskIds, now)) waiting.add(taskId);
+  return new Map(taskIds.map((id) => [id, waiting.has(id) ? 'clarification' : null]));
+}
+
+export async function pendingActionOf(stores: Stores, taskId: string, now: string): Promise<PendingAction | null> {
+  return (await pendingActionsOf(stores, [taskId], now)).get(taskId) ?? null;
+}
