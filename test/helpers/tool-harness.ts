@@ -1,6 +1,6 @@
 // The backend's tool handlers in process, on a fresh SQLite file per test, with a fake agentctl: a
 // ToolCallContext is built from a real session row, exactly the bound identity the dispatcher passes.
-import { AppError, type LaunchConfig, type Surface } from '@kandev/protocol';
+import { AppError, type LaunchConfig, type QuestionCapability, type Surface } from '@kandev/protocol';
 import type { AgentctlConnector } from '../../packages/backend/src/executors/agentctl-client';
 import { createLogger } from '../../packages/backend/src/logger';
 import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
@@ -35,6 +35,7 @@ export const TABLES = [
   'messages',
   'prompt_queue',
   'questions',
+  'parent_questions',
 ] as const;
 
 export interface TaskSeed {
@@ -48,6 +49,8 @@ export interface SessionSeed {
   surface?: Surface;
   ownsTaskTitle?: boolean;
   state?: AgentSession['state'];
+  /** Default 'user'. */
+  questionCapability?: QuestionCapability;
 }
 
 export type ToolHarness = Awaited<ReturnType<typeof createToolHarness>>;
@@ -133,7 +136,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
       taskId,
       workspaceId: owner?.workspaceId ?? 'w',
       surface,
-      questionCapability: 'user',
+      questionCapability: seed.questionCapability ?? 'user',
       providers: [],
       revision: 1,
       ownsTaskTitle: seed.ownsTaskTitle ?? false,
@@ -169,7 +172,8 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
     const row = await uow.read.sessions.findById(sessionId);
     if (row === undefined) throw new Error(`no session ${sessionId}`);
     const context: ToolCallContext = {
-      callId: `call-${ticks}`,
+      // Random per forward, like agentctl's: a retried call never has the same call id.
+      callId: `call-${ticks}-${Math.random().toString(36).slice(2)}`,
       toolName,
       sessionId: row.id,
       taskId: row.taskId,

@@ -89,12 +89,19 @@ export async function createTurnHarness(cleanup: Cleanup, options: TurnHarnessOp
   attach();
 
   let seeded = 0;
-  /** A workspace, an agent profile and a task using it; resolves the task id. */
-  async function agentTask(options: { agent?: boolean; localPath?: string } = {}): Promise<string> {
+  /**
+   * A workspace (or the given one), an agent profile and a task using it (under `parentId`, autopilot
+   * when asked); resolves the task id.
+   */
+  async function agentTask(
+    options: { agent?: boolean; localPath?: string; workspaceId?: string; parentId?: string; autopilot?: boolean } = {},
+  ): Promise<string> {
     const n = ++seeded;
     const at = clock().toISOString();
-    const workspaceId = `w${n}`;
-    await uow.read.workspaces.insert({ id: workspaceId, name: workspaceId, createdAt: at });
+    const workspaceId = options.workspaceId ?? `w${n}`;
+    if (options.workspaceId === undefined) {
+      await uow.read.workspaces.insert({ id: workspaceId, name: workspaceId, createdAt: at });
+    }
     const profileId = options.agent === false ? null : `profile${n}`;
     if (profileId !== null) {
       await uow.read.agentProfiles.insert({
@@ -111,10 +118,10 @@ export async function createTurnHarness(cleanup: Cleanup, options: TurnHarnessOp
     await uow.read.tasks.insert({
       id: taskId,
       workspaceId,
-      parentId: null,
+      parentId: options.parentId ?? null,
       title: taskId,
       state: 'todo',
-      autopilot: false,
+      autopilot: options.autopilot ?? false,
       agentProfileId: profileId,
       archivedAt: null,
       createdAt: at,
