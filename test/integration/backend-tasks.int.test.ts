@@ -55,6 +55,7 @@ describe('backend REST: tasks', () => {
       title: 'p',
       state: 'todo',
       autopilot: true,
+      pending_action: null,
       repository_ids: [],
       providers: [],
       created_at: expect.any(String),
