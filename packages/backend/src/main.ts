@@ -1,12 +1,15 @@
-import { join } from 'node:path';
 import type { Router } from 'express';
 import { createAgentProfileRoutes } from './agent-profiles/agent-profile-routes';
 import { AgentProfileService } from './agent-profiles/agent-profile-service';
 import { type Config, ConfigError, loadConfig } from './config';
 import { connectableHost } from './connectable-host';
 import { AgentctlClients } from './executors/agentctl-client';
+import { AgentctlEventHub } from './executors/agentctl-event-hub';
 import { createAgentctlRoutes } from './executors/agentctl-routes';
-import { defaultAgentctlEntry, LocalProcessExecutor } from './executors/local-process-executor';
+import { AttachPool } from './executors/attach-pool';
+import { createExecutors } from './executors/create-executors';
+import type { ExecutorRegistry } from './executors/executor-registry';
+import { SessionRoutedConnector } from './executors/session-routed-connector';
 import { createApp } from './http/app';
 import { listen } from './http/http-server';
 import { createLogger, type Logger } from './logger';
@@ -20,11 +23,13 @@ import { ReviewLinkService } from './provider-automation/review-link-service';
 import { WorkspaceCredentialService } from './provider-automation/workspace-credential-service';
 import { createRepositoryRoutes } from './repositories/repository-routes';
 import { RepositoryService } from './repositories/repository-service';
+import { AgentctlLossHandler } from './sessions/agentctl-loss';
 import { createSessionRoutes } from './sessions/session-routes';
 import { ProviderPusher } from './sessions/provider-pusher';
 import { ProviderRefreshService } from './sessions/provider-refresh-service';
 import { AgentctlRuntimeSessions } from './sessions/runtime-session-control';
 import { OrphanSweeper } from './sessions/orphan-sweeper';
+import { isLive } from './sessions/session-lifecycle';
 import { SessionReconciler } from './sessions/session-reconciler';
 import { SessionService } from './sessions/session-service';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
@@ -51,29 +56,14 @@ function loadConfigOrExit(): Config {
   }
 }
 
-function createExecutor(config: Config, logger: Logger): LocalProcessExecutor {
-  return new LocalProcessExecutor({
-    entry: config.agentctl.bin ?? defaultAgentctlEntry(),
-    host: config.agentctl.host,
-    grpcPort: config.agentctl.grpcPort,
-    mcpPort: config.agentctl.mcpPort,
-    token: config.agentctl.token,
-    logLevel: config.logLevel,
-    passEnv: config.agentctl.passEnv,
-    logFile: join(config.dataDir, 'agentctl.log'),
-    stateFile: join(config.dataDir, 'agentctl.json'),
-    startTimeoutMs: 15_000,
-    stopGraceMs: Math.max(1, Math.floor(config.shutdownTimeoutMs / 2)),
-    toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
-    logger: logger.child({ component: 'executor' }),
-  });
-}
-
-/** Services and their routers over one database and one executor's agentctl. */
+/**
+ * Services and their routers over one database and every executor's agentctls: `executors` picks the
+ * executor per launch and finds each session's agentctl; `routed` sends each per-session call there.
+ */
 function createServices(
   config: Config,
   logger: Logger,
-  base: { uow: UnitOfWork; executor: LocalProcessExecutor; clients: AgentctlClients },
+  base: { uow: UnitOfWork; executors: ExecutorRegistry; routed: SessionRoutedConnector; clients: AgentctlClients },
 ): {
   routers: Router[];
   reconciler: SessionReconciler;
@@ -82,10 +72,10 @@ function createServices(
   questions: QuestionService;
   turns: TurnRuntime;
 } {
-  const { uow, executor } = base;
+  const { uow, executors: executor } = base;
   const clock = () => new Date();
   const component = (name: string) => logger.child({ component: name });
-  const agentctlDeps = { uow, clock, executor, agentctl: base.clients };
+  const agentctlDeps = { uow, clock, executor, agentctls: executor, agentctl: base.routed };
   const pusher = new ProviderPusher({ ...agentctlDeps, logger: component('refresh') });
   const reconciler = new SessionReconciler({
     uow,
@@ -98,7 +88,9 @@ function createServices(
   const orphans = new OrphanSweeper({
     uow,
     executor,
-    agentctl: base.clients,
+    agentctls: executor,
+    agentctl: base.routed,
+    clients: base.clients,
     logger: component('orphans'),
     followUpDelaysMs: [1, 4, 16].map((factor) => factor * config.agentctl.callTimeoutMs),
   });
@@ -106,7 +98,7 @@ function createServices(
   const turns = createTurnRuntime({ ...agentctlDeps, refreshes: reconciler, promptRetry: config.refreshRetry, logger });
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
   const tasks = new TaskService({ uow, clock });
-  const runtimeSessions = new AgentctlRuntimeSessions({ executor, agentctl: base.clients });
+  const runtimeSessions = new AgentctlRuntimeSessions({ executor, agentctls: executor, agentctl: base.routed });
   const questions = new QuestionService({
     uow,
     clock,
@@ -142,7 +134,7 @@ function createServices(
     createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),
     createPromptRoutes(new PromptService({ uow, clock, prompts: turns.drainer, logger: component('prompts') })),
-    createAgentctlRoutes(executor),
+    createAgentctlRoutes(executor, executor),
     createMessageRoutes(uow),
     createQuestionRoutes(questions),
     createProviderAutomationRoutes({
@@ -167,13 +159,17 @@ async function main(): Promise<void> {
     logger.info({ dataDir: config.dataDir, applied }, 'database ready');
 
     const uow = createUnitOfWork(db);
-    const executor = createExecutor(config, logger);
-    steps.unshift({ name: 'agentctl', run: () => executor.stop() });
+    const events = new AgentctlEventHub();
+    const { registry: executors } = createExecutors(config, logger, events);
+    steps.unshift({ name: 'agentctl', run: () => executors.stop() });
     const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
+    const findSession = (id: string) => uow.read.sessions.findById(id);
+    const routed = new SessionRoutedConnector({ clients, directory: executors, findSession });
     const { routers, reconciler, orphans, toolHandlers, questions, turns } = createServices(config, logger, {
       uow,
-      executor,
+      executors,
+      routed,
       clients,
     });
     // Questions left pending past their expiry by a previous process: their calls are gone.
@@ -183,17 +179,37 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'orphan sweeper', run: () => orphans.stop() });
     steps.unshift({ name: 'turns', run: () => turns.stop() }); // after attach: its events finish first
     const heartbeatMs = config.toolCallHeartbeatMs;
-    const attach = createToolCallChannel({
-      uow,
-      handlers: toolHandlers,
-      events: turns.events,
-      heartbeatMs,
-      logger: logger.child({ component: 'attach' }),
+    // One Attach stream per agentctl in use (the local one, a remote, each session's container).
+    const attach = new AttachPool(() =>
+      createToolCallChannel({
+        uow,
+        handlers: toolHandlers,
+        events: turns.events,
+        heartbeatMs,
+        logger: logger.child({ component: 'attach' }),
+      }),
+    );
+    const losses = new AgentctlLossHandler({ uow, clock: () => new Date(), lanes: turns.lanes, logger });
+    events.subscribe({
+      up: (slot, endpoint) => attach.up(slot, endpoint),
+      down: (slot, endpoint) => {
+        attach.down(slot, endpoint);
+        clients.close(endpoint);
+      },
+      lost: (session, reason) => void losses.handle(session, reason),
     });
-    executor.onAgentctl((started) => attach.follow(started)); // at boot, after adoption or a restart
     steps.unshift({ name: 'attach', run: () => attach.stop() }); // before agentctl stops and the db closes
 
-    const endpoint = await executor.ensureAgentctl();
+    // Adopt the local agentctl (or start it), reattach this backend's live containers and remove the
+    // rest, announce remotes. An executor that cannot recover is logged; its sessions fail at reconcile.
+    const failures = await executors.recover(async (id) => {
+      const session = await findSession(id);
+      return session !== undefined && isLive(session.state);
+    });
+    for (const [executor, err] of failures) logger.error({ err, executor }, 'executor recovery failed');
+    const defaultFailure = failures.get(executors.defaultExecutor);
+    // As before executors were pluggable: no default agentctl, no backend.
+    if (defaultFailure !== undefined) throw defaultFailure;
     // Before serving: sessions agentctl lost fail, turns it finished or never saw are settled or sent
     // again (same prompt id), idle sessions' queues drain. Never fatal: a failure is logged.
     await turns.boot.run().catch((err: unknown) => logger.error({ err }, 'boot reconcile failed'));
@@ -202,8 +218,8 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'http', run: () => http.close() });
 
     const url = `http://${connectableHost(config.http.host)}:${http.port}`;
-    const status = executor.status();
-    const agentctl = { pid: status.pid, grpcAddress: endpoint.grpcAddress, mcpUrl: endpoint.mcpBaseUrl };
+    const status = executors.status();
+    const agentctl = { pid: status.pid, grpcAddress: status.grpcAddress, mcpUrl: status.mcpBaseUrl };
     process.stdout.write(`${JSON.stringify({ event: 'ready', httpPort: http.port, url, agentctl })}\n`);
     logger.info({ url }, 'backend listening');
     // Sessions left behind by a failed refresh (or by a backend that stopped before repairing them).

@@ -61,13 +61,16 @@ export class ExecutorRegistry implements AgentctlDirectory, Executor {
   }
 
   /** Each executor finds what an earlier backend left; one failing does not stop the others. */
-  async recover(isLiveSession: (sessionId: string) => Promise<boolean>): Promise<Map<string, unknown>> {
-    const failures = new Map<string, unknown>();
+  async recover(isLiveSession: (sessionId: string) => Promise<boolean>): Promise<Map<string, Error>> {
+    const failures = new Map<string, Error>();
     for (const [name, backend] of this.backends) {
       try {
         await backend.recover(isLiveSession);
       } catch (error) {
-        failures.set(name, error);
+        failures.set(
+          name,
+          error instanceof Error ? error : new AppError('internal', `executor ${name} could not recover`),
+        );
       }
     }
     return failures;
