@@ -59,6 +59,8 @@ export interface PostedPrompt {
   message_id: string;
   session_id: string;
   status: string;
+  /** Parent questions of the task this explicit input superseded (autopilot children only). */
+  superseded_question_ids?: string[];
 }
 
 export interface ConversationEntry {
