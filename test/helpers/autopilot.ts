@@ -120,8 +120,8 @@ export class AutopilotWorld {
   }
 
   /**
-   * POST /api/tasks. `script`: the task's agent runs that fixture; without one, its sessions serve MCP
-   * only (no agent: prompts queued for them stay queued). `workDir`: attached as the task's local
+   * POST /api/tasks. `script`: the task's agent runs that fixture (or pass any `agent_profile_id`);
+   * without either, its sessions serve MCP only (no agent: prompts queued for them stay queued). `workDir`: attached as the task's local
    * repository, the agent's working directory (where wait_for_file looks).
    */
   async task(fields: {
@@ -129,6 +129,7 @@ export class AutopilotWorld {
     parent_id?: string;
     autopilot?: boolean;
     script?: string;
+    agent_profile_id?: string;
     workDir?: string;
   }): Promise<TaskView> {
     const { script, workDir, ...rest } = fields;

@@ -3,7 +3,10 @@
 // so the test answers as the parent with a real MCP client on the parent session's endpoint. Covers the
 // ask call's result, invariant 8 (one accepted answer => exactly one child turn, also under 20 concurrent
 // identical replies), the rejections (unknown question, wrong child, not the current parent after a
-// reparent) and an uncorrelated parent message superseding the question.
+// reparent), an uncorrelated parent message superseding the question, and a parent whose session starts
+// after the question was asked (played by the test agent's README example).
+import { join } from 'node:path';
+import { TEST_AGENT_MAIN } from '../helpers/agent-runtime';
 import {
   answerOverMcp,
   ASK_PARENT,
@@ -16,6 +19,7 @@ import {
 } from '../helpers/autopilot';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
 import type { McpConnection } from '../helpers/mcp';
+import { REPO_ROOT } from '../helpers/processes';
 
 const ANSWER = 'PARENT-ANSWER: use Postgres.';
 
@@ -100,6 +104,41 @@ describe('autopilot: answering a parent question', () => {
     // Not an operator question.
     const listed = await world.api.request<{ questions: unknown[] }>('GET', `/api/questions?task_id=${childTask.id}`);
     expect(listed.body.questions).toEqual([]);
+  });
+
+  test('a parent with no live session gets the question in its next session; the example parent agent answers it', async () => {
+    const world = await AutopilotWorld.start(cleanup);
+    // The test agent's README example: it reads both ids out of the question prompt and answers.
+    const example = await world.api.create<{ id: string }>('/api/agent-profiles', {
+      name: 'example autopilot parent',
+      command: process.execPath,
+      args: [TEST_AGENT_MAIN, '--script', join(REPO_ROOT, 'packages/test-agent/examples/autopilot-parent.json')],
+      supports_mcp: true,
+    });
+    const parentTask = await world.task({ title: 'Importer epic', agent_profile_id: example.id });
+    const childTask = await world.task({
+      title: 'Importer storage',
+      parent_id: parentTask.id,
+      autopilot: true,
+      script: 'autopilot-child',
+    });
+    const child = await world.launch(childTask.id, { agent: true });
+    await world.runtime.postPrompt(child.sessionId, 'ASK-PARENT: decide the storage engine');
+    const question = await world.waitForQuestion(childTask.id, 'pending');
+
+    const parent = await world.launch(parentTask.id, { agent: true });
+    const [toParent] = await world.runtime.waitForDrained(parent.sessionId, 1);
+    expect(toParent!.prompt).toContain(question.id);
+    expect(await world.runtime.agentReplies(parentTask.id)).toEqual([
+      `Question ${question.id} from my subtask ${childTask.id}: I pick the first option.`,
+      `Answered question ${question.id}.`,
+    ]);
+    await world.runtime.waitForDrained(child.sessionId, 2);
+    expect(await world.runtime.agentReplies(childTask.id)).toEqual([
+      '#0 asked my parent; ending my turn.',
+      expect.stringContaining('Go with the first option you offered.'),
+    ]);
+    expect((await world.parentQuestions(childTask.id))[0]).toMatchObject({ status: 'answered' });
   });
 
   test('20 concurrent identical replies: one answered, 19 already_answered, exactly one child turn', async () => {
@@ -188,6 +227,40 @@ describe('autopilot: answering a parent question', () => {
     expect(late.isError).toBe(true);
     expect(resultText(late)).toMatch(/superseded/);
     expect(await answerPrompts(s)).toEqual([]);
+  });
+
+  test('an operator prompt racing the parent answer: exactly one of them wins, every time', async () => {
+    const world = await AutopilotWorld.start(cleanup);
+    const parentTask = await world.task({ title: 'Importer epic' });
+    const childTask = await world.task({ title: 'Importer storage', parent_id: parentTask.id, autopilot: true });
+    const parentMcp = await world.mcp(await world.launch(parentTask.id, { agent: false }));
+    // MCP-only: the test asks as the child, and whatever is queued for it stays queued to be counted.
+    const child = await world.launch(childTask.id, { agent: false });
+    const childMcp = await world.mcp(child);
+    for (let round = 0; round < 10; round += 1) {
+      const asked = (await childMcp.client.callTool({
+        name: ASK_PARENT,
+        arguments: { questions: [{ prompt: `Question ${round}?` }], blocked_reason: 'Blocked.' },
+      })) as ToolResult;
+      const questionId = String(asked.structuredContent?.question_id);
+      const [operator, answer] = await Promise.all([
+        world.runtime.postPrompt(child.sessionId, `operator ${round}`),
+        answerOverMcp(parentMcp, childTask.id, questionId, `answer ${round}`),
+      ]);
+      const status = (await world.parentQuestions(childTask.id)).find((q) => q.id === questionId)?.status;
+      const answerPrompts = (await world.prompts(child.sessionId)).filter((p) => p.prompt.includes(`answer ${round}`));
+      // Whichever committed first decides; the other sees a settled question.
+      if (status === 'answered') {
+        expect([answer.isError === true, statusOf(answer)]).toEqual([false, 'answered']);
+        expect(operator.superseded_question_ids).toEqual([]);
+        expect(answerPrompts).toHaveLength(1);
+      } else {
+        expect(status).toBe('superseded');
+        expect([answer.isError === true, resultText(answer)]).toEqual([true, expect.stringMatching(/superseded/)]);
+        expect(operator.superseded_question_ids).toEqual([questionId]);
+        expect(answerPrompts).toEqual([]);
+      }
+    }
   });
 
   test('stale: a child session resumed since it asked (a fresh MCP token) leaves the question unanswerable', async () => {
