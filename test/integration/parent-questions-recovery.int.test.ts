@@ -177,4 +177,14 @@ describe('parent questions: stale', () => {
     expect(late.message).toMatch(/stale \(task_archived\)/);
     expect(await h.db('parent_questions')).toMatchObject([{ id, status: 'stale', closed_reason: 'task_archived' }]);
   });
+
+  test('the child task is marked done: stale, the indicator clears, the late answer is rejected', async () => {
+    const h = await createParentQuestionHarness(cleanup);
+    const f = await h.family();
+    const id = await childAsks(h, f.childSession);
+    await h.db('tasks').where({ id: f.child }).update({ state: 'done' });
+    const late = await refusal(answer(h, f, id));
+    expect(late.message).toMatch(/stale \(task_done\)/);
+    expect(await h.db('parent_questions')).toMatchObject([{ id, status: 'stale', closed_reason: 'task_done' }]);
+  });
 });

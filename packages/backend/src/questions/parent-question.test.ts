@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { AGENT_SESSION_STATES } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
+import { TASK_STATES } from '../tasks/task';
 import {
   askRefusal,
   AskParentQuestionArgsSchema,
@@ -50,11 +51,16 @@ describe('parent question lifecycle', () => {
 describe('the stale rule', () => {
   const question = { childSessionTokenHash: 'h1' };
   const live = { state: 'waiting_for_input' as const, mcpTokenHash: 'h1' };
-  const task = { archivedAt: null };
+  const task = { archivedAt: null, state: 'in_progress' as const };
 
   test.each([
     ['the task is gone', { task: undefined, session: live }, 'task_deleted'],
-    ['the task is archived', { task: { archivedAt: '2026-12-01T00:00:00.000Z' }, session: live }, 'task_archived'],
+    [
+      'the task is archived',
+      { task: { ...task, archivedAt: '2026-12-01T00:00:00.000Z' }, session: live },
+      'task_archived',
+    ],
+    ['the task is done', { task: { ...task, state: 'done' as const }, session: live }, 'task_done'],
     ['the session is gone', { task, session: undefined }, 'session_missing'],
     ['the session ended', { task, session: { ...live, state: 'failed' as const } }, 'session_ended'],
     [
@@ -70,9 +76,13 @@ describe('the stale rule', () => {
 
   test('pending only while the task is there and open and the same session incarnation is live (fast-check)', () => {
     const factsArb = fc.record({
-      task: fc.option(fc.record({ archivedAt: fc.option(fc.constant('2026-12-01T00:00:00.000Z'), { nil: null }) }), {
-        nil: undefined,
-      }),
+      task: fc.option(
+        fc.record({
+          archivedAt: fc.option(fc.constant('2026-12-01T00:00:00.000Z'), { nil: null }),
+          state: fc.constantFrom(...TASK_STATES),
+        }),
+        { nil: undefined },
+      ),
       session: fc.option(
         fc.record({ state: fc.constantFrom(...AGENT_SESSION_STATES), mcpTokenHash: fc.constantFrom('h1', 'h2') }),
         { nil: undefined },
@@ -83,6 +93,7 @@ describe('the stale rule', () => {
         const stillPending =
           facts.task !== undefined &&
           facts.task.archivedAt === null &&
+          facts.task.state !== 'done' &&
           facts.session !== undefined &&
           !isEnded(facts.session.state) &&
           facts.session.mcpTokenHash === 'h1';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ErrorCode, QuestionCapability, Surface } from '@kandev/protocol';
 import type { AgentSessionState } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
+import type { TaskState } from '../tasks/task';
 import { AskUserQuestionArgsSchema, type QuestionItem } from './question';
 
 // Pure: an autopilot child's question to its direct parent. Its lifecycle (pending -> answered |
@@ -29,11 +30,12 @@ export function canMove(from: ParentQuestionStatus, to: ParentQuestionStatus): b
 export const SUPERSEDE_REASONS = ['operator_prompt', 'task_message'] as const;
 export type SupersedeReason = (typeof SUPERSEDE_REASONS)[number];
 
-/** The asking session or task is gone: ended, resumed since, archived, deleted. */
+/** The asking session or task is gone: ended, resumed since, finished (done), archived, deleted. */
 export const STALE_REASONS = [
   'session_ended',
   'session_resumed',
   'session_missing',
+  'task_done',
   'task_archived',
   'task_deleted',
 ] as const;
@@ -145,7 +147,7 @@ export function parentQuestionCallKey(call: { sessionId: string; turnPromptId: s
 
 /** What the stale rule looks at: the child task and the asking session as they are now. */
 export interface ChildFacts {
-  task: { archivedAt: string | null } | undefined;
+  task: { archivedAt: string | null; state: TaskState } | undefined;
   session: { state: AgentSessionState; mcpTokenHash: string } | undefined;
 }
 
@@ -157,6 +159,8 @@ export interface ChildFacts {
 export function staleReasonOf(question: Pick<ParentQuestion, 'childSessionTokenHash'>, facts: ChildFacts) {
   if (facts.task === undefined) return 'task_deleted' as const;
   if (facts.task.archivedAt !== null) return 'task_archived' as const;
+  // A finished task is terminal: an answer would start a turn on work that is over.
+  if (facts.task.state === 'done') return 'task_done' as const;
   if (facts.session === undefined) return 'session_missing' as const;
   if (isEnded(facts.session.state)) return 'session_ended' as const;
   // Only a resume changes the token; a resumed child must not find its old question pending.
