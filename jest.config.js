@@ -1,6 +1,8 @@
 // Two projects: `unit` (pure, next to the code, no network or disk) and `integration` (real
 // processes on 127.0.0.1, run against the built dist/ — `npm test` builds first).
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] };
+/** Image bundles staged by scripts/build-images.mjs copy the packages: not modules for jest. */
+const modulePathIgnorePatterns = ['<rootDir>/.bundle/'];
 
 /** Integration tests that run containers (file name prefixes under test/integration/). */
 const CONTAINER_TESTS = ['conformance-docker', 'executor-docker', 'compose-'];
@@ -15,12 +17,14 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
+      modulePathIgnorePatterns,
       testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'],
     },
     {
       displayName: 'integration',
       testEnvironment: 'node',
       transform,
+      modulePathIgnorePatterns,
       testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
       testPathIgnorePatterns: CONTAINER_TESTS,
     },
@@ -30,6 +34,7 @@ module.exports = {
       displayName: 'containers',
       testEnvironment: 'node',
       transform,
+      modulePathIgnorePatterns,
       testMatch: CONTAINER_TESTS.map((pattern) => `<rootDir>/test/integration/${pattern}*.int.test.ts`),
     },
   ],
