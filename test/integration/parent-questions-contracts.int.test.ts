@@ -2,7 +2,6 @@
 // what agentctl SERVES them: every tool a system prompt names is in the tool list agentctl builds for a
 // session of that capability; ask_parent_question_kandev's input is declared alike on both sides; and the
 // reply shape the parent's prompt spells out is a valid message_task_kandev call.
-import { z } from 'zod';
 import { QUESTION_CAPABILITIES } from '@kandev/protocol';
 import { askParentQuestion } from '../../packages/agentctl/src/tools/question-tools';
 import { messageTask } from '../../packages/agentctl/src/tools/task-tools';
@@ -11,34 +10,7 @@ import { AskParentQuestionArgsSchema } from '../../packages/backend/src/question
 import { replyShape } from '../../packages/backend/src/questions/parent-question-prompts';
 import { MessageTaskArgsSchema } from '../../packages/backend/src/tasks/task-tool-schemas';
 import { QUESTION_TOOL, systemPromptFor, toolNamesIn } from '../../packages/backend/src/sessions/system-prompt';
-
-interface JsonSchema {
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  minItems?: number;
-  maxItems?: number;
-  anyOf?: JsonSchema[];
-}
-
-/** Property names, required ones and array bounds, recursively; descriptions and refinements aside. */
-function shape(schema: JsonSchema | undefined): unknown {
-  if (schema === undefined) return undefined;
-  const variants = schema.anyOf?.filter((s) => (s as { type?: string }).type !== 'null');
-  if (variants !== undefined && variants.length === 1) return shape(variants[0]);
-  return {
-    properties: Object.fromEntries(
-      Object.entries(schema.properties ?? {})
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, property]) => [name, shape(property)]),
-    ),
-    required: [...(schema.required ?? [])].sort(),
-    items: shape(schema.items),
-    bounds: [schema.minItems, schema.maxItems],
-  };
-}
-
-const jsonOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+import { inputShape } from '../helpers/schema-shape';
 
 describe('system prompts name only tools agentctl serves that session', () => {
   test.each(QUESTION_CAPABILITIES)('capability %s', (capability) => {
@@ -85,7 +57,7 @@ describe('ask_parent_question_kandev: backend and agentctl declare the same inpu
   ];
 
   test('same properties, required ones and bounds at every level', () => {
-    expect(shape(jsonOf(AskParentQuestionArgsSchema))).toEqual(shape(jsonOf(askParentQuestion.input)));
+    expect(inputShape(AskParentQuestionArgsSchema)).toEqual(inputShape(askParentQuestion.input));
   });
 
   test('the usual calls pass both; whatever the backend accepts, agentctl accepts', () => {

@@ -1,37 +1,9 @@
 // backend and agentctl never import each other, so each declares ask_user_question_kandev's input. This
 // keeps them in step: the same properties (and required ones) at every level, the usual calls accepted by
 // both, and the backend at least as strict (what it accepts, agentctl accepts too).
-import { z } from 'zod';
 import { askUserQuestion } from '../../packages/agentctl/src/tools/question-tools';
 import { AskUserQuestionArgsSchema } from '../../packages/backend/src/questions/question';
-
-interface JsonSchema {
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  minItems?: number;
-  maxItems?: number;
-  anyOf?: JsonSchema[];
-}
-
-/** Property names, required ones and array bounds, recursively; descriptions and refinements aside. */
-function shape(schema: JsonSchema | undefined): unknown {
-  if (schema === undefined) return undefined;
-  const variants = schema.anyOf?.filter((s) => (s as { type?: string }).type !== 'null');
-  if (variants !== undefined && variants.length === 1) return shape(variants[0]);
-  return {
-    properties: Object.fromEntries(
-      Object.entries(schema.properties ?? {})
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, property]) => [name, shape(property)]),
-    ),
-    required: [...(schema.required ?? [])].sort(),
-    items: shape(schema.items),
-    bounds: [schema.minItems, schema.maxItems],
-  };
-}
-
-const jsonOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+import { inputShape } from '../helpers/schema-shape';
 
 const ACCEPTED = [
   { questions: [{ prompt: 'Why?' }] },
@@ -58,7 +30,7 @@ const OUTSIDERS = [
 
 describe('ask_user_question_kandev: backend and agentctl declare the same input', () => {
   test('same properties, required ones and bounds at every level', () => {
-    expect(shape(jsonOf(AskUserQuestionArgsSchema))).toEqual(shape(jsonOf(askUserQuestion.input)));
+    expect(inputShape(AskUserQuestionArgsSchema)).toEqual(inputShape(askUserQuestion.input));
   });
 
   test('the usual calls are accepted by both; whatever the backend accepts, agentctl accepts', () => {
