@@ -119,6 +119,43 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('GitLab MR poller: defaults, every variable, and bad values named', () => {
+    expect(loadConfig({}).gitlabPoll).toEqual({
+      intervalMs: 60_000,
+      jitterMs: 5_000,
+      concurrency: 4,
+      backoffBaseMs: 60_000,
+      backoffMaxMs: 900_000,
+    });
+    const config = loadConfig({
+      KANDEV_GITLAB_POLL_INTERVAL_MS: '250',
+      KANDEV_GITLAB_POLL_JITTER_MS: '0',
+      KANDEV_GITLAB_POLL_CONCURRENCY: '2',
+      KANDEV_GITLAB_BACKOFF_BASE_MS: '100',
+      KANDEV_GITLAB_BACKOFF_MAX_MS: '1000',
+    });
+    expect(config.gitlabPoll).toEqual({
+      intervalMs: 250,
+      jitterMs: 0,
+      concurrency: 2,
+      backoffBaseMs: 100,
+      backoffMaxMs: 1000,
+    });
+    expect(Object.isFrozen(config.gitlabPoll)).toBe(true);
+    for (const [name, value] of [
+      ['KANDEV_GITLAB_POLL_INTERVAL_MS', '0'],
+      ['KANDEV_GITLAB_POLL_JITTER_MS', '-1'],
+      ['KANDEV_GITLAB_POLL_CONCURRENCY', '0'],
+      ['KANDEV_GITLAB_POLL_CONCURRENCY', '65'],
+      ['KANDEV_GITLAB_BACKOFF_BASE_MS', 'soon'],
+    ] as const) {
+      expect(configError({ [name]: value }).variables).toEqual([name]);
+    }
+    expect(
+      configError({ KANDEV_GITLAB_BACKOFF_BASE_MS: '2000', KANDEV_GITLAB_BACKOFF_MAX_MS: '1000' }).variables,
+    ).toEqual(['KANDEV_GITLAB_BACKOFF_BASE_MS', 'KANDEV_GITLAB_BACKOFF_MAX_MS']);
+  });
+
   test('every bad variable is named at once', () => {
     expect(configError({ KANDEV_HTTP_PORT: 'x', LOG_LEVEL: 'loud', KANDEV_AGENTCTL_TOKEN: 'short' }).variables).toEqual(
       ['KANDEV_AGENTCTL_TOKEN', 'KANDEV_HTTP_PORT', 'LOG_LEVEL'],

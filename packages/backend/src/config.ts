@@ -28,6 +28,11 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: z.coerce.number().int().positive().max(3_600_000).optional(),
   KANDEV_TOOL_CALL_HEARTBEAT_MS: positiveMs(5_000),
   KANDEV_QUESTION_TIMEOUT_MS: positiveMs(600_000),
+  KANDEV_GITLAB_POLL_INTERVAL_MS: positiveMs(60_000),
+  KANDEV_GITLAB_POLL_JITTER_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  KANDEV_GITLAB_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  KANDEV_GITLAB_BACKOFF_BASE_MS: positiveMs(60_000),
+  KANDEV_GITLAB_BACKOFF_MAX_MS: positiveMs(900_000),
 });
 
 /** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
@@ -88,6 +93,9 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
   ) {
     throw new ConfigError(['KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS', 'KANDEV_TOOL_CALL_HEARTBEAT_MS']);
   }
+  if (e.KANDEV_GITLAB_BACKOFF_MAX_MS < e.KANDEV_GITLAB_BACKOFF_BASE_MS) {
+    throw new ConfigError(['KANDEV_GITLAB_BACKOFF_BASE_MS', 'KANDEV_GITLAB_BACKOFF_MAX_MS']);
+  }
   let executors;
   try {
     executors = parseExecutorsConfig(withoutBlanks(env), readText);
@@ -116,6 +124,14 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       baseMs: e.KANDEV_REFRESH_RETRY_BASE_MS,
       maxAttempts: e.KANDEV_REFRESH_RETRY_MAX_ATTEMPTS,
       maxDelayMs: REFRESH_RETRY_MAX_DELAY_MS,
+    }),
+    /** The GitLab MR lifecycle poller (see mr-lifecycle/mr-poller.ts). */
+    gitlabPoll: Object.freeze({
+      intervalMs: e.KANDEV_GITLAB_POLL_INTERVAL_MS,
+      jitterMs: e.KANDEV_GITLAB_POLL_JITTER_MS,
+      concurrency: e.KANDEV_GITLAB_POLL_CONCURRENCY,
+      backoffBaseMs: e.KANDEV_GITLAB_BACKOFF_BASE_MS,
+      backoffMaxMs: e.KANDEV_GITLAB_BACKOFF_MAX_MS,
     }),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,

@@ -14,6 +14,11 @@ import { createApp } from './http/app';
 import { listen } from './http/http-server';
 import { createLogger, type Logger } from './logger';
 import { createMessageRoutes } from './messages/message-routes';
+import { createGitlabVerifier, gitlabClientFor } from './gitlab/gitlab-credentials';
+import { MrEvaluator, type WorkspaceGitlab } from './mr-lifecycle/mr-evaluator';
+import { createMrLifecycleRoutes } from './mr-lifecycle/mr-lifecycle-routes';
+import { MrPoller } from './mr-lifecycle/mr-poller';
+import { MrUpdates } from './mr-lifecycle/mr-updates';
 import { createPromptRoutes } from './prompt-queue/prompt-routes';
 import { PromptService } from './prompt-queue/prompt-service';
 import { createQuestionRoutes } from './questions/question-routes';
@@ -71,6 +76,7 @@ function createServices(
   toolHandlers: ToolHandlers;
   questions: QuestionService;
   turns: TurnRuntime;
+  poller: MrPoller;
 } {
   const { uow, executors: executor } = base;
   const clock = () => new Date();
@@ -126,6 +132,22 @@ function createServices(
     questions,
     prompts: turns.drainer,
   });
+  // GitLab MR lifecycle: each workspace's own token and base URL, never an ambient one.
+  const gitlab: WorkspaceGitlab = async (workspaceId) => {
+    const credential = await uow.read.workspaceCredentials.findSecret(workspaceId, 'gitlab');
+    return credential === undefined ? undefined : gitlabClientFor(credential);
+  };
+  const updates = new MrUpdates(component('mr-lifecycle'));
+  const evaluator = new MrEvaluator({ uow, clock, logger: component('mr-lifecycle'), gitlab, prompts: turns.drainer });
+  updates.subscribe((event) => evaluator.handle(event));
+  const poller = new MrPoller({
+    uow,
+    clock,
+    logger: component('mr-poller'),
+    gitlab,
+    updates,
+    policy: config.gitlabPoll,
+  });
   const routers = [
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(repositories),
@@ -139,10 +161,11 @@ function createServices(
     createQuestionRoutes(questions),
     createProviderAutomationRoutes({
       links: new ReviewLinkService({ uow, clock }),
-      credentials: new WorkspaceCredentialService({ uow, clock }),
+      credentials: new WorkspaceCredentialService({ uow, clock, verifiers: { gitlab: createGitlabVerifier() } }),
     }),
+    createMrLifecycleRoutes({ uow, evaluator }),
   ];
-  return { routers, reconciler, orphans, toolHandlers, questions, turns };
+  return { routers, reconciler, orphans, toolHandlers, questions, turns, poller };
 }
 
 async function main(): Promise<void> {
@@ -166,7 +189,7 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });
     const findSession = (id: string) => uow.read.sessions.findById(id);
     const routed = new SessionRoutedConnector({ clients, directory: executors, findSession });
-    const { routers, reconciler, orphans, toolHandlers, questions, turns } = createServices(config, logger, {
+    const { routers, reconciler, orphans, toolHandlers, questions, turns, poller } = createServices(config, logger, {
       uow,
       executors,
       routed,
@@ -226,6 +249,9 @@ async function main(): Promise<void> {
     reconciler.sweep().catch((err: unknown) => logger.error({ err }, 'boot reconcile sweep failed'));
     // Runtime sessions an adopted agentctl holds for sessions this backend recorded as ended.
     orphans.sweep().catch((err: unknown) => logger.error({ err }, 'boot orphan sweep failed'));
+    // After boot, so a poll's prompts find the recovered sessions; stopped before the database closes.
+    poller.start();
+    steps.unshift({ name: 'mr poller', run: () => poller.stop() });
   } catch (err) {
     logger.fatal({ err }, 'backend failed to start');
     await runShutdown(logger, steps);

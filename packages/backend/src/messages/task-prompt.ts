@@ -18,6 +18,8 @@ export interface TaskPrompt {
   type?: Extract<MessageType, 'message' | 'parent_answer'>;
   /** Default 'normal'; 'answer' drains first and passes the parent-question gate. */
   priority?: PromptPriority;
+  /** The transition an automation queues it for: at most one prompt per key, ever. */
+  coalescingKey?: string;
   /** The queued prompt's id when the caller recorded it elsewhere first (default: a fresh one). */
   queuedPromptId?: string;
 }
@@ -39,6 +41,7 @@ export async function recordTaskPrompt(
     source: prompt.author,
     createdAt: prompt.now,
     priority: prompt.priority,
+    coalescingKey: prompt.coalescingKey ?? null,
   });
   const message: Message = {
     id: newId(),

@@ -17,6 +17,7 @@ interface QueuedPromptRow {
   finished_at: unknown;
   stop_reason: string | null;
   error: string | null;
+  coalescing_key?: string | null;
 }
 
 const StatusSchema = z.enum(PROMPT_STATUSES);
@@ -40,6 +41,7 @@ function fromRow(row: QueuedPromptRow): QueuedPrompt {
     finishedAt: toNullableIsoString(row.finished_at),
     stopReason: row.stop_reason ?? null,
     error: row.error ?? null,
+    coalescingKey: row.coalescing_key ?? null,
   };
 }
 
@@ -65,7 +67,13 @@ export class PromptQueueStore {
       finished_at: prompt.finishedAt,
       stop_reason: prompt.stopReason,
       error: prompt.error,
+      coalescing_key: prompt.coalescingKey ?? null,
     });
+  }
+
+  /** Whether a prompt was ever queued for this transition (whatever its status now). */
+  async hasCoalescingKey(key: string): Promise<boolean> {
+    return (await this.db('prompt_queue').where({ coalescing_key: key }).first('id')) !== undefined;
   }
 
   async findById(id: string): Promise<QueuedPrompt | undefined> {

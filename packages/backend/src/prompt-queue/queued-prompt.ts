@@ -42,6 +42,11 @@ export interface QueuedPrompt {
   stopReason: string | null;
   /** Why it failed. */
   error: string | null;
+  /**
+   * The transition an automation queued it for (e.g. `gitlab-mr:<link>:merged:3`); unique, so the
+   * same transition never queues twice. Absent/null for prompts nobody coalesces.
+   */
+  coalescingKey?: string | null;
 }
 
 /** How a dispatched prompt's turn ended. */
@@ -51,6 +56,7 @@ export type PromptOutcome = { status: 'completed'; stopReason: string | null } |
 export function newQueuedPrompt(
   fields: Pick<QueuedPrompt, 'id' | 'taskId' | 'sessionId' | 'prompt' | 'source' | 'createdAt'> & {
     priority?: PromptPriority;
+    coalescingKey?: string | null;
   },
 ): QueuedPrompt {
   return {

@@ -8,12 +8,33 @@ async function requireWorkspace(stores: Stores, workspaceId: string): Promise<vo
   }
 }
 
+/**
+ * Checks a token with the provider before it is saved and resolves the account's username (GitLab:
+ * GET /user). Rejects with an AppError that never quotes the token.
+ */
+export type CredentialVerifier = (token: string, baseUrl: string | null) => Promise<{ username: string }>;
+
 /** Per-workspace provider credentials. Returns summaries only: the token is never handed back. */
 export class WorkspaceCredentialService {
-  constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
+  constructor(
+    private readonly deps: {
+      uow: UnitOfWork;
+      clock: () => Date;
+      /** Per provider; a provider without one stores the token unverified, with the given username. */
+      verifiers?: Partial<Record<Provider, CredentialVerifier>>;
+    },
+  ) {}
 
-  /** Stores or replaces the workspace's credential for the provider. */
+  /**
+   * Stores or replaces the workspace's credential for the provider. With a verifier, the token is
+   * checked once here and the username the provider reports is what is stored (the MR lifecycle
+   * evaluator reads it instead of asking the provider on every evaluation).
+   */
   async put(workspaceId: string, provider: Provider, body: PutCredentialBody): Promise<CredentialSummary> {
+    const verify = this.deps.verifiers?.[provider];
+    await requireWorkspace(this.deps.uow.read, workspaceId); // before calling out: a 404 needs no token check
+    const username =
+      verify === undefined ? (body.username ?? null) : (await verify(body.token, body.base_url ?? null)).username;
     const now = this.deps.clock().toISOString();
     return this.deps.uow.transaction(async (stores) => {
       await requireWorkspace(stores, workspaceId);
@@ -21,7 +42,8 @@ export class WorkspaceCredentialService {
         workspaceId,
         provider,
         token: body.token,
-        username: body.username ?? null,
+        username,
+        baseUrl: body.base_url ?? null,
         createdAt: now,
         updatedAt: now,
       });

@@ -7,12 +7,13 @@ interface SummaryRow {
   workspace_id: string;
   provider: string;
   username: string | null;
+  base_url: string | null;
   created_at: unknown;
   updated_at: unknown;
 }
 
 /** Every column but the token: reads never select it. */
-const SUMMARY_COLUMNS = ['workspace_id', 'provider', 'username', 'created_at', 'updated_at'] as const;
+const SUMMARY_COLUMNS = ['workspace_id', 'provider', 'username', 'base_url', 'created_at', 'updated_at'] as const;
 
 function fromRow(row: SummaryRow): CredentialSummary {
   const provider = normalizeProvider(row.provider);
@@ -21,6 +22,7 @@ function fromRow(row: SummaryRow): CredentialSummary {
     workspaceId: row.workspace_id,
     provider,
     username: row.username,
+    baseUrl: row.base_url ?? null,
     createdAt: toIsoString(row.created_at),
     updatedAt: toIsoString(row.updated_at),
   };
@@ -42,11 +44,12 @@ export class WorkspaceCredentialStore {
           provider: credential.provider,
           token: credential.token,
           username: credential.username,
+          base_url: credential.baseUrl,
           created_at: credential.createdAt,
           updated_at: credential.updatedAt,
         })
         .onConflict(['workspace_id', 'provider'])
-        .merge(['token', 'username', 'updated_at']);
+        .merge(['token', 'username', 'base_url', 'updated_at']);
     } catch {
       throw new AppError('internal', 'storing the workspace credentials failed');
     }
@@ -65,6 +68,17 @@ export class WorkspaceCredentialStore {
       .orderBy('provider')
       .select(...SUMMARY_COLUMNS);
     return rows.map(fromRow);
+  }
+
+  /**
+   * The credential WITH its token: only for the code that calls the provider (the GitLab client
+   * factory). Nothing that renders a response or a log line may use it.
+   */
+  async findSecret(workspaceId: string, provider: Provider): Promise<WorkspaceCredential | undefined> {
+    const row = await this.db<SummaryRow & { token: string }>('workspace_credentials')
+      .where({ workspace_id: workspaceId, provider })
+      .first(...SUMMARY_COLUMNS, 'token');
+    return row === undefined ? undefined : { ...fromRow(row), token: row.token };
   }
 
   /** False when nothing was stored. */

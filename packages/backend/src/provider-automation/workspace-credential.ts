@@ -10,6 +10,8 @@ export interface CredentialSummary {
   workspaceId: string;
   provider: Provider;
   username: string | null;
+  /** The provider instance (GitLab: gitlab.com or a self-managed host); null means the default. */
+  baseUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -27,6 +29,14 @@ export const PutCredentialBodySchema = z
       .max(4096)
       .refine((token) => token.trim().length > 0, 'token must not be blank'),
     username: z.string().trim().min(1).max(255).nullable().optional(),
+    // http(s) only: the lifecycle poller sends the token there.
+    base_url: z
+      .string()
+      .trim()
+      .max(1024)
+      .url()
+      .refine((url) => /^https?:\/\//i.test(url), 'base_url must be an http(s) URL')
+      .optional(),
   })
   .strict();
 export type PutCredentialBody = z.infer<typeof PutCredentialBodySchema>;
@@ -35,8 +45,11 @@ export interface CredentialView {
   provider: Provider;
   configured: true;
   username: string | null;
+  base_url?: string;
 }
 
 export function toCredentialView(credential: CredentialSummary): CredentialView {
-  return { provider: credential.provider, configured: true, username: credential.username };
+  const view: CredentialView = { provider: credential.provider, configured: true, username: credential.username };
+  if (credential.baseUrl !== null) view.base_url = credential.baseUrl;
+  return view;
 }

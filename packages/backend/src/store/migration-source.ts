@@ -7,6 +7,7 @@ import * as questions from './migrations/20261130-005-questions';
 import * as agentProfileEnv from './migrations/20261130-006-agent-profile-env';
 import * as turnModel from './migrations/20261201-007-turn-model';
 import * as parentQuestions from './migrations/20261201-008-parent-questions';
+import * as mrLifecycle from './migrations/20261201-009-mr-lifecycle';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261130-006-agent-profile-env', agentProfileEnv],
   ['20261201-007-turn-model', turnModel],
   ['20261201-008-parent-questions', parentQuestions],
+  ['20261201-009-mr-lifecycle', mrLifecycle],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
 import { MessageStore } from '../messages/message-store';
+import { MrLifecycleStore } from '../mr-lifecycle/mr-lifecycle-store';
 import { PromptQueueStore } from '../prompt-queue/prompt-queue-store';
 import { TaskMrStore, TaskPrStore } from '../provider-automation/review-link-store';
 import { WorkspaceCredentialStore } from '../provider-automation/workspace-credential-store';
@@ -22,6 +23,7 @@ export interface Stores {
   promptQueue: PromptQueueStore;
   taskPrs: TaskPrStore;
   taskMrs: TaskMrStore;
+  mrLifecycle: MrLifecycleStore;
   workspaceCredentials: WorkspaceCredentialStore;
   questions: QuestionStore;
   parentQuestions: ParentQuestionStore;
@@ -44,6 +46,7 @@ export function createStores(db: Knex): Stores {
     promptQueue: new PromptQueueStore(db),
     taskPrs: new TaskPrStore(db),
     taskMrs: new TaskMrStore(db),
+    mrLifecycle: new MrLifecycleStore(db),
     workspaceCredentials: new WorkspaceCredentialStore(db),
     questions: new QuestionStore(db),
     parentQuestions: new ParentQuestionStore(db),

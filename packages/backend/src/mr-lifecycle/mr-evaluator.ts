@@ -1,0 +1,131 @@
+import type { GitlabClient } from '../gitlab/gitlab-client';
+import type { Logger } from '../logger';
+import { recordTaskPrompt } from '../messages/task-prompt';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
+import type { UnitOfWork } from '../store/unit-of-work';
+import { coalescingKey, type Evaluation, evaluate, needsReviewers, promptText } from './lifecycle-rules';
+import type { EvaluationRecord, LastEvaluation } from './mr-lifecycle-store';
+import type { MrUpdatedEvent } from './mr-updates';
+
+/** The workspace's own GitLab client (its stored token and base URL), or undefined without one. */
+export type WorkspaceGitlab = (workspaceId: string) => Promise<GitlabClient | undefined>;
+
+export interface MrEvaluatorDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  logger: Logger;
+  gitlab: WorkspaceGitlab;
+  prompts: PromptKicker;
+}
+
+interface Reviewers {
+  usernames: readonly string[] | null;
+  source: LastEvaluation['reviewers_source'];
+  error: string | null;
+}
+
+/**
+ * Evaluates 'MR updated' events against the lifecycle rules and queues the prompts, one evaluation
+ * at a time per task + repository + project + MR (a second event for the same MR waits its turn).
+ */
+export class MrEvaluator {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: MrEvaluatorDeps) {}
+
+  /** Resolves once this event's evaluation committed (or failed and was recorded). */
+  handle(event: MrUpdatedEvent): Promise<void> {
+    const key = `${event.taskId}|${event.repositoryId}|${event.projectPath}|${event.iid}`;
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const run = previous.then(() => this.evaluateNow(event));
+    const tail = run.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return run;
+  }
+
+  private async evaluateNow(event: MrUpdatedEvent): Promise<void> {
+    const { uow, clock, logger } = this.deps;
+    const record = await uow.read.mrLifecycle.loadForEvaluation(event.linkId);
+    if (record === undefined) return; // unlinked since the read
+    const credential = await uow.read.workspaceCredentials.find(record.workspaceId, 'gitlab');
+    const username = credential?.username ?? null;
+    const reviewers = await this.reviewersFor(event, record, username);
+    const evaluation = evaluate({
+      checkpoint: record.checkpoint,
+      state: event.state,
+      reviewers: reviewers.usernames,
+      username,
+      switches: record.switches,
+    });
+    const now = clock().toISOString();
+    const sessions = await uow.transaction(async (stores) => {
+      const kicked: string[] = [];
+      const prompted: string[] = [];
+      for (const prompt of evaluation.prompts) {
+        const key = coalescingKey(record.linkId, prompt);
+        if (await stores.promptQueue.hasCoalescingKey(key)) continue; // this transition was queued already
+        const { queued } = await recordTaskPrompt(stores, {
+          taskId: record.taskId,
+          author: 'operator',
+          text: promptText(prompt.event, record.projectPath, record.iid, username),
+          metadata: { origin: 'gitlab_mr_lifecycle', event: prompt.event, mr_link_id: record.linkId },
+          now,
+          coalescingKey: key,
+        });
+        prompted.push(prompt.event);
+        if (queued.sessionId !== null) kicked.push(queued.sessionId);
+      }
+      await stores.mrLifecycle.saveEvaluation(
+        record.linkId,
+        evaluation.checkpoint,
+        lastEvaluation(evaluation, prompted, reviewers, now),
+      );
+      return kicked;
+    });
+    logger.info(
+      { linkId: record.linkId, result: evaluation.result, prompts: evaluation.prompts.length },
+      'MR evaluated',
+    );
+    for (const sessionId of new Set(sessions)) void this.deps.prompts.kick(sessionId);
+  }
+
+  /**
+   * The event's own observation when valid (a valid empty list means 'not requested'). Otherwise,
+   * only when the rules need one, a single read with the workspace's own client: no ambient token.
+   */
+  private async reviewersFor(
+    event: MrUpdatedEvent,
+    record: EvaluationRecord,
+    username: string | null,
+  ): Promise<Reviewers> {
+    if (event.reviewers.valid) return { usernames: event.reviewers.usernames, source: 'observation', error: null };
+    if (!needsReviewers(event.state, username, record.switches))
+      return { usernames: null, source: 'none', error: null };
+    const client = await this.deps.gitlab(record.workspaceId);
+    if (client === undefined) {
+      return { usernames: null, source: 'none', error: 'no GitLab credentials are configured for this workspace' };
+    }
+    try {
+      const observed = await client.mergeRequest(record.projectPath, record.iid);
+      return { usernames: observed.reviewers, source: 'fallback', error: null };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : 'reading the reviewers failed';
+      return { usernames: null, source: 'none', error: message };
+    }
+  }
+}
+
+function lastEvaluation(evaluation: Evaluation, prompted: string[], reviewers: Reviewers, at: string): LastEvaluation {
+  return {
+    at,
+    // Every prompt's transition was queued before (a repeated observation): nothing new happened.
+    result: evaluation.result === 'prompted' && prompted.length === 0 ? 'unchanged' : evaluation.result,
+    prompted,
+    review_skipped: evaluation.reviewSkipped,
+    reviewers_source: reviewers.source,
+    error: reviewers.error,
+  };
+}
