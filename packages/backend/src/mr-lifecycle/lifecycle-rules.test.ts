@@ -90,7 +90,7 @@ describe('MR lifecycle rules', () => {
     fc.assert(
       fc.property(fc.array(observation, { maxLength: 30 }), (observations) => {
         const expected: string[] = [];
-        let previous: { state: MrState; requested: boolean | null } | null = null;
+        let previous = null as { state: MrState; requested: boolean | null } | null;
         for (const o of observations) {
           const requested = o.state === 'opened' ? o.reviewers.includes(ME) : null;
           if (previous !== null) {

@@ -1,0 +1,210 @@
+// The GitLab MR lifecycle in process: poller + evaluator + the durable prompt queue on a fresh SQLite
+// file, against a local GitLab v4 test server (requests counted there). A manual clock drives backoff;
+// pollOnce() replaces the timer.
+import { AppError } from '@kandev/protocol';
+import { useCleanup } from '../helpers/cleanup';
+import { GITLAB_TOKEN } from '../helpers/gitlab-server';
+import { createMrLifecycleEnv, IID, type MrLifecycleEnv, POLICY, PROJECT } from '../helpers/mr-lifecycle';
+
+const ME = 'reviewer-bot';
+
+describe('GitLab MR lifecycle (in process)', () => {
+  const cleanup = useCleanup();
+
+  /** One poll after changing the MR at the server; resolves after its evaluation committed. */
+  async function pollWith(t: MrLifecycleEnv, mr: Parameters<MrLifecycleEnv['gitlab']['setMr']>[2]) {
+    t.gitlab.setMr(PROJECT, IID, mr);
+    await t.poller.pollOnce();
+  }
+
+  test('saving the token verifies it once with GET /user and persists the username', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    expect(t.gitlab.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
+    expect(await t.env.uow.read.workspaceCredentials.find('w', 'gitlab')).toMatchObject({ username: ME });
+    // A rejected token is refused by name of the problem, never echoed, and nothing is stored.
+    const rejected = await t.credentials
+      .put('w', 'gitlab', { token: 'glpat-wrong', base_url: t.gitlab.baseUrl })
+      .catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(AppError);
+    expect(rejected).toMatchObject({ code: 'invalid_argument', message: 'GitLab rejected the token (401)' });
+    expect(JSON.stringify(rejected)).not.toContain('glpat-wrong');
+    expect(await t.env.uow.read.workspaceCredentials.findSecret('w', 'gitlab')).toMatchObject({ token: GITLAB_TOKEN });
+  });
+
+  test('an observed update with a valid reviewer list makes zero further GitLab calls during evaluation', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    const before = t.gitlab.requests.length;
+    await pollWith(t, { reviewers: [] });
+    await pollWith(t, { reviewers: [ME] });
+    await pollWith(t, { reviewers: [ME] });
+    // Exactly the poller's three reads: the evaluations used the reviewers the reads carried.
+    expect(t.gitlab.requests.length - before).toBe(3);
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(3);
+    expect((await t.lifecycle()).last_evaluation).toMatchObject({ reviewers_source: 'observation' });
+    expect(await t.queued()).toHaveLength(1);
+  });
+
+  test('an event without a valid observation reads the MR exactly once, with the workspace client', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    await pollWith(t, { reviewers: [] }); // baseline: not requested
+    t.gitlab.setMr(PROJECT, IID, { reviewers: [ME] });
+    const before = t.gitlab.requests.length;
+    const target = await t.env.uow.read.mrLifecycle.findTarget(t.linkId);
+    await t.evaluator.handle({ ...target!, state: 'opened', headSha: null, reviewers: { valid: false } });
+    expect(t.gitlab.requests.length - before).toBe(1);
+    expect(t.gitlab.requests.at(-1)).toMatchObject({ authorized: true });
+    expect((await t.lifecycle()).last_evaluation).toMatchObject({
+      reviewers_source: 'fallback',
+      prompted: ['review_requested'],
+    });
+    expect(await t.queued()).toEqual([expect.stringContaining('your review was requested')]);
+  });
+
+  test('review requested: false -> true once, repeats nothing, true -> false -> true again', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    await pollWith(t, { reviewers: ['someone'] });
+    expect(await t.queued()).toEqual([]);
+    await pollWith(t, { reviewers: ['someone', ME] });
+    expect(await t.queued()).toHaveLength(1);
+    for (let i = 0; i < 3; i += 1) await pollWith(t, { reviewers: [ME] });
+    expect(await t.queued()).toHaveLength(1);
+    await pollWith(t, { reviewers: [] });
+    await pollWith(t, { reviewers: [ME] });
+    const queued = await t.queued();
+    expect(queued).toHaveLength(2);
+    expect(queued[1]).toBe(
+      `GitLab: your review was requested on merge request ${PROJECT}!${IID} (as ${ME}). Review it.`,
+    );
+    // Each prompt went into the task's queue with its own coalescing key and a conversation entry.
+    const rows = await t.env.db('prompt_queue').where({ task_id: t.taskId }).orderBy('seq').select('coalescing_key');
+    expect(rows.map((r: { coalescing_key: string }) => r.coalescing_key)).toEqual([
+      `gitlab-mr:${t.linkId}:review_requested:1`,
+      `gitlab-mr:${t.linkId}:review_requested:2`,
+    ]);
+    const messages = await t.env.db('messages').where({ task_id: t.taskId }).count<{ n: number }[]>({ n: '*' });
+    expect(Number(messages[0]!.n)).toBe(2);
+  });
+
+  test('the first observation of an already-requested MR only sets the baseline', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    await pollWith(t, { reviewers: [ME] });
+    await pollWith(t, { reviewers: [ME] });
+    expect(await t.queued()).toEqual([]);
+    expect(await t.lifecycle()).toMatchObject({ checkpoint: { state: 'opened', review_requested: true, seq: 0 } });
+  });
+
+  test('merged prompts once; closed prompts once; a locked MR prompts nothing', async () => {
+    const merged = await createMrLifecycleEnv(cleanup);
+    await pollWith(merged, { state: 'opened' });
+    await pollWith(merged, { state: 'merged', sha: 'a'.repeat(40) });
+    await pollWith(merged, { state: 'merged' });
+    expect(await merged.queued()).toEqual([
+      `GitLab: merge request ${PROJECT}!${IID} was merged. Wrap up the work that depended on it.`,
+    ]);
+    // The link itself moved: state and head from the read.
+    expect(await merged.lifecycle()).toMatchObject({ state: 'merged', head_sha: 'a'.repeat(40), poll_error: null });
+
+    const closed = await createMrLifecycleEnv(cleanup);
+    await pollWith(closed, { state: 'opened' });
+    await pollWith(closed, { state: 'closed' });
+    await pollWith(closed, { state: 'closed' });
+    expect(await closed.queued()).toEqual([expect.stringContaining('was closed without merging')]);
+
+    const locked = await createMrLifecycleEnv(cleanup);
+    await pollWith(locked, { state: 'opened' });
+    await pollWith(locked, { state: 'locked', reviewers: [ME] });
+    await pollWith(locked, { state: 'locked', reviewers: [ME] });
+    expect(await locked.queued()).toEqual([]);
+  });
+
+  test('a repeated transition never queues a duplicate: the coalescing key is taken', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    await pollWith(t, { state: 'opened' });
+    await pollWith(t, { state: 'merged' });
+    // The checkpoint is rolled back (as if its write was lost): the same transition is seen again.
+    await t.env
+      .db('task_mrs')
+      .where({ id: t.linkId })
+      .update({
+        lifecycle_checkpoint: JSON.stringify({ state: 'opened', review_requested: false, seq: 0 }),
+      });
+    await pollWith(t, { state: 'merged' });
+    expect(await t.queued()).toHaveLength(1);
+    expect((await t.lifecycle()).last_evaluation).toMatchObject({ result: 'unchanged', prompted: [] });
+  });
+
+  test('no persisted username: review-requested evaluation is skipped and the link says why', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    await t.env.db('workspace_credentials').where({ workspace_id: 'w' }).update({ username: null });
+    await pollWith(t, { reviewers: [] });
+    await pollWith(t, { reviewers: [ME] });
+    expect(await t.queued()).toEqual([]);
+    expect((await t.lifecycle()).last_evaluation).toMatchObject({ review_skipped: 'no_authenticated_username' });
+  });
+
+  test('token revoked (401): the link shows the error, nothing is prompted, the poller backs off', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    await pollWith(t, { state: 'opened' });
+    t.gitlab.revokeToken();
+    await pollWith(t, { state: 'merged' });
+    const view = await t.lifecycle();
+    expect(view.poll_error).toBe(`reading merge request !${IID} failed: GitLab answered 401`);
+    expect(view.state).toBe('opened');
+    expect(await t.queued()).toEqual([]);
+    const reads = t.gitlab.mrRequests(PROJECT, IID);
+    await t.poller.pollOnce(); // still within the backoff: no request
+    t.advance(POLICY.backoffBaseMs - 1);
+    await t.poller.pollOnce();
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(reads);
+    t.advance(1);
+    await t.poller.pollOnce(); // due again; fails again, and the next wait doubles
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(reads + 1);
+    t.advance(2 * POLICY.backoffBaseMs - 1);
+    await t.poller.pollOnce();
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(reads + 1);
+    expect(await t.queued()).toEqual([]);
+  });
+
+  test('429 with Retry-After: the poller waits that long, then reads again and recovers', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    await pollWith(t, { state: 'opened' });
+    t.gitlab.script({ status: 429, headers: { 'retry-after': '120' }, body: { message: '429 Too Many Requests' } });
+    await pollWith(t, { state: 'merged' });
+    expect((await t.lifecycle()).poll_error).toContain('GitLab answered 429');
+    const reads = t.gitlab.mrRequests(PROJECT, IID);
+    t.advance(119_000); // past the exponential base (10 s), short of Retry-After
+    await t.poller.pollOnce();
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(reads);
+    t.advance(1_000);
+    await t.poller.pollOnce();
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(reads + 1);
+    expect((await t.lifecycle()).poll_error).toBeNull();
+    expect(await t.queued()).toEqual([expect.stringContaining('was merged')]);
+  });
+
+  test('5xx: shown on the link and backed off; the token appears in no error', async () => {
+    const t = await createMrLifecycleEnv(cleanup);
+    t.gitlab.script({ status: 502 });
+    await t.poller.pollOnce();
+    const view = await t.lifecycle();
+    expect(view.poll_error).toBe(`reading merge request !${IID} failed: GitLab answered 502`);
+    expect(JSON.stringify(view)).not.toContain(GITLAB_TOKEN);
+    await t.poller.pollOnce();
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(1);
+  });
+
+  test('a self-managed GitLab base URL (under a path) works the same way', async () => {
+    const t = await createMrLifecycleEnv(cleanup, { prefix: '/gitlab' });
+    expect(t.gitlab.requests.map((r) => r.path)).toEqual(['/gitlab/api/v4/user']);
+    await pollWith(t, { state: 'opened' });
+    await pollWith(t, { state: 'merged' });
+    expect(await t.queued()).toEqual([expect.stringContaining('was merged')]);
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(2);
+  });
+
+  test('only links whose task has a lifecycle prompt switch on are polled', async () => {
+    const t = await createMrLifecycleEnv(cleanup, { switches: { auto_fix_enabled: true } });
+    await t.poller.pollOnce();
+    expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(0);
+  });
+});
