@@ -106,8 +106,8 @@ export async function startGitlabServer(
   cleanup: Cleanup,
   options: { prefix?: string } = {},
 ): Promise<GitlabTestServer> {
-  let gitlab: GitlabTestServer | undefined;
-  const server = createServer((req, res) => gitlab?.handle(req, res));
+  const holder: { gitlab?: GitlabTestServer } = {};
+  const server = createServer((req, res) => holder.gitlab?.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanup.defer(
     () =>
@@ -117,6 +117,7 @@ export async function startGitlabServer(
       }),
   );
   const { port } = server.address() as AddressInfo;
-  gitlab = new GitlabTestServer(`http://127.0.0.1:${port}`, options.prefix ?? '');
+  const gitlab = new GitlabTestServer(`http://127.0.0.1:${port}`, options.prefix ?? '');
+  holder.gitlab = gitlab;
   return gitlab;
 }
