@@ -2,6 +2,10 @@
 // file, against a local GitLab v4 test server (requests counted there). A manual clock drives backoff;
 // pollOnce() replaces the timer.
 import { AppError } from '@kandev/protocol';
+import { createApp } from '../../packages/backend/src/http/app';
+import { listen } from '../../packages/backend/src/http/http-server';
+import { createMrLifecycleRoutes } from '../../packages/backend/src/mr-lifecycle/mr-lifecycle-routes';
+import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TOKEN } from '../helpers/gitlab-server';
 import { createMrLifecycleEnv, IID, type MrLifecycleEnv, POLICY, PROJECT } from '../helpers/mr-lifecycle';
@@ -200,6 +204,40 @@ describe('GitLab MR lifecycle (in process)', () => {
     await pollWith(t, { state: 'merged' });
     expect(await t.queued()).toEqual([expect.stringContaining('was merged')]);
     expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(2);
+  });
+
+  test('REST: the lifecycle view, 404 for another task; evaluate without an observation never fakes a baseline', async () => {
+    const t = await createMrLifecycleEnv(cleanup, { switches: { prompt_on_merged: true } });
+    const router = createMrLifecycleRoutes({ uow: t.env.uow, evaluator: t.evaluator });
+    const server = await listen(createApp(t.env.logger, [router]), '127.0.0.1', 0);
+    cleanup.defer(() => server.close());
+    const api = new BackendApi(`http://127.0.0.1:${server.port}`);
+    const path = `/api/tasks/${t.taskId}/mrs/${t.linkId}/lifecycle`;
+    expect((await api.request('GET', path)).body).toEqual({
+      state: 'opened',
+      head_sha: null,
+      polled_at: null,
+      poll_error: null,
+      checkpoint: null,
+      last_evaluation: null,
+    });
+    expect((await api.request('GET', `/api/tasks/other/mrs/${t.linkId}/lifecycle`)).status).toBe(404);
+    // No poll yet and no reviewers needed: nothing observed, so no baseline and no GitLab call.
+    const before = t.gitlab.requests.length;
+    const evaluated = await api.request('POST', `${path}/evaluate`, {});
+    expect(evaluated.status).toBe(200);
+    expect(evaluated.body).toMatchObject({
+      checkpoint: null,
+      last_evaluation: { result: 'unchanged', error: 'nothing observed yet: the first poll sets the baseline' },
+    });
+    expect(t.gitlab.requests.length).toBe(before);
+    // After a poll's baseline, an evaluation of the stored state is idempotent.
+    await pollWith(t, { state: 'merged' });
+    expect((await api.request('POST', `${path}/evaluate`, {})).body).toMatchObject({
+      checkpoint: { state: 'merged', seq: 0 },
+      last_evaluation: { result: 'unchanged' },
+    });
+    expect(await t.queued()).toEqual([]);
   });
 
   test('only links whose task has a lifecycle prompt switch on are polled', async () => {

@@ -20,6 +20,8 @@ export interface MrEvaluatorDeps {
 
 interface Reviewers {
   usernames: readonly string[] | null;
+  /** The MR state the fallback read saw (fresher than an event's unobserved state). */
+  state?: MrUpdatedEvent['state'];
   source: LastEvaluation['reviewers_source'];
   error: string | null;
 }
@@ -53,14 +55,22 @@ export class MrEvaluator {
     const credential = await uow.read.workspaceCredentials.find(record.workspaceId, 'gitlab');
     const username = credential?.username ?? null;
     const reviewers = await this.reviewersFor(event, record, username);
+    const now = clock().toISOString();
+    if (record.checkpoint === null && !event.reviewers.valid && reviewers.state === undefined) {
+      // Nothing was observed: a baseline from an unobserved state could fake a transition later.
+      await uow.read.mrLifecycle.saveEvaluation(record.linkId, null, {
+        ...lastEvaluation({ result: 'unchanged', reviewSkipped: null }, [], reviewers, now),
+        error: reviewers.error ?? 'nothing observed yet: the first poll sets the baseline',
+      });
+      return;
+    }
     const evaluation = evaluate({
       checkpoint: record.checkpoint,
-      state: event.state,
+      state: reviewers.state ?? event.state,
       reviewers: reviewers.usernames,
       username,
       switches: record.switches,
     });
-    const now = clock().toISOString();
     const sessions = await uow.transaction(async (stores) => {
       const kicked: string[] = [];
       const prompted: string[] = [];
@@ -110,7 +120,7 @@ export class MrEvaluator {
     }
     try {
       const observed = await client.mergeRequest(record.projectPath, record.iid);
-      return { usernames: observed.reviewers, source: 'fallback', error: null };
+      return { usernames: observed.reviewers, state: observed.state, source: 'fallback', error: null };
     } catch (error) {
       const message = error instanceof Error ? error.message : 'reading the reviewers failed';
       return { usernames: null, source: 'none', error: message };
@@ -118,7 +128,12 @@ export class MrEvaluator {
   }
 }
 
-function lastEvaluation(evaluation: Evaluation, prompted: string[], reviewers: Reviewers, at: string): LastEvaluation {
+function lastEvaluation(
+  evaluation: Pick<Evaluation, 'result' | 'reviewSkipped'>,
+  prompted: string[],
+  reviewers: Reviewers,
+  at: string,
+): LastEvaluation {
   return {
     at,
     // Every prompt's transition was queued before (a repeated observation): nothing new happened.
