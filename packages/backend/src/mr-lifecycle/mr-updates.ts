@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { MrState } from '../provider-automation/review-link';
+import type { PollTarget } from './mr-lifecycle-store';
 
 // The internal 'MR updated' event. The poller's read of an MR carries the reviewer list it just got,
 // marked valid, to the evaluator: one GitLab read per poll serves both. Any other source (a manual
@@ -8,13 +9,8 @@ import type { MrState } from '../provider-automation/review-link';
 
 export type ReviewerObservation = { valid: true; usernames: readonly string[] } | { valid: false };
 
-export interface MrUpdatedEvent {
-  linkId: string;
-  taskId: string;
-  workspaceId: string;
-  repositoryId: string;
-  projectPath: string;
-  iid: number;
+/** The MR a poll read (or a manual evaluation names), with what was observed. */
+export interface MrUpdatedEvent extends PollTarget {
   state: MrState;
   headSha: string | null;
   reviewers: ReviewerObservation;
