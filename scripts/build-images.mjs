@@ -10,13 +10,10 @@
 // Images: kandev/agentctl:<tag> and kandev/backend:<tag> (tag defaults to "dev"). Uses the `docker` CLI,
 // or `podman` when there is no docker CLI; DOCKER_HOST is honoured by both.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const pnpmVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
+import { ensureBuilt, pnpmVersion, root, run } from './lib/workspace.mjs';
 const IMAGES = { agentctl: '@kandev/agentctl', backend: '@kandev/backend' };
 
 const { values } = parseArgs({
@@ -28,15 +25,6 @@ if (values.only !== undefined && !(values.only in IMAGES)) {
 }
 const names = values.only === undefined ? Object.keys(IMAGES) : [values.only];
 
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
-  if (result.error !== undefined) {
-    console.error(`${command}: ${result.error.message}`);
-    process.exit(1);
-  }
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
 function containerCli() {
   for (const cli of ['docker', 'podman']) {
     if (spawnSync(cli, ['--version'], { stdio: 'ignore' }).status === 0) return cli;
@@ -46,8 +34,7 @@ function containerCli() {
 }
 
 const pnpm = ['--yes', `pnpm@${pnpmVersion}`];
-run('npx', [...pnpm, 'install', '--frozen-lockfile']);
-run('npm', ['run', '--silent', 'build']);
+ensureBuilt();
 
 const cli = containerCli();
 const baseImage = process.env.BASE_IMAGE ?? 'node:20-bookworm-slim';

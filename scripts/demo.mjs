@@ -210,7 +210,7 @@ async function stopSession(api, run) {
 }
 
 async function main() {
-  ensureBuilt(root);
+  ensureBuilt();
   const external = process.env.KANDEV_URL;
   const embedded = external === undefined ? createEmbeddedBackend(root) : undefined;
   let failed = false;

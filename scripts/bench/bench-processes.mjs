@@ -18,6 +18,16 @@ export function signalPid(pid, signal) {
   }
 }
 
+/** SIGTERM, then SIGKILL after graceMs; resolves once the child exited. */
+export async function stopChild(child, graceMs) {
+  if (!isRunning(child)) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** Resolves a daemon's first `{"event":"ready"}` stdout line; rejects on exit or after timeoutMs. */
 export function readReadyLine(child, timeoutMs) {
   const lines = createInterface({ input: child.stdout });
@@ -69,20 +79,19 @@ export function createProcessScope({ name, stopGraceMs, exitGraceMs }) {
     void runCleanups().finally(() => process.exit(code));
   }
 
-  async function stopChild(child) {
-    if (!isRunning(child)) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
-    await exited;
-    clearTimeout(timer);
-  }
-
   // Last resort when the run ends abruptly (watchdog, uncaught error).
   process.on('exit', () => {
     for (const child of children) if (isRunning(child)) child.kill('SIGKILL');
     for (const pid of pids) signalPid(pid, 'SIGKILL');
   });
 
-  return { children, pids, cleanups, runCleanups, stopAndExit, stopChild, isStopping: () => stopping };
+  return {
+    children,
+    pids,
+    cleanups,
+    runCleanups,
+    stopAndExit,
+    stopChild: (child) => stopChild(child, stopGraceMs),
+    isStopping: () => stopping,
+  };
 }

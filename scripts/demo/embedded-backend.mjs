@@ -1,34 +1,19 @@
 // The demo's own backend: the real daemon on a temp data dir and OS-chosen ports, which starts its own
 // local agentctl (which runs the agents). Stopped with SIGTERM so it stops its agentctl and that stops
 // the agents; every pid the demo saw is then checked, so nothing is left behind.
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { isRunning, readReadyLine, signalPid } from '../bench/bench-processes.mjs';
+import { isRunning, readReadyLine, signalPid, stopChild } from '../bench/bench-processes.mjs';
+export { ensureBuilt } from '../lib/workspace.mjs';
 
 const STOP_GRACE_MS = 10_000;
 const START_TIMEOUT_MS = 30_000;
 
 export function isPidAlive(pid) {
   return signalPid(pid, 0);
-}
-
-/** `npm run demo` builds first (incremental, quiet when up to date), installing dependencies if missing. */
-export function ensureBuilt(root) {
-  const run = (command, args) => {
-    const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status})`);
-  };
-  const marker = join(root, 'node_modules/.modules.yaml');
-  if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(join(root, 'pnpm-lock.yaml')).mtimeMs) {
-    const pnpm = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
-    console.error(`installing dependencies with pnpm ${pnpm} (the first time compiles better-sqlite3, ~1 min)`);
-    run('npx', ['--yes', `pnpm@${pnpm}`, 'install', '--frozen-lockfile']);
-  }
-  run('npm', ['run', '--silent', 'build']);
 }
 
 /** The agentctl pid the backend recorded in its data dir (known even when the demo never saw a ready line). */
@@ -39,15 +24,6 @@ function recordedAgentctlPid(dataDir) {
   } catch {
     return undefined; // no record (not started, or removed by a clean stop)
   }
-}
-
-async function stopChild(child) {
-  if (!isRunning(child)) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
 }
 
 /**
@@ -120,14 +96,10 @@ export function createEmbeddedBackend(root) {
     });
     // Registered before the ready line, so a failed start is still stopped. After the backend's graceful
     // stop, anything still running (its agentctl, an agent) is a leftover: killed, and reported.
-    let readyLine = Promise.resolve();
     cleanups.push(async () => {
-      // A backend stopped while it starts its agentctl would leave that agentctl running (it installs
-      // its stop handlers once ready): let it finish starting, then stop it.
-      await readyLine.catch(() => undefined);
       const agentctlPid = recordedAgentctlPid(dataDir);
       if (agentctlPid !== undefined) watched.add(agentctlPid);
-      await stopChild(child);
+      await stopChild(child, STOP_GRACE_MS);
       for (const pid of watched) {
         if (isPidAlive(pid)) {
           leftovers.push(pid);
@@ -141,8 +113,7 @@ export function createEmbeddedBackend(root) {
     };
     const logs = () =>
       `backend stderr (last lines):\n${stderr.join('\n')}\nagentctl.log (last lines):\n${agentctlLog()}`;
-    readyLine = readReadyLine(child, START_TIMEOUT_MS);
-    const ready = await readyLine.catch((err) => {
+    const ready = await readReadyLine(child, START_TIMEOUT_MS).catch((err) => {
       throw new Error(`backend: ${err.message}\n${logs()}`, { cause: err });
     });
     if (Number.isSafeInteger(ready.agentctl?.pid)) watched.add(ready.agentctl.pid);
