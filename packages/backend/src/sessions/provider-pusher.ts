@@ -1,3 +1,4 @@
+import { applyAgentGone } from '../turns/turn-outcome';
 import { AppError, isAppError, type Provider } from '@kandev/protocol';
 import type { AgentctlConnector } from '../executors/agentctl-client';
 import type { Executor } from '../executors/executor';
@@ -106,15 +107,15 @@ export class ProviderPusher {
     const kind = pushFailureKind(failure.code);
     const now = this.deps.clock().toISOString();
     const reason = kind === 'lost' ? LOST_SESSION_MESSAGE : `provider refresh failed: ${failure.message}`;
-    if (kind === 'lost') {
-      await this.deps.uow.transaction(async (stores) => {
-        if (!(await stores.sessions.markLost(target.sessionId, reason, now))) return;
-        // Its turn cannot end any more; the queue behind it waits for a resume.
-        await stores.promptQueue.failDispatched(target.sessionId, LOST_PROMPT_ERROR, now);
-      });
-    } else {
-      await this.deps.uow.read.sessions.recordRefreshError(target.sessionId, reason, now);
-    }
+    await this.deps.uow.transaction(async (stores) => {
+      if (kind === 'lost') {
+        // The same ending as any other lost agent: session failed, its prompt in flight failed (the queue
+        // behind it waits for a resume), its pending parent question stale.
+        const gone = { kind: 'lost' as const, reason, promptError: LOST_PROMPT_ERROR, cleanExit: false };
+        await applyAgentGone(stores, target.sessionId, gone, now);
+      }
+      await stores.sessions.recordRefreshError(target.sessionId, reason, now);
+    });
     this.deps.logger.warn(
       { sessionId: target.sessionId, revision: target.revision, code: failure.code, kind },
       'provider refresh failed',

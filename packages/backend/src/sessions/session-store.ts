@@ -277,21 +277,4 @@ export class SessionStore {
         updated_at: now,
       });
   }
-
-  /**
-   * agentctl no longer holds the session: only a resume (with a new token) can bring it back. Resolves
-   * whether the session was live (and is failed now).
-   */
-  async markLost(id: string, message: string, now: string): Promise<boolean> {
-    const failed = await this.advanceCurrent(id, { kind: 'lost' }, now, { lastError: message });
-    await this.db('sessions')
-      .where({ id })
-      .update({
-        refresh_error: message,
-        refresh_attempts: this.db.raw('refresh_attempts + 1'),
-        refreshed_at: now,
-        updated_at: now,
-      });
-    return failed !== null;
-  }
 }
