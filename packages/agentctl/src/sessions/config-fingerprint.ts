@@ -1,4 +1,4 @@
-import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
+import { type LaunchConfig, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
 
 /** JSON with object keys sorted at every level, so equal content always gives equal text. */
 function canonicalJson(value: unknown): string {
@@ -12,10 +12,16 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A digest of the agent's environment values, which agentctl keeps only redacted (they may be secrets). */
+export function agentEnvDigest(config: LaunchConfig): string {
+  return sha256Hex(canonicalJson(config.agent?.env ?? {}));
+}
+
 /**
- * The content identity of a launch config: everything as received except the MCP token, which is
- * represented by its hash (agentctl never keeps the token itself).
+ * The content identity of a launch config: everything as received, with the MCP token and the agent's
+ * environment values represented by their digests (agentctl keeps neither), so a config that differs
+ * only in a secret is still a different config.
  */
-export function configFingerprint(config: LaunchConfig, mcpTokenHash: string): string {
-  return canonicalJson({ config: redactLaunchConfig(config), mcpTokenHash });
+export function configFingerprint(config: LaunchConfig, digests: { mcpTokenHash: string; envDigest: string }): string {
+  return canonicalJson({ config: redactLaunchConfig(config), ...digests });
 }

@@ -9,13 +9,16 @@ import {
 import { PromptLedger } from '../agents/prompt-ledger';
 import type { SessionAgent } from '../agents/session-agent';
 import { type ToolSet, toolListChanged } from '../tools/tool-set-cache';
-import { configFingerprint } from './config-fingerprint';
 import type { SessionConnection } from './session-connection';
 
-/** A config revision as agentctl holds it: token blanked, token hash kept, tool set resolved. */
+/** A config revision as agentctl holds it: secrets blanked, their digests kept, tool set resolved. */
 export interface SessionRevision {
   readonly config: LaunchConfig;
   readonly mcpTokenHash: string;
+  /** Digest of the agent's environment values (see agentEnvDigest). */
+  readonly envDigest: string;
+  /** Content identity, computed once from the config as received (see configFingerprint). */
+  readonly fingerprint: string;
   readonly toolSet: ToolSet;
 }
 
@@ -63,12 +66,16 @@ export class RuntimeSession {
   }
 
   get fingerprint(): string {
-    return configFingerprint(this.current.config, this.current.mcpTokenHash);
+    return this.current.fingerprint;
   }
 
   /** Constant-time check of a presented MCP bearer against this session's token hash. */
   acceptsToken(token: string): boolean {
     return secretMatchesHash(token, this.current.mcpTokenHash);
+  }
+
+  get envDigest(): string {
+    return this.current.envDigest;
   }
 
   /** SHA-256 of the session's MCP token (the token itself is never kept). */

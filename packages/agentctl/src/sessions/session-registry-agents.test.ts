@@ -38,6 +38,17 @@ describe('SessionRegistry with agents', () => {
     expect(JSON.stringify(state)).not.toContain(MCP_TOKEN_A);
   });
 
+  test('the same revision with another agent env value is a conflict, not a replay; providers keep the digest', async () => {
+    const { registry, agents } = setup();
+    await registry.create(withAgent());
+    const otherKey = withAgent({ agent: { ...AGENT, env: { API_KEY: 'rotated' } } });
+    await expect(registry.create(otherKey)).rejects.toEqual(failedPrecondition);
+    // A provider update rebuilds the held (redacted) config; the original replay is still a replay.
+    await registry.updateProviders({ sessionId: 'session-1', providers: ['github'], revision: 2 });
+    expect((await registry.create(withAgent({ revision: 2, providers: ['github'] }))).config.revision).toBe(2);
+    expect(agents.created).toHaveLength(1);
+  });
+
   test('a session without an agent reports none and refuses prompts', async () => {
     const { registry, agents } = setup();
     expect((await registry.create(launchConfig())).agent.status).toBe('none');

@@ -11,7 +11,7 @@ import type { AgentLauncher, SessionAgent } from '../agents/session-agent';
 import type { Logger } from '../logger';
 import { toolContextFromConfig } from '../tools/tool-context';
 import type { ToolSetCache } from '../tools/tool-set-cache';
-import { configFingerprint } from './config-fingerprint';
+import { agentEnvDigest, configFingerprint } from './config-fingerprint';
 import { decideCreate, decideProviderUpdate } from './revision-decision';
 import { RuntimeSession, type SessionRevision } from './runtime-session';
 import type { SessionConnection } from './session-connection';
@@ -66,7 +66,7 @@ export class SessionRegistry {
   async create(config: LaunchConfig): Promise<RuntimeSessionState> {
     const revision = this.revisionFor(config, sha256Hex(config.mcpToken));
     const existing = this.sessions.get(config.sessionId);
-    const incoming = { revision: config.revision, fingerprint: configFingerprint(config, revision.mcpTokenHash) };
+    const incoming = { revision: config.revision, fingerprint: revision.fingerprint };
     const current = existing && { revision: existing.config.revision, fingerprint: existing.fingerprint };
     const decision = decideCreate(config.sessionId, current, incoming);
     if (existing === undefined) {
@@ -116,7 +116,7 @@ export class SessionRegistry {
     const outcome = decideProviderUpdate(update.sessionId, config, update);
     if (outcome !== 'applied') return { outcome, toolsChanged: false, session: session.state() };
     const next: LaunchConfig = { ...config, providers: [...update.providers], revision: update.revision };
-    const applied = session.apply(this.revisionFor(next, session.mcpTokenHash), this.now());
+    const applied = session.apply(this.revisionFor(next, session.mcpTokenHash, session.envDigest), this.now());
     this.deps.log.info({ ...this.describe(session), toolsChanged: applied.toolsChanged }, 'providers updated');
     if (applied.toolsChanged) await this.notify(session);
     return { outcome, toolsChanged: applied.toolsChanged, session: session.state() };
@@ -188,8 +188,15 @@ export class SessionRegistry {
     await Promise.all([session.agentTransition, session.agent?.stop()]);
   }
 
-  private revisionFor(config: LaunchConfig, mcpTokenHash: string): SessionRevision {
-    return { config, mcpTokenHash, toolSet: this.deps.toolSets.resolve(toolContextFromConfig(config)) };
+  /** `envDigest` is carried over when `config` is a held (redacted) config with new providers. */
+  private revisionFor(config: LaunchConfig, mcpTokenHash: string, envDigest = agentEnvDigest(config)): SessionRevision {
+    return {
+      config,
+      mcpTokenHash,
+      envDigest,
+      fingerprint: configFingerprint(config, { mcpTokenHash, envDigest }),
+      toolSet: this.deps.toolSets.resolve(toolContextFromConfig(config)),
+    };
   }
 
   private require(sessionId: string): RuntimeSession {
