@@ -5,8 +5,9 @@
 import { agentPid, AgentRuntimeApi, launchAgentSession, waitForAgentReady } from '../helpers/agent-runtime';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitUntil } from '../helpers/wait';
 import { isPidAlive, killPid, startBackend, stopProcess, tempDir } from '../helpers/processes';
 
 const SCRIPT = 'runtime';
@@ -162,6 +163,13 @@ describe('agent runtime: recovery', () => {
 
     first.backend.child.kill('SIGKILL');
     await new Promise((resolve) => first.backend.child.once('exit', resolve));
+    // Release the turn only once agentctl has seen the stream drop: events are not acknowledged, so
+    // output written to a stream agentctl still believes open would be lost (a known limitation).
+    const agentctlLog = join(first.backend.dataDir, 'agentctl.log');
+    await waitUntil(() => readFileSync(agentctlLog, 'utf8').includes('"msg":"backend detached"'), {
+      timeoutMs: 20_000,
+      what: 'agentctl notices the backend is gone',
+    });
     writeFileSync(join(workDir, 'release-0'), '');
 
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: first.backend.dataDir });
