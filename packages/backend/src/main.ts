@@ -156,7 +156,7 @@ function createServices(
     createWorkspaceSourceRoutes(sources),
     createSessionRoutes(sessions),
     createPromptRoutes(new PromptService({ uow, clock, prompts: turns.drainer, logger: component('prompts') })),
-    createAgentctlRoutes(executor, executor),
+    createAgentctlRoutes(executor),
     createMessageRoutes(uow),
     createQuestionRoutes(questions),
     createProviderAutomationRoutes({
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
 
     const uow = createUnitOfWork(db);
     const events = new AgentctlEventHub();
-    const { registry: executors } = createExecutors(config, logger, events);
+    const executors = createExecutors(config, logger, events);
     steps.unshift({ name: 'agentctl', run: () => executors.stop() });
     const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
     steps.unshift({ name: 'agentctl clients', run: () => clients.closeAll() });

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { AppError } from './errors';
 import type { AgentState as WireAgentState } from './generated/kandev/agentctl/v1/AgentState';
 import type { AgentState__Output as WireAgentStateOutput } from './generated/kandev/agentctl/v1/AgentState';
@@ -11,11 +10,9 @@ import type { TurnStatus__Output as WireTurnStatus } from './generated/kandev/ag
 
 export const AGENT_STATUSES = ['none', 'starting', 'ready', 'prompting', 'exited'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
-export const AgentStatusSchema = z.enum(AGENT_STATUSES);
 
 export const TURN_STATUSES = ['running', 'completed', 'failed'] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
-export const TurnStatusSchema = z.enum(TURN_STATUSES);
 
 /** One prompt turn, keyed by the backend's prompt id. */
 export interface TurnRecord {

@@ -36,12 +36,5 @@ export type {
 } from './generated/kandev/agentctl/v1/ToolCallResult';
 export type { ToolCallProgress__Output as WireToolCallProgressOutput } from './generated/kandev/agentctl/v1/ToolCallProgress';
 export type { SessionEvent__Output as WireSessionEventOutput } from './generated/kandev/agentctl/v1/SessionEvent';
-export type { PromptRequest__Output as WirePromptRequestOutput } from './generated/kandev/agentctl/v1/PromptRequest';
-export type {
-  PromptResponse as WirePromptResponse,
-  PromptResponse__Output as WirePromptResponseOutput,
-} from './generated/kandev/agentctl/v1/PromptResponse';
-export type {
-  CancelTurnResponse as WireCancelTurnResponse,
-  CancelTurnResponse__Output as WireCancelTurnResponseOutput,
-} from './generated/kandev/agentctl/v1/CancelTurnResponse';
+export type { PromptResponse__Output as WirePromptResponseOutput } from './generated/kandev/agentctl/v1/PromptResponse';
+export type { CancelTurnResponse__Output as WireCancelTurnResponseOutput } from './generated/kandev/agentctl/v1/CancelTurnResponse';

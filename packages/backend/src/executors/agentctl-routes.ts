@@ -1,13 +1,12 @@
 import { Router } from 'express';
-import type { Executor } from './executor';
 import type { ExecutorRegistry } from './executor-registry';
 
 /** What the operator sees of the agentctls this backend manages. */
-export function createAgentctlRoutes(executor: Executor, registry?: ExecutorRegistry): Router {
+export function createAgentctlRoutes(registry: ExecutorRegistry): Router {
   const router = Router();
   // The default executor's agentctl (the local one unless configured otherwise).
   router.get('/api/agentctl', (_req, res) => {
-    const status = executor.status();
+    const status = registry.status();
     res.json({
       running: status.running,
       pid: status.pid,
@@ -17,10 +16,6 @@ export function createAgentctlRoutes(executor: Executor, registry?: ExecutorRegi
   });
   // Every configured executor: what a launch may name in {executor}, and the default.
   router.get('/api/executors', (_req, res) => {
-    if (registry === undefined) {
-      res.json({ default: executor.name, items: [{ name: executor.name, kind: executor.name }] });
-      return;
-    }
     const items = Object.entries(registry.statusByExecutor()).map(([name, status]) => ({
       name,
       kind: status.kind,

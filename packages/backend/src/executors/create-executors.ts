@@ -19,12 +19,6 @@ export function dockerClient(dockerHost: string | undefined): Dockerode {
   return new Dockerode({ host: url.hostname, port: Number(url.port), protocol: 'http' });
 }
 
-export interface CreatedExecutors {
-  registry: ExecutorRegistry;
-  /** The local executor when configured (its pid is on the ready line and GET /api/agentctl). */
-  local: LocalProcessExecutor | undefined;
-}
-
 function localExecutor(config: Config, logger: Logger): LocalProcessExecutor {
   return new LocalProcessExecutor({
     entry: config.agentctl.bin ?? defaultAgentctlEntry(),
@@ -44,17 +38,15 @@ function localExecutor(config: Config, logger: Logger): LocalProcessExecutor {
 }
 
 /** Every configured executor, by name, behind one registry (main.ts and the conformance tests). */
-export function createExecutors(config: Config, logger: Logger, events: AgentctlEvents): CreatedExecutors {
+export function createExecutors(config: Config, logger: Logger, events: AgentctlEvents): ExecutorRegistry {
   const log = logger.child({ component: 'executor' });
   const backends = new Map<string, ExecutorBackend>();
-  let local: LocalProcessExecutor | undefined;
   let docker: Dockerode | undefined;
   let backendId: string | undefined;
   const build = (entry: ExecutorEntry): ExecutorBackend => {
     switch (entry.kind) {
       case 'local':
-        local = localExecutor(config, log);
-        return new LocalExecutorBackend(local, entry.name, events);
+        return new LocalExecutorBackend(localExecutor(config, log), entry.name, events);
       case 'remote':
         return new RemoteExecutor({
           endpoint: { grpcAddress: entry.grpcAddress, mcpBaseUrl: entry.mcpBaseUrl, controlToken: entry.controlToken },
@@ -83,5 +75,5 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
     }
   };
   for (const entry of config.executors.entries) backends.set(entry.name, build(entry));
-  return { registry: new ExecutorRegistry(backends, config.executors.defaultName), local };
+  return new ExecutorRegistry(backends, config.executors.defaultName);
 }

@@ -39,15 +39,6 @@ export class ExecutorRegistry implements AgentctlDirectory, Executor {
     return this.backends.get(session.executor)?.endpointAt(session.agentctlAddress);
   }
 
-  /** The endpoint at an address, whatever executor runs it. */
-  endpointAt(grpcAddress: string): AgentctlEndpoint | undefined {
-    for (const backend of this.backends.values()) {
-      const endpoint = backend.endpointAt(grpcAddress);
-      if (endpoint !== undefined) return endpoint;
-    }
-    return undefined;
-  }
-
   endpoints(): AgentctlEndpoint[] {
     const seen = new Map<string, AgentctlEndpoint>();
     for (const backend of this.backends.values()) {
