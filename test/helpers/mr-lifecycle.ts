@@ -56,6 +56,7 @@ export async function createMrLifecycleEnv(
     gitlab: workspaceGitlab,
     updates,
     policy: POLICY,
+    random: () => 1, // full jitter: each backoff wait is exactly its ceiling, so the test can step to it
   });
   return {
     env,

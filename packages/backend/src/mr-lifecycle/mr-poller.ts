@@ -1,3 +1,4 @@
+import { retryDelayMs } from '../sessions/retry-backoff';
 import { GitlabError } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
@@ -121,7 +122,9 @@ export class MrPoller {
   private backOff(linkId: string, retryAfterMs: number | null): number {
     const { backoffBaseMs, backoffMaxMs } = this.deps.policy;
     const failures = (this.backoff.get(linkId)?.failures ?? 0) + 1;
-    const exponential = Math.min(backoffMaxMs, backoffBaseMs * 2 ** (failures - 1));
+    // The shared backoff, jitter included, so links that fail together (an outage) do not retry in step.
+    const policy = { baseMs: backoffBaseMs, maxDelayMs: backoffMaxMs, maxAttempts: Number.POSITIVE_INFINITY };
+    const exponential = retryDelayMs(failures - 1, policy, this.deps.random);
     const delayMs = Math.max(exponential, retryAfterMs ?? 0);
     this.backoff.set(linkId, { until: this.deps.clock().getTime() + delayMs, failures });
     return delayMs;
