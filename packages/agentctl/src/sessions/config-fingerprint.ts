@@ -1,16 +1,4 @@
-import { type LaunchConfig, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
-
-/** JSON with object keys sorted at every level, so equal content always gives equal text. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+import { canonicalJson, type LaunchConfig, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
 
 /** A digest of the agent's environment values, which agentctl keeps only redacted (they may be secrets). */
 export function agentEnvDigest(config: LaunchConfig): string {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { canonicalJson } from '@kandev/protocol';
 import { AGENT_SESSION_STATES } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
 import { TASK_STATES } from '../tasks/task';
@@ -6,7 +7,6 @@ import {
   askRefusal,
   AskParentQuestionArgsSchema,
   canMove,
-  canonicalJson,
   PARENT_QUESTION_STATUSES,
   type ParentQuestionStatus,
   parentQuestionCallKey,

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ErrorCode, QuestionCapability, Surface } from '@kandev/protocol';
+import { canonicalJson, type ErrorCode, type QuestionCapability, sha256Hex, type Surface } from '@kandev/protocol';
 import type { AgentSessionState } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
 import type { TaskState } from '../tasks/task';
@@ -123,26 +122,13 @@ export function askRefusal(
   return null;
 }
 
-/** Object keys sorted at every level, so equal arguments serialise equally. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
-}
-
 /**
  * The tool-call identity. agentctl's call id is random per forward, so a retried call is recognised by
  * what it is: the same child session, in the same turn (the prompt in flight), with the same arguments.
  */
 export function parentQuestionCallKey(call: { sessionId: string; turnPromptId: string | null; args: unknown }) {
   const material = JSON.stringify([call.sessionId, call.turnPromptId, canonicalJson(call.args)]);
-  return createHash('sha256').update(material).digest('hex');
+  return sha256Hex(material);
 }
 
 /** What the stale rule looks at: the child task and the asking session as they are now. */
