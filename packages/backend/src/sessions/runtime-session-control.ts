@@ -13,13 +13,27 @@ export interface RuntimeSessionControl {
   stop(session: AgentSession): Promise<RuntimeStopOutcome>;
 }
 
-/** StopSession on the agentctl the session was started on; one that is gone (or none) runs nothing. */
+/**
+ * StopSession on the agentctl the session was started on (one that is gone, or none, runs nothing),
+ * then its executor frees what it held for the session (docker: its container), for every stop path.
+ */
 export class AgentctlRuntimeSessions implements RuntimeSessionControl {
   constructor(
     private readonly deps: { executor: Executor; agentctls?: AgentctlDirectory; agentctl: AgentctlConnector },
   ) {}
 
   async stop(session: AgentSession): Promise<RuntimeStopOutcome> {
+    const outcome = await this.stopInAgentctl(session);
+    try {
+      await directoryOf(this.deps).release(session);
+    } catch (error) {
+      const reason = `executor release failed: ${error instanceof Error ? error.message : String(error)}`;
+      return outcome.status === 'failed' ? outcome : { status: 'failed', reason };
+    }
+    return outcome;
+  }
+
+  private async stopInAgentctl(session: AgentSession): Promise<RuntimeStopOutcome> {
     const endpoint = directoryOf(this.deps).endpointFor(session);
     if (endpoint === undefined) return { status: 'not_running' };
     try {

@@ -135,10 +135,6 @@ export class SessionService {
       }
       const now = this.deps.clock().toISOString();
       const stopped = await this.deps.uow.transaction((stores) => recordSessionStopped(stores, id, now));
-      // Its executor frees what it held for it (docker: the session's container goes).
-      await directoryOf(this.deps)
-        .release(session)
-        .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: id }, 'executor release failed'));
       if (stopped) await this.deps.questions.endForSessions([id]);
       this.deps.logger.info({ sessionId: id, runtime: outcome.status, stopped }, 'session stopped');
       return this.get(id);
