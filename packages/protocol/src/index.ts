@@ -39,3 +39,15 @@ export type { ToolCallProgress__Output as WireToolCallProgressOutput } from './g
 export type { SessionEvent__Output as WireSessionEventOutput } from './generated/kandev/agentctl/v1/SessionEvent';
 export type { PromptResponse__Output as WirePromptResponseOutput } from './generated/kandev/agentctl/v1/PromptResponse';
 export type { CancelTurnResponse__Output as WireCancelTurnResponseOutput } from './generated/kandev/agentctl/v1/CancelTurnResponse';
+export * from './task-state';
+export * from './tools/tool-definition';
+export * from './tools/tool-inputs';
+export * from './tools/tool-context';
+export * from './tools/tool-groups';
+export * from './tools/tool-access';
+export * from './tools/task-tools';
+export * from './tools/task-title-tools';
+export * from './tools/question-tools';
+export * from './tools/review-automation-tools';
+export * from './tools/configuration-tools';
+export * from './tools/workspace-source-tools';

@@ -1,4 +1,4 @@
-import { AppError } from '@kandev/protocol';
+import { AppError, selectTools, toolContextFromConfig } from '@kandev/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -7,8 +7,6 @@ import { SessionRegistry } from '../sessions/session-registry';
 import { FakeAgentLauncher } from '../testing/fake-session-agent';
 import { launchConfig } from '../testing/launch-config-fixture';
 import { silentLogger } from '../testing/silent-logger';
-import { toolContextFromConfig } from '../tools/tool-context';
-import { selectTools } from '../tools/tool-groups';
 import { ToolSetCache } from '../tools/tool-set-cache';
 import { NoBackendForwarder } from './no-backend-forwarder';
 import { createSessionMcpServer } from './session-mcp-server';

@@ -4,12 +4,12 @@ import {
   type Provider,
   type RuntimeSessionState,
   sha256Hex,
+  toolContextFromConfig,
   type TurnRecord,
   type UpdateOutcome,
 } from '@kandev/protocol';
 import type { AgentLauncher, SessionAgent } from '../agents/session-agent';
 import type { Logger } from '../logger';
-import { toolContextFromConfig } from '../tools/tool-context';
 import type { ToolSetCache } from '../tools/tool-set-cache';
 import { agentEnvDigest, configFingerprint } from './config-fingerprint';
 import { decideCreate, decideProviderUpdate } from './revision-decision';

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolDefinition, ToolInput } from './tool-definition';
+import type { ToolDefinition, ToolInput } from '@kandev/protocol';
 
 /** The MCP wire shape of one tool in a tools/list result. */
 export type ListedTool = Tool;

@@ -1,6 +1,11 @@
-import type { Provider, QuestionCapability, Surface } from '@kandev/protocol';
-import type { ToolContext } from './tool-context';
-import { selectTools, TOOL_GROUPS } from './tool-groups';
+import {
+  type Provider,
+  type QuestionCapability,
+  selectTools,
+  type Surface,
+  TOOL_GROUPS,
+  type ToolContext,
+} from '@kandev/protocol';
 import { ToolSetCache, toolListChanged } from './tool-set-cache';
 
 const ctx = (surface: Surface, questionCapability: QuestionCapability, providers: Provider[]): ToolContext => ({

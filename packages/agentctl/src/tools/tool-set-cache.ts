@@ -1,7 +1,5 @@
 import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolContext } from './tool-context';
-import type { ToolDefinition } from './tool-definition';
-import { selectGroups, TOOL_GROUPS, type ToolGroup } from './tool-groups';
+import { selectGroups, TOOL_GROUPS, type ToolContext, type ToolDefinition, type ToolGroup } from '@kandev/protocol';
 import { toListedTool } from './tool-json-schema';
 
 /**

@@ -1,9 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '@kandev/protocol';
+import { AppError, MAX_PAGE_LIMIT } from '@kandev/protocol';
 import { parseInput } from '../http/parse';
 import { IdParamsSchema } from '../store/id-schema';
-import { MAX_PAGE_LIMIT } from '../store/page-cursor';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { readConversation } from './conversation';
 import { toMessageView } from './message';

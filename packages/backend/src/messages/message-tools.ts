@@ -1,12 +1,9 @@
+import { getTaskConversationTool, messageTaskTool, stepCompleteTool } from '@kandev/protocol';
 import { supersedePendingQuestions } from '../questions/parent-question-lifecycle';
 import { replyToParentQuestion } from '../questions/parent-question-reply';
 import { newId } from '../store/row-values';
-import {
-  GetTaskConversationArgsSchema,
-  MessageTaskArgsSchema,
-  StepCompleteArgsSchema,
-} from '../tasks/task-tool-schemas';
-import { assertNotCancelled, assertWritable, loadTarget, parseToolArgs, reply } from '../tasks/task-tool-scope';
+import { assertNotCancelled, assertWritable, loadTarget, reply } from '../tasks/task-tool-scope';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
 import { readConversation } from './conversation';
@@ -16,12 +13,12 @@ import { recordTaskPrompt } from './task-prompt';
 // Messaging: prompts to a task's agent (your own task or a direct subtask), step completion on your
 // own task, and reading a conversation of your workspace.
 
-const MESSAGE_TASK = 'message_task_kandev';
-const STEP_COMPLETE = 'step_complete_kandev';
-const GET_TASK_CONVERSATION = 'get_task_conversation_kandev';
+const MESSAGE_TASK = messageTaskTool.name;
+const STEP_COMPLETE = stepCompleteTool.name;
+const GET_TASK_CONVERSATION = getTaskConversationTool.name;
 
 async function messageTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(MESSAGE_TASK, context, MessageTaskArgsSchema, args);
+  const input = parseToolArgs(messageTaskTool, args);
   assertNotCancelled(context);
   if (input.reply_to_question_id !== undefined) {
     return replyToQuestion(deps, context, { ...input, reply_to_question_id: input.reply_to_question_id });
@@ -104,7 +101,7 @@ async function replyToQuestion(
 }
 
 async function stepComplete(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(STEP_COMPLETE, context, StepCompleteArgsSchema, args);
+  const input = parseToolArgs(stepCompleteTool, args);
   assertNotCancelled(context);
   const message = await deps.uow.transaction(async (stores) => {
     const { target } = await loadTarget(stores, context, { tool: STEP_COMPLETE, scope: 'own', taskId: undefined });
@@ -129,7 +126,7 @@ async function stepComplete(deps: ToolHandlerDeps, context: ToolCallContext, arg
 }
 
 async function getTaskConversation(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown) {
-  const input = parseToolArgs(GET_TASK_CONVERSATION, context, GetTaskConversationArgsSchema, args);
+  const input = parseToolArgs(getTaskConversationTool, args);
   const stores = deps.uow.read;
   const request = { tool: GET_TASK_CONVERSATION, scope: 'workspace' as const, taskId: input.task_id };
   const { target } = await loadTarget(stores, context, request);

@@ -1,15 +1,22 @@
-import { AppError, type Provider } from '@kandev/protocol';
+import {
+  AppError,
+  getTaskMrAutomationTool,
+  getTaskPrAutomationTool,
+  type Provider,
+  type ToolDefinition,
+  updateTaskMrAutomationTool,
+  updateTaskPrAutomationTool,
+} from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
 import { requireProviderAccess } from './review-automation-access';
 import {
   type AutomationUpdate,
   describeLinks,
-  GetAutomationInputSchema,
   parseMrUpdate,
   parsePrUpdate,
-  parseToolArgs,
   pickTargets,
   toMrAutomationItem,
   toPrAutomationItem,
@@ -19,6 +26,8 @@ import { type AutomationPatch, providerLabel, type TaskMr, type TaskPr } from '.
 /** What differs between GitHub PRs and GitLab MRs; the handlers are the same. */
 interface LinkKind<L extends TaskPr | TaskMr> {
   provider: Provider;
+  /** The read tool (its empty strict schema is still checked). */
+  getTool: ToolDefinition;
   /** The key of the list in structured replies. */
   listKey: 'prs' | 'mrs';
   numberOf: (link: L) => number;
@@ -30,6 +39,7 @@ interface LinkKind<L extends TaskPr | TaskMr> {
 
 const PR_KIND: LinkKind<TaskPr> = {
   provider: 'github',
+  getTool: getTaskPrAutomationTool,
   listKey: 'prs',
   numberOf: (pr) => pr.number,
   list: (stores, taskId) => stores.taskPrs.listByTask(taskId),
@@ -40,6 +50,7 @@ const PR_KIND: LinkKind<TaskPr> = {
 
 const MR_KIND: LinkKind<TaskMr> = {
   provider: 'gitlab',
+  getTool: getTaskMrAutomationTool,
   listKey: 'mrs',
   numberOf: (mr) => mr.iid,
   list: (stores, taskId) => stores.taskMrs.listByTask(taskId),
@@ -71,7 +82,7 @@ function plural(count: number, change: string): string {
 /** The caller task's links on still-attached repositories, with their switches. */
 function createGetHandler<L extends TaskPr | TaskMr>(kind: LinkKind<L>, deps: ToolHandlerDeps): ToolHandler {
   return async (context: ToolCallContext, args: unknown) => {
-    parseToolArgs(GetAutomationInputSchema, args);
+    parseToolArgs(kind.getTool, args);
     const { name, change } = providerLabel(kind.provider);
     return deps.uow.transaction(async (stores) => {
       const access = await requireProviderAccess(stores, context, kind.provider);
@@ -111,9 +122,9 @@ function createUpdateHandler<L extends TaskPr | TaskMr>(kind: LinkKind<L>, deps:
 /** GitHub PR and GitLab MR automation tools. */
 export function createProviderToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
   return {
-    get_task_pr_automation_kandev: createGetHandler(PR_KIND, deps),
-    update_task_pr_automation_kandev: createUpdateHandler(PR_KIND, deps),
-    get_task_mr_automation_kandev: createGetHandler(MR_KIND, deps),
-    update_task_mr_automation_kandev: createUpdateHandler(MR_KIND, deps),
+    [getTaskPrAutomationTool.name]: createGetHandler(PR_KIND, deps),
+    [updateTaskPrAutomationTool.name]: createUpdateHandler(PR_KIND, deps),
+    [getTaskMrAutomationTool.name]: createGetHandler(MR_KIND, deps),
+    [updateTaskMrAutomationTool.name]: createUpdateHandler(MR_KIND, deps),
   };
 }

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { AppError, type Provider } from '@kandev/protocol';
-import { parseInput } from '../http/parse';
+import { AppError, type Provider, updateTaskMrAutomationTool, updateTaskPrAutomationTool } from '@kandev/protocol';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import {
   AUTOMATION_OPTIONS,
   type AutomationOptions,
@@ -10,41 +9,9 @@ import {
   type TaskPr,
 } from './review-link';
 
-// The four review-automation tools as the backend re-checks them: strict input schemas of the same
-// shapes agentctl declares (packages/agentctl/src/tools/review-automation-tools.ts), plus the rules
-// for choosing which links an update touches. Pure: no I/O.
-
-const switches = {
-  auto_fix_enabled: z.boolean().optional(),
-  auto_merge_enabled: z.boolean().optional(),
-  prompt_on_review_requested: z.boolean().optional(),
-  prompt_on_merged: z.boolean().optional(),
-  prompt_on_closed: z.boolean().optional(),
-};
-const repositoryId = z.string().min(1).max(128).optional();
-const reviewNumber = z.number().int().min(1).optional();
-
-const bothOrNeither =
-  <K extends string>(a: K, b: K) =>
-  (value: Partial<Record<K, unknown>>) =>
-    (value[a] === undefined) === (value[b] === undefined);
-const hasSwitch = (value: Partial<Record<string, unknown>>) =>
-  AUTOMATION_OPTIONS.some((option) => value[option] !== undefined);
-const NO_SWITCH = { message: `set at least one of ${AUTOMATION_OPTIONS.join(', ')}` };
-
-export const GetAutomationInputSchema = z.object({}).strict();
-
-export const UpdatePrAutomationInputSchema = z
-  .object({ repository_id: repositoryId, pr_number: reviewNumber, ...switches })
-  .strict()
-  .refine(bothOrNeither('repository_id', 'pr_number'), { message: 'pass repository_id and pr_number together' })
-  .refine(hasSwitch, NO_SWITCH);
-
-export const UpdateMrAutomationInputSchema = z
-  .object({ repository_id: repositoryId, mr_iid: reviewNumber, ...switches })
-  .strict()
-  .refine(bothOrNeither('repository_id', 'mr_iid'), { message: 'pass repository_id and mr_iid together' })
-  .refine(hasSwitch, NO_SWITCH);
+// The four review-automation tools as the backend handles them: their arguments (the catalogue's strict
+// schemas in @kandev/protocol) turned into an update, and the rules for choosing which links an update
+// touches. Pure: no I/O.
 
 /** One identified PR/MR of the task, or (identity omitted) every linked one, as the tool describes. */
 export type LinkTarget = { kind: 'all' } | { kind: 'one'; repositoryId: string; number: number };
@@ -52,11 +19,6 @@ export type LinkTarget = { kind: 'all' } | { kind: 'one'; repositoryId: string; 
 export interface AutomationUpdate {
   target: LinkTarget;
   patch: AutomationPatch;
-}
-
-/** Tool arguments are untrusted: parsed before anything is read. Omitted arguments mean `{}`. */
-export function parseToolArgs<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
-  return parseInput(schema, args ?? {}, 'arguments');
 }
 
 function patchOf(input: Partial<AutomationOptions>): AutomationPatch {
@@ -69,7 +31,7 @@ function patchOf(input: Partial<AutomationOptions>): AutomationPatch {
 }
 
 export function parsePrUpdate(args: unknown): AutomationUpdate {
-  const input = parseToolArgs(UpdatePrAutomationInputSchema, args);
+  const input = parseToolArgs(updateTaskPrAutomationTool, args);
   const target: LinkTarget =
     input.repository_id !== undefined && input.pr_number !== undefined
       ? { kind: 'one', repositoryId: input.repository_id, number: input.pr_number }
@@ -78,7 +40,7 @@ export function parsePrUpdate(args: unknown): AutomationUpdate {
 }
 
 export function parseMrUpdate(args: unknown): AutomationUpdate {
-  const input = parseToolArgs(UpdateMrAutomationInputSchema, args);
+  const input = parseToolArgs(updateTaskMrAutomationTool, args);
   const target: LinkTarget =
     input.repository_id !== undefined && input.mr_iid !== undefined
       ? { kind: 'one', repositoryId: input.repository_id, number: input.mr_iid }

@@ -32,16 +32,15 @@ export interface AskResult {
   kickSessionId: string | null;
 }
 
-/** Throws the refusal for a caller that has nobody to ask (or a session not granted the tool). */
-export function assertMayAskParent(caller: Task, context: ToolCallContext): void {
-  const { questionCapability } = context.session.launchConfig;
-  const refusal = askRefusal(caller, { questionCapability, surface: context.session.surface });
+/** Throws the refusal for a caller that has nobody to ask. */
+export function assertMayAskParent(caller: Task): void {
+  const refusal = askRefusal(caller);
   if (refusal !== null) throw new AppError(refusal.code, refusal.message);
 }
 
 /** Checked before the arguments, so a root or a normal task hears why, whatever it sent. */
 export async function precheckAsk(stores: Stores, context: ToolCallContext): Promise<void> {
-  assertMayAskParent(await loadCaller(stores, context), context);
+  assertMayAskParent(await loadCaller(stores, context));
 }
 
 export async function askParentQuestion(
@@ -68,7 +67,7 @@ async function askWithin(
 ): Promise<AskResult> {
   const caller = await loadCaller(stores, context);
   assertWritable(caller);
-  assertMayAskParent(caller, context);
+  assertMayAskParent(caller);
   const parent = caller.parentId === null ? undefined : await stores.tasks.findById(caller.parentId);
   if (parent === undefined) throw new AppError('failed_precondition', `task ${caller.id} has no parent to ask`);
   if (parent.archivedAt !== null) {

@@ -1,3 +1,4 @@
+import { messageTaskTool } from '@kandev/protocol';
 import type { ParentQuestion } from './parent-question';
 import { answerPromptText, parentPromptText, replyShape } from './parent-question-prompts';
 
@@ -55,5 +56,14 @@ describe('parent question prompts', () => {
     expect(text.startsWith('[kandev answer to q-1] Your parent task "Ship it" (task me)')).toBe(true);
     expect(text).toContain('\n\nPostgres; nothing else.\n\n');
     expect(text).toContain('1. [db] Which database?');
+  });
+});
+
+describe("the reply shape in the parent's prompt", () => {
+  test('is a valid message_task_kandev call once the parent writes its answer', () => {
+    const shown = JSON.parse(replyShape({ id: 'q-1', childTaskId: 'kid' })) as Record<string, unknown>;
+    const call = { ...shown, prompt: 'Use Postgres.' };
+    expect(Object.keys(shown).sort()).toEqual(['prompt', 'reply_to_question_id', 'task_id']);
+    expect(messageTaskTool.input.safeParse(call).success).toBe(true);
   });
 });

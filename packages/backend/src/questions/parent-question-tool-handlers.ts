@@ -1,8 +1,9 @@
-import { parseInput } from '../http/parse';
+import { askParentQuestionTool } from '@kandev/protocol';
 import { assertNotCancelled } from '../tasks/task-tool-scope';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { ASK_PARENT_QUESTION, AskParentQuestionArgsSchema, type ParentQuestion } from './parent-question';
+import type { ParentQuestion } from './parent-question';
 import { type AskOutcome, askParentQuestion, precheckAsk } from './parent-question-ask';
 
 // ask_parent_question_kandev: never holds the call open. The question is recorded, the child gated and
@@ -34,9 +35,7 @@ export function toAskReply(question: ParentQuestion, outcome: AskOutcome): ToolR
 }
 
 async function askParent(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  // A root, a normal task or a session without the capability learns why first; nothing is written.
-  await precheckAsk(deps.uow.read, context);
-  const input = parseInput(AskParentQuestionArgsSchema, args ?? {}, `arguments of ${ASK_PARENT_QUESTION}`);
+  const input = parseToolArgs(askParentQuestionTool, args);
   assertNotCancelled(context);
   const result = await askParentQuestion(deps.uow, deps.clock, context, input);
   if (result.kickSessionId !== null) void deps.prompts.kick(result.kickSessionId);
@@ -48,5 +47,11 @@ async function askParent(deps: ToolHandlerDeps, context: ToolCallContext, args: 
 }
 
 export function createParentQuestionToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
-  return { [ASK_PARENT_QUESTION]: (context, args) => askParent(deps, context, args) };
+  // A root or a normal task learns why first (before the served check); nothing is written.
+  const handler = (context: ToolCallContext, args: unknown) => askParent(deps, context, args);
+  return { [askParentQuestionTool.name]: Object.assign(handler, { precheck: precheckOf(deps) }) };
+}
+
+function precheckOf(deps: ToolHandlerDeps) {
+  return (context: ToolCallContext) => precheckAsk(deps.uow.read, context);
 }

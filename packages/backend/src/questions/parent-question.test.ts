@@ -2,10 +2,9 @@ import fc from 'fast-check';
 import { canonicalJson } from '@kandev/protocol';
 import { AGENT_SESSION_STATES } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
-import { TASK_STATES } from '../tasks/task';
+import { askParentQuestionTool, TASK_STATES } from '@kandev/protocol';
 import {
   askRefusal,
-  AskParentQuestionArgsSchema,
   canMove,
   PARENT_QUESTION_STATUSES,
   type ParentQuestionStatus,
@@ -212,32 +211,20 @@ describe('the tool-call identity', () => {
 });
 
 describe('who may ask', () => {
-  const session = { questionCapability: 'parent' as const, surface: 'kanban_task' as const };
-
   test.each([
-    ['an autopilot child', { id: 'c', autopilot: true, parentId: 'p' }, session, null],
-    ['a normal task', { id: 'c', autopilot: false, parentId: 'p' }, session, /not an autopilot task/],
-    ['an autopilot root', { id: 'c', autopilot: true, parentId: null }, session, /no parent to ask/],
-    [
-      'a child whose session was launched as a root',
-      { id: 'c', autopilot: true, parentId: 'p' },
-      { ...session, questionCapability: 'none' as const },
-      /not served to this session/,
-    ],
-    [
-      'a child on the office surface',
-      { id: 'c', autopilot: true, parentId: 'p' },
-      { ...session, surface: 'office_task' as const },
-      /not served to this session/,
-    ],
-  ] as const)('%s', (_name, caller, s, expected) => {
-    const refusal = askRefusal(caller, s);
+    // Whether the session is served the tool (capability, launched as a root) is the catalogue's
+    // check: packages/protocol/src/tools/tool-access.test.ts.
+    ['an autopilot child', { id: 'c', autopilot: true, parentId: 'p' }, null],
+    ['a normal task', { id: 'c', autopilot: false, parentId: 'p' }, /not an autopilot task/],
+    ['an autopilot root', { id: 'c', autopilot: true, parentId: null }, /no parent to ask/],
+  ] as const)('%s', (_name, caller, expected) => {
+    const refusal = askRefusal(caller);
     if (expected === null) expect(refusal).toBeNull();
     else expect(refusal?.message).toMatch(expected);
   });
 
   test('the arguments: the operator tool questions plus a short blocked_reason, nothing else', () => {
-    const ok = (value: unknown) => AskParentQuestionArgsSchema.safeParse(value).success;
+    const ok = (value: unknown) => askParentQuestionTool.input.safeParse(value).success;
     expect(ok({ questions: [{ prompt: 'x' }], blocked_reason: 'deploy target' })).toBe(true);
     expect(ok({ questions: [{ prompt: 'x' }] })).toBe(false);
     expect(ok({ questions: [{ prompt: 'x' }], blocked_reason: ' ' })).toBe(false);

@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { canonicalJson, type ErrorCode, type QuestionCapability, sha256Hex, type Surface } from '@kandev/protocol';
+import {
+  askParentQuestionTool,
+  askUserQuestionTool,
+  canonicalJson,
+  type ErrorCode,
+  sha256Hex,
+  type TaskState,
+} from '@kandev/protocol';
 import type { AgentSessionState } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
-import type { TaskState } from '../tasks/task';
-import { AskUserQuestionArgsSchema, type QuestionItem } from './question';
+import type { QuestionItem } from './question';
 
 // Pure: an autopilot child's question to its direct parent. Its lifecycle (pending -> answered |
 // superseded | stale, each move a compare-and-set in the store), the tool's arguments, the tool-call
@@ -45,10 +51,7 @@ export type ParentClosedReason = (typeof CLOSED_REASONS)[number];
 export const ParentClosedReasonSchema = z.enum(CLOSED_REASONS);
 
 /** ask_parent_question_kandev's arguments: the operator tool's questions, plus what is blocked. */
-export const AskParentQuestionArgsSchema = AskUserQuestionArgsSchema.extend({
-  blocked_reason: z.string().trim().min(1).max(200),
-}).strict();
-export type AskParentQuestionArgs = z.infer<typeof AskParentQuestionArgsSchema>;
+export type AskParentQuestionArgs = z.infer<typeof askParentQuestionTool.input>;
 
 export interface ParentQuestion {
   id: string;
@@ -83,24 +86,25 @@ export interface ParentQuestion {
   closedAt: string | null;
 }
 
-export const ASK_PARENT_QUESTION = 'ask_parent_question_kandev';
+export const ASK_PARENT_QUESTION = askParentQuestionTool.name;
 
 /**
- * Why this caller may not ask its parent (null: it may). The task's facts come first, read now (not
- * from the launch config): only an autopilot task with a direct parent has someone to ask. Then the
- * session must really hold the capability (discovery is not a security boundary): a session launched
- * before a reparent keeps its tools until a resume rebuilds them.
+ * Why this caller may not ask its parent (null: it may), from the task's facts read now (not from the
+ * launch config): only an autopilot task with a direct parent has someone to ask. Checked before the
+ * catalogue's served check, so a root or a normal task hears why; a session launched before a reparent
+ * keeps its tools (the served check refuses it) until a resume rebuilds them.
  */
-export function askRefusal(
-  caller: { id: string; autopilot: boolean; parentId: string | null },
-  session: { questionCapability: QuestionCapability; surface: Surface },
-): { code: ErrorCode; message: string } | null {
+export function askRefusal(caller: {
+  id: string;
+  autopilot: boolean;
+  parentId: string | null;
+}): { code: ErrorCode; message: string } | null {
   if (!caller.autopilot) {
     return {
       code: 'failed_precondition',
       message:
         `task ${caller.id} is not an autopilot task: ${ASK_PARENT_QUESTION} is for autopilot subtasks; ` +
-        'ask the operator with ask_user_question_kandev',
+        `ask the operator with ${askUserQuestionTool.name}`,
     };
   }
   if (caller.parentId === null) {
@@ -109,14 +113,6 @@ export function askRefusal(
       message:
         `task ${caller.id} is an autopilot task with no parent: there is no parent to ask; proceed with your ` +
         'best judgment and state the assumptions you make',
-    };
-  }
-  if (session.questionCapability !== 'parent' || session.surface !== 'kanban_task') {
-    return {
-      code: 'permission_denied',
-      message:
-        `${ASK_PARENT_QUESTION} is not served to this session (question capability ${session.questionCapability}, ` +
-        `surface ${session.surface}); a resume of the session rebuilds its tools`,
     };
   }
   return null;

@@ -1,15 +1,13 @@
-import { AppError } from '@kandev/protocol';
-import { parseInput } from '../http/parse';
+import { askUserQuestionTool } from '@kandev/protocol';
 import { assertNotCancelled, assertWritable, loadCaller } from '../tasks/task-tool-scope';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { AskUserQuestionArgsSchema, describeAnswers, type Question } from './question';
+import { describeAnswers, type Question } from './question';
 
 // ask_user_question_kandev: records a pending question and holds the call open (the dispatcher's
 // heartbeats keep agentctl's inactivity timeout from firing) until the operator answers over REST, the
 // question times out, the session stops or the call's channel drops.
-
-const ASK_USER_QUESTION = 'ask_user_question_kandev';
 
 function toReply(question: Question): ToolReply {
   if (question.state === 'answered') {
@@ -28,15 +26,7 @@ function toReply(question: Question): ToolReply {
 }
 
 async function askUserQuestion(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  // Discovery is not a security boundary: the session must really hold the 'user' question capability.
-  const capability = context.session.launchConfig.questionCapability;
-  if (capability !== 'user') {
-    throw new AppError(
-      'permission_denied',
-      `${ASK_USER_QUESTION} is not served to this session (question capability: ${capability})`,
-    );
-  }
-  const input = parseInput(AskUserQuestionArgsSchema, args ?? {}, `arguments of ${ASK_USER_QUESTION}`);
+  const input = parseToolArgs(askUserQuestionTool, args);
   const caller = await loadCaller(deps.uow.read, context);
   assertWritable(caller);
   assertNotCancelled(context);
@@ -52,5 +42,5 @@ async function askUserQuestion(deps: ToolHandlerDeps, context: ToolCallContext, 
 }
 
 export function createQuestionToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
-  return { [ASK_USER_QUESTION]: (context, args) => askUserQuestion(deps, context, args) };
+  return { [askUserQuestionTool.name]: (context, args) => askUserQuestion(deps, context, args) };
 }

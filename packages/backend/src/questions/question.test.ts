@@ -1,12 +1,6 @@
+import { askUserQuestionTool } from '@kandev/protocol';
 import { AppError } from '@kandev/protocol';
-import {
-  AskUserQuestionArgsSchema,
-  effectiveState,
-  parseAnswers,
-  type Question,
-  type QuestionItem,
-  toQuestionItems,
-} from './question';
+import { effectiveState, parseAnswers, type Question, type QuestionItem, toQuestionItems } from './question';
 
 const ITEMS: QuestionItem[] = [
   { id: 'db', prompt: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] },
@@ -98,7 +92,7 @@ describe('operator question answers', () => {
   });
 
   test('the tool schema: 1-4 questions, options 2-6 and unique, ids unique', () => {
-    const ok = (args: unknown) => AskUserQuestionArgsSchema.safeParse(args).success;
+    const ok = (args: unknown) => askUserQuestionTool.input.safeParse(args).success;
     expect(ok({ questions: [{ prompt: 'Why?' }] })).toBe(true);
     expect(ok({ questions: [] })).toBe(false);
     expect(ok({ questions: Array.from({ length: 5 }, () => ({ prompt: 'x' })) })).toBe(false);

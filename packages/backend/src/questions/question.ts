@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '@kandev/protocol';
+import { AppError, type askUserQuestionTool, QuestionSchema } from '@kandev/protocol';
 import { issuesOf } from '../http/parse';
 
 // Pure: what an operator question holds, the tool's and the answer's schemas, answer validation, views.
@@ -18,46 +18,11 @@ export const CLOSED_REASONS = ['timeout', 'cancelled', 'session_stopped'] as con
 export type ClosedReason = (typeof CLOSED_REASONS)[number];
 export const ClosedReasonSchema = z.enum(CLOSED_REASONS);
 
-const OptionSchema = z
-  .object({
-    label: z.string().trim().min(1).max(60),
-    description: z.string().max(500).optional(),
-  })
-  .strict();
-
-const QuestionItemSchema = z
-  .object({
-    id: z.string().min(1).max(64).optional(),
-    prompt: z.string().trim().min(1).max(1000),
-    title: z.string().max(12).optional(),
-    options: z
-      .array(OptionSchema)
-      .min(2)
-      .max(6)
-      .optional()
-      .refine((options) => options === undefined || new Set(options.map((o) => o.label)).size === options.length, {
-        message: 'option labels must be unique within a question',
-      }),
-  })
-  .strict();
-
-/** ask_user_question_kandev's arguments: the same envelope agentctl declares, re-checked here. */
-export const AskUserQuestionArgsSchema = z
-  .object({
-    questions: z
-      .array(QuestionItemSchema)
-      .min(1)
-      .max(4)
-      .refine((items) => new Set(items.flatMap((q) => q.id ?? [])).size === items.filter((q) => q.id).length, {
-        message: 'question ids must be unique',
-      }),
-    context: z.string().max(4000).optional(),
-  })
-  .strict();
-export type AskUserQuestionArgs = z.infer<typeof AskUserQuestionArgsSchema>;
+/** ask_user_question_kandev's arguments (the catalogue's schema in @kandev/protocol). */
+export type AskUserQuestionArgs = z.infer<typeof askUserQuestionTool.input>;
 
 /** A stored question item: its id is always set (generated `q<n>` when the agent gave none). */
-export const StoredQuestionItemSchema = QuestionItemSchema.extend({ id: z.string().min(1).max(64) });
+export const StoredQuestionItemSchema = QuestionSchema.extend({ id: z.string().min(1).max(64) });
 export type QuestionItem = z.infer<typeof StoredQuestionItemSchema>;
 
 /** One answer per question: the chosen option's label, or free text for a question without options. */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { LaunchConfigSchema, PROVIDERS, SURFACES } from '@kandev/protocol';
+import { LaunchConfigSchema, PROVIDERS, selectTools, SURFACES, toolContextFromConfig } from '@kandev/protocol';
 import { taskProviders } from '../tasks/task-providers';
 import { buildLaunchConfig, type LaunchInput } from './launch-config-builder';
-import { QUESTION_TOOL } from './system-prompt';
+import { QUESTION_TOOL, toolNamesIn } from './system-prompt';
 
 const ALL_QUESTION_TOOLS = Object.values(QUESTION_TOOL).filter((t): t is string => t !== null);
 
@@ -108,6 +108,28 @@ describe('buildLaunchConfig', () => {
         expect(input).toEqual(before);
         if (first.agent !== null) expect(first.agent.args).not.toBe(input.agent?.args);
       }),
+    );
+  });
+});
+
+// Capability and surface agree by construction (ADR 2026-12-01): over every surface x capability x
+// provider set x title ownership, the list agentctl serves holds the question tool exactly when the
+// capability selects one, and the system prompt names only tools that are served.
+describe('launch config, served tools and system prompt agree', () => {
+  test('for every launch input', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const config = buildLaunchConfig(input);
+        const served = selectTools(toolContextFromConfig(config)).map((tool): string => tool.name);
+        const granted = QUESTION_TOOL[config.questionCapability];
+        expect(served.filter((name) => ALL_QUESTION_TOOLS.includes(name))).toEqual(granted === null ? [] : [granted]);
+        const named = toolNamesIn(config.systemPrompt);
+        expect({ surface: config.surface, unserved: named.filter((name) => !served.includes(name)) }).toEqual({
+          surface: config.surface,
+          unserved: [],
+        });
+      }),
+      { numRuns: 500 },
     );
   });
 });

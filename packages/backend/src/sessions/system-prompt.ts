@@ -1,9 +1,9 @@
-import type { QuestionCapability } from '@kandev/protocol';
+import { askParentQuestionTool, askUserQuestionTool, type QuestionCapability } from '@kandev/protocol';
 
 /** The MCP question tool each capability grants (agentctl registers exactly this one, or none). */
 export const QUESTION_TOOL: Record<QuestionCapability, string | null> = {
-  user: 'ask_user_question_kandev',
-  parent: 'ask_parent_question_kandev',
+  user: askUserQuestionTool.name,
+  parent: askParentQuestionTool.name,
   none: null,
 };
 

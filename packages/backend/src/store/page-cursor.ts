@@ -5,7 +5,6 @@ import { AppError } from '@kandev/protocol';
 // JSON; the next page starts strictly after it, so pages never repeat or skip a row that existed.
 
 export const DEFAULT_PAGE_LIMIT = 50;
-export const MAX_PAGE_LIMIT = 200;
 
 export interface Page<T> {
   items: T[];

@@ -1,24 +1,25 @@
 import { z } from 'zod';
+import { getTaskTool, listTaskSessionsTool, listTasksTool } from '@kandev/protocol';
 import { toTaskMrView, toTaskPrView } from '../provider-automation/review-link';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../store/page-cursor';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { GetTaskArgsSchema, ListTaskSessionsArgsSchema, ListTasksArgsSchema } from './task-tool-schemas';
-import { loadCaller, loadTarget, parseToolArgs, reply } from './task-tool-scope';
+import { loadCaller, loadTarget, reply } from './task-tool-scope';
 import { pendingActionsOf } from '../questions/pending-action';
 import { describeFlags, describeTasks, toSessionToolView, toTaskSummaryView, toTaskToolView } from './task-tool-views';
 
 // Reads: any task of the caller's workspace (its own, a child, or another task there); never
 // another workspace's.
 
-const LIST_TASKS = 'list_tasks_kandev';
-const GET_TASK = 'get_task_kandev';
-const LIST_TASK_SESSIONS = 'list_task_sessions_kandev';
+const LIST_TASKS = listTasksTool.name;
+const GET_TASK = getTaskTool.name;
+const LIST_TASK_SESSIONS = listTaskSessionsTool.name;
 
 const TaskCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }).strict();
 
 async function listTasks(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(LIST_TASKS, context, ListTasksArgsSchema, args);
+  const input = parseToolArgs(listTasksTool, args);
   const limit = input.limit ?? DEFAULT_PAGE_LIMIT;
   const after = input.cursor === undefined ? undefined : decodeCursor(TaskCursorSchema, input.cursor);
   const stores = deps.uow.read;
@@ -46,7 +47,7 @@ async function listTasks(deps: ToolHandlerDeps, context: ToolCallContext, args: 
 }
 
 async function getTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(GET_TASK, context, GetTaskArgsSchema, args);
+  const input = parseToolArgs(getTaskTool, args);
   const stores = deps.uow.read;
   const { target } = await loadTarget(stores, context, { tool: GET_TASK, scope: 'workspace', taskId: input.task_id });
   const view = toTaskToolView(await deps.tasks.get(target.id));
@@ -63,7 +64,7 @@ async function getTask(deps: ToolHandlerDeps, context: ToolCallContext, args: un
 }
 
 async function listTaskSessions(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(LIST_TASK_SESSIONS, context, ListTaskSessionsArgsSchema, args);
+  const input = parseToolArgs(listTaskSessionsTool, args);
   const stores = deps.uow.read;
   const request = { tool: LIST_TASK_SESSIONS, scope: 'workspace' as const, taskId: input.task_id };
   const { target } = await loadTarget(stores, context, request);

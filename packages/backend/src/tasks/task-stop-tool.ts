@@ -1,11 +1,12 @@
+import { stopTaskTool } from '@kandev/protocol';
 import { newId } from '../store/row-values';
 import type { RuntimeStopOutcome } from '../sessions/runtime-session-control';
 import { recordSessionStopped } from '../sessions/session-stop';
 import { taskAuthor } from '../messages/message';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { StopTaskArgsSchema } from './task-tool-schemas';
-import { assertNotCancelled, loadTarget, parseToolArgs, reply } from './task-tool-scope';
+import { assertNotCancelled, loadTarget, reply } from './task-tool-scope';
 
 // stop_task_kandev: halts a DIRECT subtask's agent. Its live sessions are asked to stop in agentctl
 // (when the backend has a runtime control) and recorded 'cancelled' either way (their prompt in flight
@@ -13,7 +14,7 @@ import { assertNotCancelled, loadTarget, parseToolArgs, reply } from './task-too
 // the subtask. Nothing is deleted: the subtask's board state and queued prompts stay (a resume drains
 // them), and message_task_kandev gives it new instructions.
 
-const STOP_TASK = 'stop_task_kandev';
+const STOP_TASK = stopTaskTool.name;
 
 interface StoppedSession {
   session_id: string;
@@ -22,7 +23,7 @@ interface StoppedSession {
 }
 
 async function stopTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(STOP_TASK, context, StopTaskArgsSchema, args);
+  const input = parseToolArgs(stopTaskTool, args);
   const stores = deps.uow.read;
   const { caller, target } = await loadTarget(stores, context, {
     tool: STOP_TASK,

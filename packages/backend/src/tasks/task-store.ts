@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { toBoolean, toIsoString, toNullableIsoString } from '../store/row-values';
-import { type Task, type TaskAttachment, type TaskState, TaskStateSchema } from './task';
+import { type TaskState, TaskStateSchema } from '@kandev/protocol';
+import type { Task, TaskAttachment } from './task';
 
 interface TaskRow {
   id: string;

@@ -1,12 +1,5 @@
-import { AppError, type Surface } from '@kandev/protocol';
-import {
-  assertServedTo,
-  assertTargetAllowed,
-  relationOf,
-  type TargetScope,
-  type TaskRelation,
-  TOOL_SURFACES,
-} from './task-tool-access';
+import { AppError } from '@kandev/protocol';
+import { assertTargetAllowed, relationOf, type TargetScope, type TaskRelation } from './task-tool-access';
 
 const caller = { taskId: 'me', workspaceId: 'w' };
 
@@ -54,32 +47,5 @@ describe('assertTargetAllowed', () => {
     expect(() => assertTargetAllowed('stop_task_kandev', 'child', 'workspace', 't9')).toThrow(
       'stop_task_kandev acts on your direct subtasks only; task t9 is not your task nor a direct subtask of yours',
     );
-  });
-});
-
-describe('assertServedTo', () => {
-  const served = (tool: string, surface: Surface, ownsTaskTitle = false) =>
-    codeOf(() => assertServedTo(tool, { surface, ownsTaskTitle })) === undefined;
-
-  test('the office surface gets get_task, message_task and step_complete only', () => {
-    const office = Object.keys(TOOL_SURFACES).filter((tool) => served(tool, 'office_task'));
-    expect(office.sort()).toEqual(['get_task_kandev', 'message_task_kandev', 'step_complete_kandev']);
-  });
-
-  test('configuration tools only on the configuration surface, task tools never there', () => {
-    const configuration = Object.keys(TOOL_SURFACES).filter((tool) => served(tool, 'configuration'));
-    expect(configuration.sort()).toEqual([
-      'list_agent_profiles_kandev',
-      'list_repositories_kandev',
-      'list_workspaces_kandev',
-    ]);
-    expect(served('list_workspaces_kandev', 'kanban_task')).toBe(false);
-  });
-
-  test('set_task_title only for a session that owns its title; unknown tools never', () => {
-    expect(served('set_task_title_kandev', 'kanban_task', true)).toBe(true);
-    expect(served('set_task_title_kandev', 'office_task', true)).toBe(true);
-    expect(served('set_task_title_kandev', 'kanban_task', false)).toBe(false);
-    expect(served('drop_database_kandev', 'kanban_task', true)).toBe(false);
   });
 });

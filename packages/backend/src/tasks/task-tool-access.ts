@@ -1,8 +1,8 @@
-import { AppError, type Surface } from '@kandev/protocol';
+import { AppError } from '@kandev/protocol';
 
-// Pure: who may call which tool on which task. The bound identity (the caller's session and task)
-// always wins; a task id in the arguments is only ever a TARGET, checked here. Discovery (agentctl's
-// tool table) is not a security boundary, so the surfaces are checked again too.
+// Pure: which task a tool may act on. The bound identity (the caller's session and task) always wins;
+// a task id in the arguments is only ever a TARGET, checked here. Whether the session is served the tool
+// at all is the catalogue's check (assertToolServed in @kandev/protocol), made by the dispatcher.
 
 /** How a target task relates to the calling task. */
 export type TaskRelation = 'self' | 'child' | 'workspace' | 'foreign';
@@ -46,38 +46,4 @@ export function assertTargetAllowed(tool: string, scope: TargetScope, relation: 
   throw new AppError('permission_denied', `${tool} ${RULE[scope]}; task ${targetId} is ${WHAT[relation]}`, {
     task_id: targetId,
   });
-}
-
-const KANBAN: readonly Surface[] = ['kanban_task'];
-const TASK_SURFACES: readonly Surface[] = ['kanban_task', 'office_task'];
-const CONFIGURATION: readonly Surface[] = ['configuration'];
-
-/** The surfaces each tool is served on (agentctl's tool table, re-checked on every call). */
-export const TOOL_SURFACES: Readonly<Record<string, readonly Surface[]>> = {
-  list_tasks_kandev: KANBAN,
-  get_task_kandev: TASK_SURFACES,
-  create_task_kandev: KANBAN,
-  update_task_kandev: KANBAN,
-  message_task_kandev: TASK_SURFACES,
-  stop_task_kandev: KANBAN,
-  add_workspace_sources_kandev: KANBAN,
-  list_task_sessions_kandev: KANBAN,
-  get_task_conversation_kandev: KANBAN,
-  step_complete_kandev: TASK_SURFACES,
-  list_workspaces_kandev: CONFIGURATION,
-  list_repositories_kandev: CONFIGURATION,
-  list_agent_profiles_kandev: CONFIGURATION,
-};
-
-/** set_task_title_kandev is served to a session that owns its task title, on any surface. */
-export const TITLE_TOOL = 'set_task_title_kandev';
-
-export function assertServedTo(tool: string, session: { surface: Surface; ownsTaskTitle: boolean }): void {
-  if (tool === TITLE_TOOL) {
-    if (session.ownsTaskTitle) return;
-    throw new AppError('permission_denied', `${tool} is only served to a session that owns its task title`);
-  }
-  const surfaces = TOOL_SURFACES[tool];
-  if (surfaces?.includes(session.surface) === true) return;
-  throw new AppError('permission_denied', `${tool} is not served on the ${session.surface} surface`);
 }

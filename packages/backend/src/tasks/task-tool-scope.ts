@@ -1,29 +1,11 @@
-import type { z } from 'zod';
 import { AppError } from '@kandev/protocol';
-import { parseInput } from '../http/parse';
 import type { Stores } from '../store/unit-of-work';
 import type { ToolCallContext, ToolReply } from '../tool-calls/tool-call';
 import type { Task } from './task';
-import { assertServedTo, assertTargetAllowed, relationOf, type TargetScope } from './task-tool-access';
+import { assertTargetAllowed, relationOf, type TargetScope } from './task-tool-access';
 
-// What every task-related tool handler does first: check the tool is served to this session, parse
-// the arguments with the tool's strict schema, then resolve the caller (from the binding) and the target.
-
-/** The tool must be one this session is served (its surface, or owning its title): else permission_denied. */
-export function assertToolServed(tool: string, context: ToolCallContext): void {
-  assertServedTo(tool, { surface: context.session.surface, ownsTaskTitle: context.session.launchConfig.ownsTaskTitle });
-}
-
-/** Surface check, then the strict schema: a refusal or `invalid_argument` before anything is read. */
-export function parseToolArgs<S extends z.ZodType>(
-  tool: string,
-  context: ToolCallContext,
-  schema: S,
-  args: unknown,
-): z.output<S> {
-  assertToolServed(tool, context);
-  return parseInput(schema, args ?? {}, `arguments of ${tool}`);
-}
+// What every task-related tool handler does after parsing its arguments: resolve the caller (from the
+// binding) and the target. Whether the session is served the tool at all, the dispatcher checked first.
 
 /** The calling task, from the bound identity only; the database must agree with the binding. */
 export async function loadCaller(stores: Stores, context: ToolCallContext): Promise<Task> {

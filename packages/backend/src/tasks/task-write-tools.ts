@@ -1,27 +1,19 @@
-import { AppError } from '@kandev/protocol';
+import { AppError, createTaskTool, setTaskTitleTool, updateTaskTool } from '@kandev/protocol';
 import { taskAuthor } from '../messages/message';
 import { recordTaskPrompt } from '../messages/task-prompt';
 import { newId } from '../store/row-values';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
 import { rejectImmutableTaskFields, type Task } from './task';
-import { CreateTaskArgsSchema, SetTaskTitleArgsSchema, UpdateTaskArgsSchema } from './task-tool-schemas';
-import {
-  assertNotCancelled,
-  assertToolServed,
-  assertWritable,
-  loadCaller,
-  loadTarget,
-  parseToolArgs,
-  reply,
-} from './task-tool-scope';
+import { assertNotCancelled, assertWritable, loadCaller, loadTarget, reply } from './task-tool-scope';
 import { toTaskToolView } from './task-tool-views';
 
 // Writes on tasks: create (top level or under your own task), update and retitle your own task.
 
-const CREATE_TASK = 'create_task_kandev';
-const UPDATE_TASK = 'update_task_kandev';
-const SET_TASK_TITLE = 'set_task_title_kandev';
+const CREATE_TASK = createTaskTool.name;
+const UPDATE_TASK = updateTaskTool.name;
+const SET_TASK_TITLE = setTaskTitleTool.name;
 
 /** A new task hangs under nothing or under the caller's own task; never under someone else's. */
 function parentFor(parentId: string | undefined, caller: Task): string | null {
@@ -35,7 +27,7 @@ function parentFor(parentId: string | undefined, caller: Task): string | null {
 }
 
 async function createTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(CREATE_TASK, context, CreateTaskArgsSchema, args);
+  const input = parseToolArgs(createTaskTool, args);
   assertNotCancelled(context);
   const created = await deps.uow.transaction(async (stores) => {
     const caller = await loadCaller(stores, context);
@@ -77,10 +69,9 @@ async function createTask(deps: ToolHandlerDeps, context: ToolCallContext, args:
 }
 
 async function updateTask(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  assertToolServed(UPDATE_TASK, context);
   rejectImmutableTaskFields(args); // a clear "fixed at creation" rather than "unrecognized key"
 
-  const input = parseToolArgs(UPDATE_TASK, context, UpdateTaskArgsSchema, args);
+  const input = parseToolArgs(updateTaskTool, args);
   assertNotCancelled(context);
   const details = await deps.uow.transaction(async (stores) => {
     const { target } = await loadTarget(stores, context, { tool: UPDATE_TASK, scope: 'own', taskId: input.task_id });
@@ -98,7 +89,7 @@ async function updateTask(deps: ToolHandlerDeps, context: ToolCallContext, args:
 }
 
 async function setTaskTitle(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(SET_TASK_TITLE, context, SetTaskTitleArgsSchema, args);
+  const input = parseToolArgs(setTaskTitleTool, args);
   assertNotCancelled(context);
   const result = await deps.uow.transaction(async (stores) => {
     const { target } = await loadTarget(stores, context, { tool: SET_TASK_TITLE, scope: 'own', taskId: undefined });

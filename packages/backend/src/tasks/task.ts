@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { AppError, type Provider } from '@kandev/protocol';
+import { AppError, MAX_PAGE_LIMIT, type Provider, type TaskState } from '@kandev/protocol';
 import { IdSchema } from '../store/id-schema';
-import { MAX_PAGE_LIMIT } from '../store/page-cursor';
-
-export const TASK_STATES = ['todo', 'in_progress', 'review', 'done'] as const;
-export type TaskState = (typeof TASK_STATES)[number];
-export const TaskStateSchema = z.enum(TASK_STATES);
 
 export interface Task {
   id: string;

@@ -1,4 +1,4 @@
-import { AppError, isAppError, type WireBackendMessage } from '@kandev/protocol';
+import { AppError, assertToolServed, isAppError, type WireBackendMessage } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { AgentSession } from '../sessions/agent-session';
 import { isLive } from '../sessions/session-lifecycle';
@@ -59,7 +59,12 @@ export class ToolCallDispatcher {
       const call = parseToolCall(request);
       tool = call.toolName;
       const { session, handler } = await this.admit(call, channel);
-      reply(outputMessage(callId, await this.run(call, session, handler, channel, reply)));
+      const context = this.contextOf(call, session, channel, reply);
+      // The handler's own precheck first (it explains more than "not served"), then the catalogue's check
+      // over the session's stored launch config: discovery is not a security boundary.
+      await handler.precheck?.(context);
+      assertToolServed(call.toolName, session.launchConfig);
+      reply(outputMessage(callId, await this.run(context, handler, call.args)));
       log.debug({ tool, sessionId: call.sessionId, ms: Date.now() - started }, 'tool call answered');
     } catch (err) {
       if (isAppError(err)) {
@@ -93,14 +98,13 @@ export class ToolCallDispatcher {
     return { session, handler };
   }
 
-  private async run(
+  private contextOf(
     call: ParsedToolCall,
     session: AgentSession,
-    handler: ToolHandler,
     channel: ToolCallChannel,
     reply: (message: WireBackendMessage) => void,
-  ): Promise<ToolReply> {
-    const context: ToolCallContext = {
+  ): ToolCallContext {
+    return {
       callId: call.callId,
       toolName: call.toolName,
       sessionId: session.id,
@@ -110,13 +114,16 @@ export class ToolCallDispatcher {
       reportProgress: (message) => reply(progressMessage(call.callId, message)),
       signal: channel.signal,
     };
+  }
+
+  private async run(context: ToolCallContext, handler: ToolHandler, args: unknown): Promise<ToolReply> {
     const heartbeat = setInterval(
-      () => reply(progressMessage(call.callId, `the backend is still working on ${call.toolName}`)),
+      () => context.reportProgress(`the backend is still working on ${context.toolName}`),
       this.deps.heartbeatMs,
     );
     heartbeat.unref();
     try {
-      return await handler(context, call.args);
+      return await handler(context, args);
     } finally {
       clearInterval(heartbeat);
     }

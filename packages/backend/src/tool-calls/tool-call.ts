@@ -34,6 +34,13 @@ export interface ToolReply {
  * (permission_denied, not_found, failed_precondition, invalid_argument); the dispatcher turns them into
  * a structured ToolError without leaking internals.
  */
-export type ToolHandler = (context: ToolCallContext, args: unknown) => Promise<ToolReply>;
+export interface ToolHandler {
+  (context: ToolCallContext, args: unknown): Promise<ToolReply>;
+  /**
+   * Runs before the dispatcher's served check, for refusals that say more than "not served" (an
+   * autopilot root learns there is nobody to ask). Writes nothing.
+   */
+  precheck?: (context: ToolCallContext) => Promise<void>;
+}
 
 export type ToolHandlers = Readonly<Record<string, ToolHandler>>;

@@ -1,5 +1,6 @@
-import { AddWorkspaceSourcesArgsSchema } from '../tasks/task-tool-schemas';
-import { assertNotCancelled, assertWritable, loadTarget, parseToolArgs, reply } from '../tasks/task-tool-scope';
+import { addWorkspaceSourcesTool } from '@kandev/protocol';
+import { assertNotCancelled, assertWritable, loadTarget, reply } from '../tasks/task-tool-scope';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
 import { type SourceBatchView, toAddedSourceView, toRefreshView } from './workspace-source';
@@ -7,10 +8,10 @@ import { type SourceBatchView, toAddedSourceView, toRefreshView } from './worksp
 // add_workspace_sources_kandev: the same batch path as REST (WorkspaceSourceService.add), so a batch
 // is committed as a whole and followed by exactly one provider recomputation and refresh.
 
-const ADD_WORKSPACE_SOURCES = 'add_workspace_sources_kandev';
+const ADD_WORKSPACE_SOURCES = addWorkspaceSourcesTool.name;
 
 async function addWorkspaceSources(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown) {
-  const input = parseToolArgs(ADD_WORKSPACE_SOURCES, context, AddWorkspaceSourcesArgsSchema, args);
+  const input = parseToolArgs(addWorkspaceSourcesTool, args);
   const request = { tool: ADD_WORKSPACE_SOURCES, scope: 'own_or_child' as const, taskId: input.task_id };
   const { target } = await loadTarget(deps.uow.read, context, request);
   assertWritable(target);

@@ -1,9 +1,8 @@
-import { z } from 'zod';
-import { AppError } from '@kandev/protocol';
+import { AppError, listAgentProfilesTool, listRepositoriesTool, listWorkspacesTool } from '@kandev/protocol';
 import { toAgentProfileView } from '../agent-profiles/agent-profile';
 import { toRepositoryView } from '../repositories/repository';
-import { IdSchema } from '../store/id-schema';
-import { loadCaller, parseToolArgs, reply } from '../tasks/task-tool-scope';
+import { loadCaller, reply } from '../tasks/task-tool-scope';
+import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
 import { toWorkspaceView } from './workspace';
@@ -11,16 +10,12 @@ import { toWorkspaceView } from './workspace';
 // Configuration surface tools. A configuration session is bound to a task like any other; what it
 // may configure is that task's workspace. Agent profiles are global (not per workspace).
 
-const LIST_WORKSPACES = 'list_workspaces_kandev';
-const LIST_REPOSITORIES = 'list_repositories_kandev';
-const LIST_AGENT_PROFILES = 'list_agent_profiles_kandev';
-
-const ListWorkspacesArgsSchema = z.object({}).strict();
-const ListRepositoriesArgsSchema = z.object({ workspace_id: IdSchema.optional() }).strict();
-const ListAgentProfilesArgsSchema = z.object({}).strict();
+const LIST_WORKSPACES = listWorkspacesTool.name;
+const LIST_REPOSITORIES = listRepositoriesTool.name;
+const LIST_AGENT_PROFILES = listAgentProfilesTool.name;
 
 async function listWorkspaces(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  parseToolArgs(LIST_WORKSPACES, context, ListWorkspacesArgsSchema, args);
+  parseToolArgs(listWorkspacesTool, args);
   const caller = await loadCaller(deps.uow.read, context);
   const workspace = await deps.uow.read.workspaces.findById(caller.workspaceId);
   if (workspace === undefined) throw new AppError('not_found', `workspace ${caller.workspaceId} not found`);
@@ -28,7 +23,7 @@ async function listWorkspaces(deps: ToolHandlerDeps, context: ToolCallContext, a
 }
 
 async function listRepositories(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  const input = parseToolArgs(LIST_REPOSITORIES, context, ListRepositoriesArgsSchema, args);
+  const input = parseToolArgs(listRepositoriesTool, args);
   const caller = await loadCaller(deps.uow.read, context);
   const workspaceId = input.workspace_id ?? caller.workspaceId;
   if (workspaceId !== caller.workspaceId) {
@@ -49,7 +44,7 @@ async function listRepositories(deps: ToolHandlerDeps, context: ToolCallContext,
 }
 
 async function listAgentProfiles(deps: ToolHandlerDeps, context: ToolCallContext, args: unknown): Promise<ToolReply> {
-  parseToolArgs(LIST_AGENT_PROFILES, context, ListAgentProfilesArgsSchema, args);
+  parseToolArgs(listAgentProfilesTool, args);
   await loadCaller(deps.uow.read, context);
   const profiles = (await deps.uow.read.agentProfiles.list()).map(toAgentProfileView);
   const lines = profiles.map(

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { defineTool } from './tool-definition';
 
-const OptionSchema = z
+export const OptionSchema = z
   .object({
     label: z.string().trim().min(1).max(60).describe('Short answer label.'),
     description: z.string().max(500).optional().describe('What choosing this option means.'),
   })
   .strict();
 
-const QuestionSchema = z
+/** One question as the agent asks it (stored with a generated id when it has none). */
+export const QuestionSchema = z
   .object({
     id: z
       .string()
@@ -23,14 +24,24 @@ const QuestionSchema = z
       .min(2)
       .max(6)
       .optional()
+      .refine((options) => options === undefined || new Set(options.map((o) => o.label)).size === options.length, {
+        message: 'option labels must be unique within a question',
+      })
       .describe('2-6 concrete choices. Omit them to ask for a free-text answer.'),
   })
   .strict();
 
-const questions = z.array(QuestionSchema).min(1).max(4).describe('1-4 related questions, asked together.');
+const questions = z
+  .array(QuestionSchema)
+  .min(1)
+  .max(4)
+  .refine((items) => new Set(items.flatMap((q) => q.id ?? [])).size === items.filter((q) => q.id).length, {
+    message: 'question ids must be unique',
+  })
+  .describe('1-4 related questions, asked together.');
 const context = z.string().max(4000).optional().describe('Background the reader needs to answer.');
 
-export const askUserQuestion = defineTool({
+export const askUserQuestionTool = defineTool({
   name: 'ask_user_question_kandev',
   description:
     'Ask the user (the operator) 1-4 related questions (each multiple-choice, or free text when it has no ' +
@@ -40,7 +51,7 @@ export const askUserQuestion = defineTool({
   input: z.object({ questions, context }).strict(),
 });
 
-export const askParentQuestion = defineTool({
+export const askParentQuestionTool = defineTool({
   name: 'ask_parent_question_kandev',
   description:
     'Ask your direct parent task 1-4 questions when a blocking decision cannot be made safely on your own. ' +

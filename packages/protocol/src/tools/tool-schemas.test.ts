@@ -1,7 +1,7 @@
-import { createTask, updateTask } from './task-tools';
-import { addWorkspaceSources } from './workspace-source-tools';
-import { askParentQuestion, askUserQuestion } from './question-tools';
-import { updateTaskPrAutomation } from './review-automation-tools';
+import { createTaskTool, updateTaskTool } from './task-tools';
+import { addWorkspaceSourcesTool } from './workspace-source-tools';
+import { askParentQuestionTool, askUserQuestionTool } from './question-tools';
+import { updateTaskPrAutomationTool } from './review-automation-tools';
 
 const question = { prompt: 'Which database?', options: [{ label: 'SQLite' }, { label: 'PostgreSQL' }] };
 
@@ -9,17 +9,17 @@ const question = { prompt: 'Which database?', options: [{ label: 'SQLite' }, { l
 const CASES = [
   [
     'create_task with autopilot and parent "self"',
-    createTask,
+    createTaskTool,
     { title: 'Child', parent_id: 'self', autopilot: true },
     true,
   ],
-  ['create_task without a title', createTask, { prompt: 'x' }, false],
-  ['update_task rejects autopilot', updateTask, { task_id: 't1', autopilot: true }, false],
-  ['update_task needs something to change', updateTask, { task_id: 't1' }, false],
-  ['update_task title only', updateTask, { title: 'New title' }, true],
+  ['create_task without a title', createTaskTool, { prompt: 'x' }, false],
+  ['update_task rejects autopilot', updateTaskTool, { task_id: 't1', autopilot: true }, false],
+  ['update_task needs something to change', updateTaskTool, { task_id: 't1' }, false],
+  ['update_task title only', updateTaskTool, { title: 'New title' }, true],
   [
     'sources: repository id, remote with provider and branch, local path',
-    addWorkspaceSources,
+    addWorkspaceSourcesTool,
     {
       sources: [
         { repository_id: 'r1' },
@@ -31,39 +31,39 @@ const CASES = [
   ],
   [
     'sources: one source may not mix kinds',
-    addWorkspaceSources,
+    addWorkspaceSourcesTool,
     { sources: [{ repository_id: 'r1', local_path: '/x' }] },
     false,
   ],
-  ['sources: empty list', addWorkspaceSources, { sources: [] }, false],
+  ['sources: empty list', addWorkspaceSourcesTool, { sources: [] }, false],
   [
     'sources: unknown provider',
-    addWorkspaceSources,
+    addWorkspaceSourcesTool,
     { sources: [{ remote_url: 'https://x/y', provider: 'svn' }] },
     false,
   ],
-  ['user question', askUserQuestion, { questions: [question] }, true],
-  ['user question without options (free text)', askUserQuestion, { questions: [{ prompt: 'Why?' }] }, true],
+  ['user question', askUserQuestionTool, { questions: [question] }, true],
+  ['user question without options (free text)', askUserQuestionTool, { questions: [{ prompt: 'Why?' }] }, true],
   [
     'user question with one option',
-    askUserQuestion,
+    askUserQuestionTool,
     { questions: [{ prompt: 'x', options: [{ label: 'a' }] }] },
     false,
   ],
-  ['parent question needs blocked_reason', askParentQuestion, { questions: [question], context: 'ctx' }, false],
+  ['parent question needs blocked_reason', askParentQuestionTool, { questions: [question], context: 'ctx' }, false],
   [
     'parent question',
-    askParentQuestion,
+    askParentQuestionTool,
     { questions: [question], context: 'ctx', blocked_reason: 'Need the DB choice' },
     true,
   ],
   [
     'PR automation: repository without number',
-    updateTaskPrAutomation,
+    updateTaskPrAutomationTool,
     { repository_id: 'r1', auto_merge_enabled: true },
     false,
   ],
-  ['PR automation: task-wide switch', updateTaskPrAutomation, { auto_merge_enabled: true }, true],
+  ['PR automation: task-wide switch', updateTaskPrAutomationTool, { auto_merge_enabled: true }, true],
 ] as const;
 
 describe('tool input contracts', () => {

@@ -1,4 +1,7 @@
-import type { LaunchConfig, Provider, QuestionCapability, Surface } from '@kandev/protocol';
+import type { LaunchConfig } from '../launch-config';
+import type { Provider } from '../provider';
+import type { QuestionCapability } from '../question-capability';
+import type { Surface } from '../surface';
 
 /** What decides a session's tools: a typed, normalised view of its launch config. */
 export interface ToolContext {
@@ -8,7 +11,9 @@ export interface ToolContext {
   readonly ownsTaskTitle: boolean;
 }
 
-export function toolContextFromConfig(config: LaunchConfig): ToolContext {
+export function toolContextFromConfig(
+  config: Pick<LaunchConfig, 'surface' | 'questionCapability' | 'providers' | 'ownsTaskTitle'>,
+): ToolContext {
   return {
     surface: config.surface,
     questionCapability: config.questionCapability,

@@ -1,4 +1,6 @@
-import type { Provider, QuestionCapability, Surface } from '@kandev/protocol';
+import type { Provider } from '../provider';
+import type { QuestionCapability } from '../question-capability';
+import type { Surface } from '../surface';
 import type { ToolContext } from './tool-context';
 import { selectTools } from './tool-groups';
 
@@ -80,9 +82,9 @@ const CASES: [string, ToolContext, string[]][] = [
     ['ask_user_question_kandev', 'get_task_kandev', 'message_task_kandev', 'step_complete_kandev'],
   ],
   [
-    'office task with parent capability: no parent question outside kanban',
+    'office task with parent capability: the parent question on every surface, no provider tools',
     context('office_task', 'parent', ['gitlab']),
-    ['get_task_kandev', 'message_task_kandev', 'step_complete_kandev'],
+    ['ask_parent_question_kandev', 'get_task_kandev', 'message_task_kandev', 'step_complete_kandev'],
   ],
   [
     'configuration session',

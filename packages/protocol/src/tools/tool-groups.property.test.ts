@@ -1,4 +1,6 @@
-import { PROVIDERS, providersFromWire, QUESTION_CAPABILITIES, SURFACES } from '@kandev/protocol';
+import { PROVIDERS, providersFromWire } from '../provider';
+import { QUESTION_CAPABILITIES } from '../question-capability';
+import { SURFACES } from '../surface';
 import fc from 'fast-check';
 import type { ToolContext } from './tool-context';
 import { selectTools, TOOL_GROUPS } from './tool-groups';

@@ -1,24 +1,23 @@
 import { z } from 'zod';
+import { TaskStateSchema } from '../task-state';
 import { defineTool } from './tool-definition';
+import {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_PROMPT_LENGTH,
+  nonBlankText,
+  pageCursor,
+  pageLimit,
+  taskTitle,
+  toolId,
+} from './tool-inputs';
 
 // Task tools. Identity is bound by agentctl: "the current task" is the session's task, never an argument.
 
-const taskId = (what: string) => z.string().min(1).describe(what);
+const taskId = (what: string) => toolId().describe(what);
 const optionalTaskId = taskId('Task to act on. Omit for your own (current) task.').optional();
-const pageLimit = z
-  .number()
-  .int()
-  .min(1)
-  .max(200)
-  .optional()
-  .describe('Page size, 1-200. The backend picks a default.');
-const pageCursor = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Opaque cursor from the previous page (`next_cursor`). Omit for the first page.');
+const description = (what: string) => z.string().max(MAX_DESCRIPTION_LENGTH).optional().describe(what);
 
-export const listTasks = defineTool({
+export const listTasksTool = defineTool({
   name: 'list_tasks_kandev',
   description:
     'List tasks in your workspace with their id, title, state, parent and autopilot flag. Use it to find a task ' +
@@ -26,20 +25,18 @@ export const listTasks = defineTool({
   readOnly: true,
   input: z
     .object({
-      parent_id: z
-        .string()
-        .min(1)
+      parent_id: toolId()
         .optional()
         .describe('Only direct children of this task; "self" means children of your current task.'),
-      state: z.string().min(1).optional().describe('Only tasks in this state, e.g. "in_progress" or "done".'),
+      state: TaskStateSchema.optional().describe('Only tasks in this state, e.g. "in_progress" or "done".'),
       include_archived: z.boolean().optional().describe('Also list archived tasks. Default false.'),
-      limit: pageLimit,
-      cursor: pageCursor,
+      limit: pageLimit(),
+      cursor: pageCursor(),
     })
     .strict(),
 });
 
-export const getTask = defineTool({
+export const getTaskTool = defineTool({
   name: 'get_task_kandev',
   description:
     'Get one task: title, description, state, parent, autopilot flag, attached repositories and linked ' +
@@ -48,7 +45,7 @@ export const getTask = defineTool({
   input: z.object({ task_id: optionalTaskId }).strict(),
 });
 
-export const createTask = defineTool({
+export const createTaskTool = defineTool({
   name: 'create_task_kandev',
   description:
     'Create a task, optionally as a subtask (parent_id "self" makes it a child of your current task) and ' +
@@ -57,33 +54,25 @@ export const createTask = defineTool({
     'instead of the user, and you answer with message_task_kandev.',
   input: z
     .object({
-      title: z.string().trim().min(1).max(60).describe('Short task title, at most 60 characters.'),
-      prompt: z
-        .string()
-        .min(1)
+      title: taskTitle().describe('Short task title, at most 60 characters.'),
+      prompt: nonBlankText(MAX_PROMPT_LENGTH)
         .optional()
         .describe("The new task agent's first message: goal, constraints, done-criteria."),
-      description: z.string().optional().describe('Longer description shown to people on the board.'),
-      parent_id: z
-        .string()
-        .min(1)
+      description: description('Longer description shown to people on the board.'),
+      parent_id: toolId()
         .optional()
         .describe('Parent task id, or "self" for your current task. Omit for a top-level task.'),
       autopilot: z
         .boolean()
         .optional()
         .describe('Run the new task in autopilot mode (asks its parent, not the user). Default false.'),
-      agent_profile_id: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('Agent profile to run the task with. Omit for the default.'),
+      agent_profile_id: toolId().optional().describe('Agent profile to run the task with. Omit for the default.'),
       start_agent: z.boolean().optional().describe('Start an agent on the task right away. Default true.'),
     })
     .strict(),
 });
 
-export const updateTask = defineTool({
+export const updateTaskTool = defineTool({
   name: 'update_task_kandev',
   description:
     "Change a task's title, description or state. Autopilot cannot be changed after creation. Omit task_id to " +
@@ -91,9 +80,9 @@ export const updateTask = defineTool({
   input: z
     .object({
       task_id: optionalTaskId,
-      title: z.string().trim().min(1).max(60).optional().describe('New title, at most 60 characters.'),
-      description: z.string().optional().describe('New description.'),
-      state: z.string().min(1).optional().describe('New state, e.g. "in_progress" or "done".'),
+      title: taskTitle().optional().describe('New title, at most 60 characters.'),
+      description: description('New description.'),
+      state: TaskStateSchema.optional().describe('New state, e.g. "in_progress" or "done".'),
     })
     .strict()
     .refine((v) => v.title !== undefined || v.description !== undefined || v.state !== undefined, {
@@ -101,7 +90,7 @@ export const updateTask = defineTool({
     }),
 });
 
-export const messageTask = defineTool({
+export const messageTaskTool = defineTool({
   name: 'message_task_kandev',
   description:
     "Send a prompt to another task's agent; it is queued until that agent's current turn ends. To answer a " +
@@ -110,17 +99,15 @@ export const messageTask = defineTool({
   input: z
     .object({
       task_id: taskId('The task to message (its full id).'),
-      prompt: z.string().min(1).describe("The message for that task's agent."),
-      reply_to_question_id: z
-        .string()
-        .min(1)
+      prompt: nonBlankText(MAX_PROMPT_LENGTH).describe("The message for that task's agent."),
+      reply_to_question_id: toolId()
         .optional()
         .describe('Id of the pending question from your direct autopilot child that this message answers.'),
     })
     .strict(),
 });
 
-export const stopTask = defineTool({
+export const stopTaskTool = defineTool({
   name: 'stop_task_kandev',
   description:
     'Stop the running agent of one of your direct subtasks. It only halts work (nothing is deleted); use ' +
@@ -128,35 +115,35 @@ export const stopTask = defineTool({
   input: z
     .object({
       task_id: taskId('The direct subtask to stop.'),
-      reason: z.string().min(1).max(500).optional().describe('Why it is stopped; recorded on the task.'),
+      reason: nonBlankText(500).optional().describe('Why it is stopped; recorded on the task.'),
     })
     .strict(),
 });
 
-export const listTaskSessions = defineTool({
+export const listTaskSessionsTool = defineTool({
   name: 'list_task_sessions_kandev',
   description: "List a task's agent sessions, newest first, with state and timestamps. Omit task_id for your own task.",
   readOnly: true,
   input: z.object({ task_id: optionalTaskId }).strict(),
 });
 
-export const getTaskConversation = defineTool({
+export const getTaskConversationTool = defineTool({
   name: 'get_task_conversation_kandev',
   description:
     "Read a task's conversation (prompts, agent messages, questions), oldest first, one page at a time. Pass " +
     'the returned next_cursor to read on. Omit task_id for your own task.',
   readOnly: true,
-  input: z.object({ task_id: optionalTaskId, cursor: pageCursor, limit: pageLimit }).strict(),
+  input: z.object({ task_id: optionalTaskId, cursor: pageCursor(), limit: pageLimit() }).strict(),
 });
 
-export const stepComplete = defineTool({
+export const stepCompleteTool = defineTool({
   name: 'step_complete_kandev',
   description:
     'Signal that everything the current workflow step asks for is done. Call it once, as the last action of ' +
     'the step, not for partial progress. The summary is shown to the user and handed to the next step.',
   input: z
     .object({
-      summary: z.string().min(1).max(4000).describe('What was done in this step, in plain text.'),
+      summary: nonBlankText(4000).describe('What was done in this step, in plain text.'),
       handoff: z.string().max(4000).optional().describe('Context the next step needs (decisions, follow-ups).'),
     })
     .strict(),

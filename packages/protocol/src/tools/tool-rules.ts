@@ -1,4 +1,6 @@
-import type { Provider, QuestionCapability, Surface } from '@kandev/protocol';
+import type { Provider } from '../provider';
+import type { QuestionCapability } from '../question-capability';
+import type { Surface } from '../surface';
 import type { ToolContext } from './tool-context';
 
 /**
