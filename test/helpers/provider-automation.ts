@@ -17,6 +17,7 @@ import { createDatabase, migrateToLatest } from '../../packages/backend/src/stor
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
 import { TaskService } from '../../packages/backend/src/tasks/task-service';
 import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
+import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
 import { createToolHandlers } from '../../packages/backend/src/tool-calls/tool-handler-registry';
 import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import { BackendApi } from './backend-api';
@@ -137,5 +138,5 @@ export async function callTool(
 ): Promise<ToolReply> {
   const handler = env.handlers[toolName];
   if (handler === undefined) throw new Error(`no handler for ${toolName}`);
-  return handler(toolContext(session, workspaceId, toolName), args);
+  return runAdmittedCall(handler, toolContext(session, workspaceId, toolName), args);
 }

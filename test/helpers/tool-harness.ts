@@ -15,6 +15,7 @@ import { createDatabase, migrateToLatest } from '../../packages/backend/src/stor
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
 import { TaskService } from '../../packages/backend/src/tasks/task-service';
 import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
+import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
 import { createToolHandlers, type ToolHandlerDeps } from '../../packages/backend/src/tool-calls/tool-handler-registry';
 import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import type { Cleanup } from './cleanup';
@@ -190,7 +191,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
   async function call(sessionId: string, tool: string, args: unknown, bound: Partial<ToolCallContext> = {}) {
     const handler = handlers[tool];
     if (handler === undefined) throw new Error(`no handler for ${tool}`);
-    return handler(await contextFor(sessionId, tool, bound), args);
+    return runAdmittedCall(handler, await contextFor(sessionId, tool, bound), args);
   }
 
   /** Every row of every table a tool may write: equal snapshots mean nothing was written. */

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { AppError, type WireBackendMessage } from '@kandev/protocol';
+import { AppError, type Provider, type WireBackendMessage } from '@kandev/protocol';
 import type { AgentSession } from '../sessions/agent-session';
 import type { ToolCallContext, ToolHandler } from './tool-call';
 import { type ToolCallChannel, ToolCallDispatcher } from './tool-call-dispatcher';
@@ -42,6 +42,11 @@ function session(overrides: Partial<AgentSession> = {}): AgentSession {
   };
 }
 
+function office(providers: Provider[]): AgentSession {
+  const base = session();
+  return session({ surface: 'office_task', launchConfig: { ...base.launchConfig, surface: 'office_task', providers } });
+}
+
 function request(overrides: Record<string, unknown> = {}) {
   return {
     call_id: 'call-1',
@@ -66,7 +71,7 @@ function setup(options: { sessions?: AgentSession[]; handler?: ToolHandler; hear
     });
   const dispatcher = new ToolCallDispatcher({
     findSession: (id) => Promise.resolve(rows.get(id)),
-    handlers: { get_task_kandev: handler },
+    handlers: { get_task_kandev: handler, update_task_pr_automation_kandev: handler },
     heartbeatMs: options.heartbeatMs ?? 5_000,
     logger: pino({ level: 'silent' }),
   });
@@ -137,6 +142,20 @@ describe('ToolCallDispatcher', () => {
       'not_found',
       /^tool list_tasks_kandev is not served$/,
     ],
+    [
+      'provider tool on the office surface (discovery is not a security boundary)',
+      [office(['github'])],
+      { tool_name: 'update_task_pr_automation_kandev' },
+      'permission_denied',
+      /^update_task_pr_automation_kandev is not served to this session \(surface office_task/,
+    ],
+    [
+      'provider tool without its provider in the launch config',
+      [session()],
+      { tool_name: 'update_task_pr_automation_kandev' },
+      'permission_denied',
+      /not served to this session \(surface kanban_task, question capability user, providers none/,
+    ],
     ['bad arguments JSON', [session()], { arguments_json: '{nope' }, 'invalid_argument', /not valid JSON/],
     ['arguments not an object', [session()], { arguments_json: '[1]' }, 'invalid_argument', /not a JSON object/],
     ['blank ids', [session()], { session_id: '', task_id: '' }, 'invalid_argument', /session_id, task_id/],
@@ -158,6 +177,26 @@ describe('ToolCallDispatcher', () => {
       ]);
     },
   );
+
+  test("a handler's precheck runs before the served check, and the handler only after both", async () => {
+    const order: string[] = [];
+    const handler: ToolHandler = Object.assign(
+      () => {
+        order.push('handler');
+        return Promise.resolve({ text: 'ok' });
+      },
+      {
+        precheck: () => {
+          order.push('precheck');
+          return Promise.reject(new AppError('failed_precondition', 'nobody to ask'));
+        },
+      },
+    );
+    const { dispatcher, channel, sent } = setup({ sessions: [office([])], handler });
+    await dispatcher.dispatch(request({ tool_name: 'update_task_pr_automation_kandev' }), channel);
+    expect(order).toEqual(['precheck']);
+    expect(sent).toEqual(refusal('failed_precondition', /^nobody to ask$/));
+  });
 
   test('a request without call_id cannot be answered and is dropped', async () => {
     const { dispatcher, channel, sent, seen } = setup();

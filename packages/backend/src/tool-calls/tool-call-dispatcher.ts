@@ -12,6 +12,21 @@ import {
   progressMessage,
 } from './tool-call-wire';
 
+/**
+ * What every admitted call goes through: the handler's own precheck (it explains more than "not
+ * served"), then the catalogue's check over the session's stored launch config (discovery is not a
+ * security boundary), then the handler. In-process test harnesses call tools through this too.
+ */
+export async function runAdmittedCall(
+  handler: ToolHandler,
+  context: ToolCallContext,
+  args: unknown,
+): Promise<ToolReply> {
+  await handler.precheck?.(context);
+  assertToolServed(context.toolName, context.session.launchConfig);
+  return handler(context, args);
+}
+
 /** The Attach stream a call arrived on, as the dispatcher needs it. */
 export interface ToolCallChannel {
   /** gRPC address of the agentctl this stream is open to (what session rows record). */
@@ -60,10 +75,6 @@ export class ToolCallDispatcher {
       tool = call.toolName;
       const { session, handler } = await this.admit(call, channel);
       const context = this.contextOf(call, session, channel, reply);
-      // The handler's own precheck first (it explains more than "not served"), then the catalogue's check
-      // over the session's stored launch config: discovery is not a security boundary.
-      await handler.precheck?.(context);
-      assertToolServed(call.toolName, session.launchConfig);
       reply(outputMessage(callId, await this.run(context, handler, call.args)));
       log.debug({ tool, sessionId: call.sessionId, ms: Date.now() - started }, 'tool call answered');
     } catch (err) {
@@ -123,7 +134,7 @@ export class ToolCallDispatcher {
     );
     heartbeat.unref();
     try {
-      return await handler(context, args);
+      return await runAdmittedCall(handler, context, args);
     } finally {
       clearInterval(heartbeat);
     }

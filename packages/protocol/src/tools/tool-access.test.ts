@@ -1,14 +1,13 @@
 import { AppError } from '../errors';
 import type { LaunchConfig } from '../launch-config';
 import type { Provider } from '../provider';
-import type { QuestionCapability } from '../question-capability';
 import type { Surface } from '../surface';
 import { assertToolServed, TOOL_CATALOGUE } from './tool-access';
 
 type Served = Pick<LaunchConfig, 'surface' | 'questionCapability' | 'providers' | 'ownsTaskTitle'>;
 
 function config(surface: Surface, extra: Partial<Served> = {}): Served {
-  return { surface, questionCapability: 'user' as QuestionCapability, providers: [], ownsTaskTitle: false, ...extra };
+  return { surface, questionCapability: 'user', providers: [], ownsTaskTitle: false, ...extra };
 }
 
 function refusal(tool: string, session: Served): string | undefined {
