@@ -1,5 +1,7 @@
-// Two projects: `unit` (pure, next to the code, no network or disk) and `integration` (real
-// processes on 127.0.0.1, run against the built dist/ — `npm test` builds first).
+// Projects: `unit` (pure, next to the code, no network or disk), `service` (in-process: the packages'
+// src/ wired with real SQLite and fakes such as a fake agentctl, no daemon started) and `integration`
+// (black-box: the built daemons as real processes on 127.0.0.1, run against dist/ — `npm test` builds
+// first). `containers` is the integration tests that need a container engine.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] };
 /** Image bundles staged by scripts/build-images.mjs copy the packages: not modules for jest. */
 const modulePathIgnorePatterns = ['<rootDir>/.bundle/'];
@@ -19,6 +21,13 @@ module.exports = {
       transform,
       modulePathIgnorePatterns,
       testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'],
+    },
+    {
+      displayName: 'service',
+      testEnvironment: 'node',
+      transform,
+      modulePathIgnorePatterns,
+      testMatch: ['<rootDir>/test/service/**/*.test.ts'],
     },
     {
       displayName: 'integration',

@@ -3,8 +3,9 @@
 // `packageManager`) is run through npx, dependencies are installed when missing or stale, and the
 // TypeScript build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
-//   npm test   -> install, build, check the generated proto types, type-check, unit + integration tests,
-//                 then the container tests (or one line saying they were skipped: no container engine)
+//   npm test   -> install, build, check the generated proto types, type-check, unit + service +
+//                 integration tests, then the container tests (or one line saying they were skipped: no
+//                 container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, env, root, run } from './lib/workspace.mjs';
@@ -23,7 +24,7 @@ if (command === 'start') {
 } else if (command === 'test') {
   run('npm', ['run', '--silent', 'check:proto']);
   run('npm', ['run', '--silent', 'typecheck']);
-  run('jest', ['--selectProjects', 'unit', 'integration', ...process.argv.slice(3)]);
+  run('jest', ['--selectProjects', 'unit', 'service', 'integration', ...process.argv.slice(3)]);
   // Runs them when DOCKER_HOST answers; otherwise prints the one 'skipped: no container engine' line.
   run(process.execPath, [join(root, 'scripts/container-tests.mjs')]);
 } else {

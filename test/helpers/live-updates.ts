@@ -111,7 +111,11 @@ export async function connectStreaming(
   return connection;
 }
 
-/** Waits for the n-th list_changed, then checks that no more than n arrived. */
+/**
+ * Waits for the n-th list_changed and checks that no more than n have arrived so far. That catches an
+ * extra one only if it came first; the proof that none other arrived is finalListChangedCount (./mcp),
+ * read after the session's connections were closed.
+ */
 export async function expectListChangedCount(mcp: McpConnection, n: number, logs: () => string): Promise<void> {
   await waitUntil(() => mcp.listChangedCount() >= n, { timeoutMs: 5_000, logs, what: `list_changed #${n}` });
   expect(mcp.listChangedCount()).toBe(n);

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Cleanup } from './cleanup';
+import { waitUntil } from './wait';
 
 export interface McpConnection {
   client: Client;
@@ -15,6 +16,11 @@ export interface McpConnection {
    * before triggering a notification, or the server has nowhere to send it.
    */
   notificationStreamOpen: () => boolean;
+  /**
+   * True once the server ended the GET SSE stream (it closed the connection: session stopped or resumed)
+   * and the client has read it to the end. See finalListChangedCount.
+   */
+  notificationStreamEnded: () => boolean;
 }
 
 /** A real SDK client over Streamable HTTP, presenting `token` as its bearer (as an agent would). */
@@ -25,11 +31,16 @@ export async function connectMcp(cleanup: Cleanup, url: string, token: string): 
     listChanged += 1;
   });
   let streamOpen = false;
+  let streamEnded = false;
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
     fetch: async (input, init) => {
+      const isGet = (init?.method ?? 'GET') === 'GET';
+      // The SDK opens a GET again (to reconnect) only after it has read the open one to its end and
+      // handed every message on it to the client.
+      if (isGet && streamOpen) streamEnded = true;
       const response = await fetch(input, init);
-      if ((init?.method ?? 'GET') === 'GET' && response.ok) streamOpen = true;
+      if (isGet && response.ok) streamOpen = true;
       return response;
     },
   });
@@ -40,7 +51,23 @@ export async function connectMcp(cleanup: Cleanup, url: string, token: string): 
     listChangedCount: () => listChanged,
     toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
     notificationStreamOpen: () => streamOpen,
+    notificationStreamEnded: () => streamEnded,
   };
+}
+
+/**
+ * How many list_changed the client got in all, read once the server has ended its notification stream
+ * (the caller stopped or resumed the session, which closes its connections). The end of the stream
+ * comes after every notification sent on it, so the count is final: the barrier for "no other
+ * notification arrived". A count read earlier only says what has arrived so far.
+ */
+export async function finalListChangedCount(mcp: McpConnection, logs: () => string): Promise<number> {
+  await waitUntil(() => mcp.notificationStreamEnded(), {
+    timeoutMs: 5_000,
+    logs,
+    what: 'the server to end the notification stream',
+  });
+  return mcp.listChangedCount();
 }
 
 /** A raw MCP initialize POST, to see the HTTP status a given Authorization header gets. */

@@ -11,7 +11,7 @@ import {
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { useCleanup } from '../helpers/cleanup';
-import { connectMcp, type McpConnection, rawInitialize } from '../helpers/mcp';
+import { connectMcp, finalListChangedCount, type McpConnection, rawInitialize } from '../helpers/mcp';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 import { KANBAN_CORE, MR_PAIR, PR_PAIR, sorted } from '../helpers/tool-names';
@@ -181,7 +181,7 @@ describe('agentctl MCP endpoint', () => {
   });
 
   test('UpdateProviders: one list_changed per real change, none for a replay or a stale push', async () => {
-    const { daemon, url, create, updateProviders } = await setup();
+    const { daemon, url, create, updateProviders, stopSession } = await setup();
     await create(config('live', TOKEN_A));
     const mcp = await streaming(await connectMcp(cleanup, url('live'), TOKEN_A), daemon.logs);
     const logs = daemon.logs;
@@ -206,6 +206,9 @@ describe('agentctl MCP endpoint', () => {
     await expect(mcp.client.callTool({ name: 'get_task_pr_automation_kandev', arguments: {} })).rejects.toThrow(
       /unknown or unavailable tool/,
     );
+    // Stopping the session ends the notification stream after every notification sent on it.
+    expect(await stopSession('live')).toEqual({ stopped: true });
+    expect(await finalListChangedCount(mcp, logs)).toBe(2);
   });
 
   test('StopSession closes the connections and the endpoint disappears', async () => {

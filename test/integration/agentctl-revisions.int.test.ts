@@ -12,7 +12,7 @@ import {
 import fc from 'fast-check';
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { useCleanup } from '../helpers/cleanup';
-import { connectMcp } from '../helpers/mcp';
+import { connectMcp, finalListChangedCount } from '../helpers/mcp';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { MR_PAIR, PR_PAIR } from '../helpers/tool-names';
 import { waitUntil } from '../helpers/wait';
@@ -59,12 +59,14 @@ describe('agentctl revisions', () => {
         { session_id: sessionId, providers: providers.map(providerToWire), revision: String(revision) },
         TEST_CONTROL_TOKEN,
       );
+    const stop = (sessionId: string) =>
+      unary<object, { stopped: boolean }>(grpc, grpc.StopSession, { session_id: sessionId }, TEST_CONTROL_TOKEN);
     const url = (sessionId: string) => `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(sessionId)}`;
-    return { daemon, create, push, url };
+    return { daemon, create, push, stop, url };
   }
 
   test('pushes with revisions 5, 7, 6 leave the session at revision 7 and its set', async () => {
-    const { daemon, create, push, url } = await setup();
+    const { daemon, create, push, stop, url } = await setup();
     await create('s');
     const mcp = await connectMcp(cleanup, url('s'), MCP_TOKEN);
     await waitUntil(() => mcp.notificationStreamOpen(), { timeoutMs: 5_000, logs: daemon.logs, what: 'SSE stream' });
@@ -81,6 +83,9 @@ describe('agentctl revisions', () => {
       logs: daemon.logs,
       what: '2 list_changed',
     });
+    // Stopping the session ends the notification stream after every notification: the late push sent none.
+    expect(await stop('s')).toEqual({ stopped: true });
+    expect(await finalListChangedCount(mcp, daemon.logs)).toBe(2);
   });
 
   test('property: after any sequence of pushes the session holds the highest revision seen and its set', async () => {

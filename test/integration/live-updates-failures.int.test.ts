@@ -1,7 +1,7 @@
 // Live source updates when agentctl cannot take them: the batch stays committed, the session keeps its
 // older, smaller tool list (fail closed), and resume or the reconciler bring it to the derived set.
 import { useCleanup } from '../helpers/cleanup';
-import { connectMcp } from '../helpers/mcp';
+import { connectMcp, finalListChangedCount } from '../helpers/mcp';
 import {
   connectStreaming,
   expectListChangedCount,
@@ -53,19 +53,20 @@ describe('live source updates: failures and repair', () => {
     });
     expect((await api.getTask(task.id)).providers).toEqual(['github', 'gitlab']);
 
-    // agentctl runs again and still holds the old, smaller set: no notification, same list.
+    // agentctl runs again and still holds the old, smaller set: same list (no notification: checked below).
     expect(await mcp.toolNames()).toEqual(before);
     const stale = await api.session(session.session_id);
     expect(stale).toMatchObject({ revision: 2, applied_revision: 1, tools: before, state: 'waiting_for_input' });
     expect(stale.refresh_error).toMatch(/Deadline exceeded/);
     expect(stale.launch_config.providers).toEqual(['github', 'gitlab']);
-    expect(mcp.listChangedCount()).toBe(0);
 
     const resumed = await api.resume(session.session_id);
     expect(resumed.status).toBe(200);
     expect(resumed.body.mcp_token).not.toBe(session.mcp_token);
     expect(resumed.body.launch_config).toMatchObject({ revision: 3, providers: ['github', 'gitlab'] });
     await expect(mcp.client.listTools()).rejects.toThrow(); // the old token's connections were closed
+    // Closing them ended the notification stream: the failed push never reached this client.
+    expect(await finalListChangedCount(mcp, backend.logs)).toBe(0);
     const fresh = await connectMcp(cleanup, resumed.body.mcp_url, resumed.body.mcp_token);
     const after = await fresh.toolNames();
     expect(after).toEqual(expect.arrayContaining([...PR_PAIR, ...MR_PAIR]));
@@ -95,6 +96,9 @@ describe('live source updates: failures and repair', () => {
       { timeoutMs: 10_000, logs: backend.logs, what: 'the reconciler to record the refresh' },
     );
     expect(repaired).toMatchObject({ revision: 2, refresh_error: null, state: 'waiting_for_input' });
+    // The failed push and the repair: one change, one notification.
+    expect((await api.stopSession(session.session_id)).status).toBe(200);
+    expect(await finalListChangedCount(mcp, backend.logs)).toBe(1);
   });
 
   test('agentctl restarted without the session: the reconciler marks it failed; resume brings it back', async () => {
@@ -136,7 +140,6 @@ describe('live source updates: failures and repair', () => {
       return response;
     });
     expect(batch.body.refresh.status).toBe('failed');
-    expect(mcp.listChangedCount()).toBe(0);
 
     const second = await startBackend(cleanup, { ...NO_EARLY_RETRY, KANDEV_DATA_DIR: backend.dataDir });
     expect(second.ready.agentctl.pid).toBe(backend.ready.agentctl.pid); // adopted
@@ -148,5 +151,8 @@ describe('live source updates: failures and repair', () => {
       logs: second.logs,
     });
     expect(await api2.session(session.session_id)).toMatchObject({ revision: 2, refresh_error: null });
+    // The failed push sent nothing the sweep did not replace: one change, one notification in all.
+    expect((await api2.stopSession(session.session_id)).status).toBe(200);
+    expect(await finalListChangedCount(mcp, second.logs)).toBe(1);
   });
 });

@@ -1,8 +1,9 @@
 // Live source updates end to end: REST batch -> one recomputation -> UpdateProviders -> agentctl -> the
-// real MCP SDK client with its notification stream open. "No notification" is proven by a later real
-// change arriving as exactly the next one.
+// real MCP SDK client with its notification stream open. "No notification" is proven at a barrier:
+// stopping or resuming the session ends the stream after every notification sent on it, and the final
+// count is exactly the notifications of the real changes.
 import { useCleanup } from '../helpers/cleanup';
-import { connectMcp } from '../helpers/mcp';
+import { connectMcp, finalListChangedCount } from '../helpers/mcp';
 import {
   connectStreaming,
   expectListChangedCount,
@@ -13,6 +14,7 @@ import {
   startLiveBackend,
   USER_Q,
 } from '../helpers/live-updates';
+import { waitUntil } from '../helpers/wait';
 
 describe('live source updates', () => {
   const cleanup = useCleanup();
@@ -72,6 +74,8 @@ describe('live source updates', () => {
     expect(removed.body.refresh.status).toBe('applied');
     await expectListChangedCount(mcp, 2, logs);
     expect(providersIn(await mcp.toolNames())).toEqual(['github']);
+    expect((await api.stopSession(session.session_id)).status).toBe(200);
+    expect(await finalListChangedCount(mcp, logs)).toBe(2);
   });
 
   test('a batch of three repositories of one provider: one notification, one revision bump', async () => {
@@ -92,6 +96,8 @@ describe('live source updates', () => {
     await api.addSources(task.id, [{ remote_url: 'https://github.com/acme/api' }]);
     await expectListChangedCount(mcp, 2, logs);
     expect((await api.session(session.session_id)).revision).toBe(3);
+    expect((await api.stopSession(session.session_id)).status).toBe(200);
+    expect(await finalListChangedCount(mcp, logs)).toBe(2);
   });
 
   test('two clients on one session: each gets exactly one notification per change', async () => {
@@ -108,6 +114,8 @@ describe('live source updates', () => {
     await api.removeSource(task.id, repository_ids[0] ?? '');
     await expectListChangedCount(mcp, 2, logs);
     await expectListChangedCount(second, 2, logs);
+    expect((await api.stopSession(session.session_id)).status).toBe(200);
+    for (const client of [mcp, second]) expect(await finalListChangedCount(client, logs)).toBe(2);
   });
 
   test('removing a source shrinks the set; removing an unattached repository is 404 and changes nothing', async () => {
@@ -139,7 +147,9 @@ describe('live source updates', () => {
     expect((await api.session(session.session_id)).revision).toBe(2);
 
     await api.addSources(task.id, [{ repository_id: gl?.id }]);
-    await expectListChangedCount(mcp, 2, logs); // the 404s sent nothing
+    await expectListChangedCount(mcp, 2, logs);
+    expect((await api.stopSession(session.session_id)).status).toBe(200);
+    expect(await finalListChangedCount(mcp, logs)).toBe(2); // the 404s sent nothing
   });
 
   test('reparenting a running task changes nothing live; resume applies the new question capability', async () => {
@@ -169,6 +179,8 @@ describe('live source updates', () => {
       providers: ['github', 'gitlab'],
       revision: 3,
     });
+    // Resume closed the old token's connection: the reparenting sent nothing, the provider change one.
+    expect(await finalListChangedCount(mcp, logs)).toBe(1);
     const fresh = await connectMcp(cleanup, resumed.body.mcp_url, resumed.body.mcp_token);
     const after = await fresh.toolNames();
     expect(after).toEqual(expect.arrayContaining([PARENT_Q, ...PR_PAIR, ...MR_PAIR]));
@@ -209,7 +221,13 @@ describe('live source updates', () => {
     expect((await api.session(session.session_id)).revision).toBe(1);
     // The good source of the rejected batches was never registered either.
     expect((await api.request('POST', '/api/repositories', { workspace_id: workspaceId, ...good })).status).toBe(201);
-    expect(backend.logs()).not.toMatch(/providers refreshed/);
+
+    // A later valid batch logs one refresh; the log is one ordered stream, so once its line is there, any
+    // refresh of the rejected batches would be there before it.
+    expect((await api.addSources(task.id, [{ remote_url: 'https://gitlab.com/acme/later' }])).status).toBe(201);
+    const refreshed = () => backend.logs().match(/providers refreshed/g) ?? [];
+    await waitUntil(() => refreshed().length > 0, { timeoutMs: 5_000, logs: backend.logs, what: 'the refresh log' });
+    expect(refreshed()).toHaveLength(1);
   });
 
   test('a conflicting base branch is 409; resume of an unknown session 404, with a body field 400', async () => {

@@ -78,11 +78,11 @@ describe('tool-call channel', () => {
     await unary(grpc, grpc.CreateSession, launchConfigToWire(config()), TEST_CONTROL_TOKEN);
     const mcp = await connectMcp(cleanup, `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor('s-1')}`, MCP_TOKEN);
 
-    const started = Date.now();
+    // Refused at once as "no backend", not held for one: a held call would end with the inactivity timeout's
+    // "did not answer" (after the 30 s default), never with this.
     const unattached = await call(mcp, 'get_task_kandev');
     expect(unattached.isError).toBe(true);
     expect(text(unattached)).toMatch(NO_BACKEND);
-    expect(Date.now() - started).toBeLessThan(5_000); // far below the 30 s default timeout: no waiting
 
     for (const token of [null, 'wrong-control-token-0123456789abcdef0123456789']) {
       const impostor = openAttach(cleanup, grpc, token);
@@ -132,13 +132,12 @@ describe('tool-call channel', () => {
       content: [{ type: 'text', text: 'get_task_kandev failed (permission_denied): not yours' }],
     });
 
-    // The stream drops while a call is in flight: the agent gets an error at once, not after 30 s.
+    // The stream drops while a call is in flight: the drop itself fails the call (its own error, not the
+    // inactivity timeout's "did not answer" after 30 s).
     const inFlight = call(mcp, 'list_tasks_kandev');
     await second.next();
-    const droppedAt = Date.now();
     second.cancel();
     expect(text(await inFlight)).toMatch(/connection dropped while list_tasks_kandev was running/);
-    expect(Date.now() - droppedAt).toBeLessThan(5_000);
     expect(text(await call(mcp, 'get_task_kandev'))).toMatch(NO_BACKEND);
     expect(await mcp.toolNames()).toContain('get_task_kandev');
 
@@ -170,15 +169,22 @@ describe('tool-call channel', () => {
     expect(forged.isError).toBe(true);
     expect(text(forged)).not.toContain('foreign secret');
 
-    // A stopped backend answers nothing and sends no heartbeats: the inactivity timeout fires.
+    // A stopped backend answers nothing and sends no heartbeats: the inactivity timeout fires. The call was
+    // forwarded (not refused for want of a backend), and no progress reached the agent before its result
+    // (progress travels on the call's own stream, ahead of the result). How long the window is, with and
+    // without heartbeats, is the unit tests' (fake timers) to check.
+    const forwarded = () => (readFileSync(agentctlLog, 'utf8').match(/"msg":"tool call forwarded"/g) ?? []).length;
+    const forwardedBefore = forwarded();
     backend.child.kill('SIGSTOP');
-    const silentAt = Date.now();
-    const silent = await call(mcp, 'get_task_kandev');
+    const silentProgress: (string | undefined)[] = [];
+    const silent = (await mcp.client.callTool({ name: 'get_task_kandev', arguments: {} }, undefined, {
+      onprogress: (p) => silentProgress.push(p.message),
+    })) as ToolResult;
     expect(text(silent)).toMatch(/^The backend did not answer within 3000 ms/);
-    expect(Date.now() - silentAt).toBeGreaterThanOrEqual(2_900);
+    expect(forwarded()).toBe(forwardedBefore + 1);
+    expect(silentProgress).toEqual([]);
 
     // Killed while a call is in flight: the stream drops and the call fails at once.
-    const forwarded = () => (readFileSync(agentctlLog, 'utf8').match(/"msg":"tool call forwarded"/g) ?? []).length;
     const before = forwarded();
     const inFlight = call(mcp, 'list_tasks_kandev');
     await waitUntil(() => forwarded() > before, { timeoutMs: 5_000, logs, what: 'the call to be forwarded' });
