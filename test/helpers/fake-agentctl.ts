@@ -20,7 +20,10 @@ import type {
   ProviderUpdateResult,
   TurnCancellation,
 } from '../../packages/backend/src/executors/agentctl-client';
-import type { AgentctlEndpoint, Executor } from '../../packages/backend/src/executors/executor';
+import type { AgentctlPort } from '../../packages/backend/src/composition/backend-ports';
+import { AgentctlEventHub } from '../../packages/backend/src/executors/agentctl-event-hub';
+import type { AgentctlEndpoint, ExecutorBackend } from '../../packages/backend/src/executors/executor';
+import { ExecutorRegistry } from '../../packages/backend/src/executors/executor-registry';
 
 const HELD_AT = '2026-11-30T10:00:00.000Z';
 
@@ -33,14 +36,39 @@ export const ENDPOINT: AgentctlEndpoint = {
 /** The provider-set recomputation: task_repositories joined with repositories. */
 export const PROVIDER_SET_QUERY = /from [`"]task_repositories[`"] as [`"]tr[`"] inner join [`"]repositories[`"]/i;
 
-/** An executor whose agentctl is always the fake one at ENDPOINT. */
-export function fakeExecutor(): Executor {
-  return {
-    name: 'local',
-    ensureAgentctl: () => Promise.resolve(ENDPOINT),
-    current: () => ENDPOINT,
-    status: () => ({ running: true, pid: 1, grpcAddress: ENDPOINT.grpcAddress, mcpBaseUrl: ENDPOINT.mcpBaseUrl }),
+/**
+ * The 'local' executor of an in-process backend: its one agentctl is always up at ENDPOINT, where
+ * `agentctl` answers every call. Without one, no agentctl is up at all (a launch fails, a
+ * per-session call is `unavailable`).
+ */
+export function fakeAgentctlPort(agentctl?: FakeAgentctl): AgentctlPort {
+  const up = agentctl === undefined ? [] : [ENDPOINT];
+  const local: ExecutorBackend = {
+    kind: 'local',
+    acquire: () =>
+      up[0] === undefined ? Promise.reject(new Error('no agentctl in this test')) : Promise.resolve(up[0]),
+    endpointAt: (grpcAddress) => up.find((endpoint) => endpoint.grpcAddress === grpcAddress),
+    endpoints: () => [...up],
+    release: () => Promise.resolve(),
+    recover: () => Promise.resolve(),
+    status: () => ({
+      running: up.length > 0,
+      pid: up.length > 0 ? 1 : null,
+      grpcAddress: up[0]?.grpcAddress ?? null,
+      mcpBaseUrl: up[0]?.mcpBaseUrl ?? null,
+    }),
     stop: () => Promise.resolve(),
+  };
+  const clients = {
+    clientFor: () => {
+      if (agentctl === undefined) throw new Error('no agentctl in this test');
+      return agentctl;
+    },
+  };
+  return {
+    executors: new ExecutorRegistry(new Map([['local', local]]), 'local'),
+    clients,
+    events: new AgentctlEventHub(),
   };
 }
 

@@ -1,13 +1,11 @@
-// In-process wiring for the GitLab MR lifecycle: the provider-automation env (fresh SQLite, real
-// services), a GitLab test server, and the poller + evaluator on a manual clock (pollOnce, no timers).
-import { createGitlabVerifier, gitlabClientFor } from '../../packages/backend/src/gitlab/gitlab-credentials';
-import { MrEvaluator, type WorkspaceGitlab } from '../../packages/backend/src/mr-lifecycle/mr-evaluator';
-import { MrPoller } from '../../packages/backend/src/mr-lifecycle/mr-poller';
-import { MrUpdates } from '../../packages/backend/src/mr-lifecycle/mr-updates';
+// The GitLab MR lifecycle in process: the provider-automation env (fresh SQLite, the backend's
+// services) on a manual clock with the real GitLab port (tokens verified), a GitLab test server, and
+// the backend's poller + evaluator driven by the test (pollOnce, no timers).
+import { createGitlabPort } from '../../packages/backend/src/composition/production-ports';
 import type { AutomationPatch } from '../../packages/backend/src/provider-automation/review-link';
-import { WorkspaceCredentialService } from '../../packages/backend/src/provider-automation/workspace-credential-service';
 import type { Cleanup } from './cleanup';
 import { GITLAB_TOKEN, startGitlabServer } from './gitlab-server';
+import { recordKicks } from './in-process-backend';
 import { createProviderAutomationEnv, NOW } from './provider-automation';
 
 export const PROJECT = 'acme/group/svc';
@@ -18,10 +16,14 @@ export async function createMrLifecycleEnv(
   cleanup: Cleanup,
   options: { prefix?: string; switches?: AutomationPatch; credential?: boolean } = {},
 ) {
-  const env = await createProviderAutomationEnv(cleanup);
-  const gitlab = await startGitlabServer(cleanup, { prefix: options.prefix });
   let now = Date.parse(NOW);
-  const clock = () => new Date(now);
+  const env = await createProviderAutomationEnv(cleanup, {
+    clock: () => new Date(now),
+    gitlab: createGitlabPort(),
+    config: { gitlabPoll: POLICY },
+    random: () => 1, // full jitter: each backoff wait is exactly its ceiling, so the test can step to it
+  });
+  const gitlab = await startGitlabServer(cleanup, { prefix: options.prefix });
   await env.uow.read.workspaces.insert({ id: 'w', name: 'w', createdAt: NOW });
   const repo = await env.repositories.create({ workspace_id: 'w', remote_url: `https://gitlab.com/${PROJECT}` });
   const task = await env.tasks.create({ workspace_id: 'w', title: 't', repository_ids: [repo.id] });
@@ -33,31 +35,10 @@ export async function createMrLifecycleEnv(
     NOW,
   );
   gitlab.setMr(PROJECT, IID, { state: 'opened', reviewers: [] });
-  const credentials = new WorkspaceCredentialService({
-    uow: env.uow,
-    clock,
-    verifiers: { gitlab: createGitlabVerifier() },
-  });
+  const { credentials, evaluator, poller } = env;
   if (options.credential !== false)
     await credentials.put('w', 'gitlab', { token: GITLAB_TOKEN, base_url: gitlab.baseUrl });
-  const workspaceGitlab: WorkspaceGitlab = async (workspaceId) => {
-    const secret = await env.uow.read.workspaceCredentials.findSecret(workspaceId, 'gitlab');
-    return secret === undefined ? undefined : gitlabClientFor(secret);
-  };
-  const kicked: string[] = [];
-  const prompts = { kick: (sessionId: string) => Promise.resolve(void kicked.push(sessionId)) };
-  const evaluator = new MrEvaluator({ uow: env.uow, clock, logger: env.logger, gitlab: workspaceGitlab, prompts });
-  const updates = new MrUpdates(env.logger);
-  updates.subscribe((event) => evaluator.handle(event));
-  const poller = new MrPoller({
-    uow: env.uow,
-    clock,
-    logger: env.logger,
-    gitlab: workspaceGitlab,
-    updates,
-    policy: POLICY,
-    random: () => 1, // full jitter: each backoff wait is exactly its ceiling, so the test can step to it
-  });
+  const kicked = recordKicks(env.backend);
   return {
     env,
     gitlab,

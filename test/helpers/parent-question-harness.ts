@@ -1,21 +1,10 @@
 // The parent-question lifecycle in process: the turn harness (real drainer with the parent-question
-// gate, session events from the fake agentctl, boot reconcile) plus the backend's tool handlers, so a
+// gate, session events from the fake agentctl, boot reconcile) and its backend's tool handlers, so a
 // test plays each task's agent: it calls tools as a session (the identity the dispatcher binds) and
 // ends its turns. A second harness over the same data dir and fake agentctl is a restarted backend.
 import type { AskParentQuestionArgs } from '../../packages/backend/src/questions/parent-question';
-import type { ToolHandlerDeps } from '../../packages/backend/src/tool-calls/tool-handler-registry';
-import { createLogger } from '../../packages/backend/src/logger';
-import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
-import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
-import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
-import { AgentctlRuntimeSessions } from '../../packages/backend/src/sessions/runtime-session-control';
-import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
-import { TaskService } from '../../packages/backend/src/tasks/task-service';
 import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
-import { createToolHandlers } from '../../packages/backend/src/tool-calls/tool-handler-registry';
-import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import type { Cleanup } from './cleanup';
-import { fakeExecutor } from './fake-agentctl';
 import { createTurnHarness, type TurnHarnessOptions } from './turn-harness';
 import { waitUntil } from './wait';
 
@@ -37,27 +26,8 @@ export type ParentQuestionHarness = Awaited<ReturnType<typeof createParentQuesti
 
 export async function createParentQuestionHarness(cleanup: Cleanup, options: TurnHarnessOptions = {}) {
   const h = await createTurnHarness(cleanup, options);
-  const logger = createLogger('silent');
-  const connector = { clientFor: () => h.agentctl };
-  const executor = fakeExecutor();
-  const pusher = new ProviderPusher({ uow: h.uow, clock: h.clock, executor, agentctl: connector, logger });
-  const policy = { baseMs: 1, maxDelayMs: 4, maxAttempts: 0 };
-  const reconciler = new SessionReconciler({ uow: h.uow, pusher, policy, logger });
-  cleanup.defer(() => reconciler.stop());
-  const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger });
-  const repositories = new RepositoryService({ uow: h.uow, clock: h.clock, gitlabHosts: [] });
-  const tasks = new TaskService({ uow: h.uow, clock: h.clock });
-  const deps: ToolHandlerDeps = {
-    uow: h.uow,
-    clock: h.clock,
-    logger,
-    tasks,
-    workspaceSources: new WorkspaceSourceService({ uow: h.uow, clock: h.clock, repositories, refresh, logger }),
-    runtimeSessions: new AgentctlRuntimeSessions({ executor, agentctl: connector }),
-    questions: h.questions,
-    prompts: h.turns.drainer,
-  };
-  const handlers = createToolHandlers(deps);
+  const { tasks, toolHandlers: handlers } = h.backend;
+  const deps = { tasks, questions: h.questions };
   let calls = 0;
 
   /** Calls a tool as the agent of `sessionId`, with a fresh random call id (like agentctl's forwards). */

@@ -1,71 +1,44 @@
-// In-process wiring for the provider-automation tests: a fresh SQLite file, the real services and tool
-// handlers, and no agentctl (source changes commit; their live refresh fails and is only recorded).
+// The provider-automation tests in process: the backend's services and tool handlers on a fresh SQLite
+// file, and no agentctl (source changes commit; their live refresh fails and is only recorded).
 import type { LaunchConfig } from '@kandev/protocol';
-import type { Executor } from '../../packages/backend/src/executors/executor';
+import type { GitlabPort } from '../../packages/backend/src/composition/backend-ports';
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
-import { createLogger } from '../../packages/backend/src/logger';
-import { createProviderAutomationRoutes } from '../../packages/backend/src/provider-automation/provider-automation-routes';
-import { ReviewLinkService } from '../../packages/backend/src/provider-automation/review-link-service';
-import { WorkspaceCredentialService } from '../../packages/backend/src/provider-automation/workspace-credential-service';
-import { QuestionService } from '../../packages/backend/src/questions/question-service';
-import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
-import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
-import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
-import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
-import { TaskService } from '../../packages/backend/src/tasks/task-service';
 import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
 import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
-import { createToolHandlers } from '../../packages/backend/src/tool-calls/tool-handler-registry';
-import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
-import { tempDir } from './processes';
+import { createInProcessBackend, type InProcessBackendOptions } from './in-process-backend';
 
 export const NOW = '2026-11-30T10:00:00.000Z';
-/** What agentctl and its gRPC client are not needed for: no agentctl is running. */
-const NO_AGENTCTL: Executor = {
-  name: 'local',
-  ensureAgentctl: () => Promise.reject(new Error('no agentctl in this test')),
-  current: () => undefined,
-  status: () => ({ running: false, pid: null, grpcAddress: null, mcpBaseUrl: null }),
-  stop: () => Promise.resolve(),
-};
 
-export async function createProviderAutomationEnv(cleanup: Cleanup) {
-  const db = createDatabase(tempDir(cleanup));
-  cleanup.defer(() => db.destroy());
-  await migrateToLatest(db);
-  const uow = createUnitOfWork(db);
-  const clock = () => new Date(NOW);
-  const logger = createLogger('silent');
-  const agentctl = {
-    clientFor: () => {
-      throw new Error('no agentctl in this test');
-    },
-  };
-  const pusher = new ProviderPusher({ uow, clock, executor: NO_AGENTCTL, agentctl, logger });
-  const refresh = new ProviderRefreshService({ pusher, scheduler: { schedule: () => undefined }, logger });
-  const repositories = new RepositoryService({ uow, clock, gitlabHosts: [] });
-  const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger });
-  const tasks = new TaskService({ uow, clock });
-  const links = new ReviewLinkService({ uow, clock });
-  const credentials = new WorkspaceCredentialService({ uow, clock });
-  const questions = new QuestionService({ uow, clock, timeoutMs: 600_000, logger });
-  // No drainer here: the review tools queue no prompts.
-  const prompts = { kick: () => Promise.resolve() };
-  const handlers = createToolHandlers({ uow, clock, logger, tasks, workspaceSources: sources, questions, prompts });
-  return { db, uow, logger, repositories, sources, tasks, links, credentials, handlers };
+export interface ProviderAutomationOptions {
+  /** Default: the fixed time NOW. */
+  clock?: () => Date;
+  /** Default: GitLab reached for real, tokens stored unverified. */
+  gitlab?: GitlabPort;
+  config?: InProcessBackendOptions['config'];
+  random?: () => number;
+}
+
+export async function createProviderAutomationEnv(cleanup: Cleanup, options: ProviderAutomationOptions = {}) {
+  const { db, logger, backend } = await createInProcessBackend(cleanup, {
+    clock: options.clock ?? (() => new Date(NOW)),
+    gitlab: options.gitlab,
+    random: options.random,
+    // No agentctl is up: a refresh fails once, recorded, never retried in the background.
+    config: { refreshRetry: { baseMs: 1, maxDelayMs: 4, maxAttempts: 0 }, ...options.config },
+  });
+  const { uow, repositories, sources, tasks, links, credentials, evaluator, poller, toolHandlers: handlers } = backend;
+  return { db, uow, logger, backend, repositories, sources, tasks, links, credentials, evaluator, poller, handlers };
 }
 
 export type ProviderAutomationEnv = Awaited<ReturnType<typeof createProviderAutomationEnv>>;
 
-/** The env's REST routes on a loopback port, with the backend's app factory and error middleware. */
+/** The backend's REST routes on a loopback port, with its app factory and error middleware. */
 export async function serveProviderAutomation(cleanup: Cleanup, env: ProviderAutomationEnv): Promise<BackendApi> {
-  const router = createProviderAutomationRoutes({ links: env.links, credentials: env.credentials });
-  const server = await listen(createApp(env.logger, [router]), '127.0.0.1', 0);
+  const server = await listen(createApp(env.logger, env.backend.routers), '127.0.0.1', 0);
   cleanup.defer(() => server.close());
   return new BackendApi(`http://127.0.0.1:${server.port}`);
 }

@@ -1,26 +1,14 @@
 // The backend's tool handlers in process, on a fresh SQLite file per test, with a fake agentctl: a
 // ToolCallContext is built from a real session row, exactly the bound identity the dispatcher passes.
 import { AppError, type LaunchConfig, type QuestionCapability, type Surface } from '@kandev/protocol';
-import type { AgentctlConnector } from '../../packages/backend/src/executors/agentctl-client';
-import { createLogger } from '../../packages/backend/src/logger';
-import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
+import type { StartTimer } from '../../packages/backend/src/questions/question-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
-import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
-import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
-import { QuestionService, type StartTimer } from '../../packages/backend/src/questions/question-service';
-import { AgentctlRuntimeSessions } from '../../packages/backend/src/sessions/runtime-session-control';
 import { isLive } from '../../packages/backend/src/sessions/session-lifecycle';
-import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
-import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
-import { TaskService } from '../../packages/backend/src/tasks/task-service';
 import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
 import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
-import { createToolHandlers, type ToolHandlerDeps } from '../../packages/backend/src/tool-calls/tool-handler-registry';
-import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import type { Cleanup } from './cleanup';
-import { tempDir } from './processes';
-import { ENDPOINT, FakeAgentctl, fakeExecutor, PROVIDER_SET_QUERY } from './fake-agentctl';
+import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from './fake-agentctl';
+import { createInProcessBackend, recordKicks } from './in-process-backend';
 
 export { ENDPOINT, FakeAgentctl, PROVIDER_SET_QUERY };
 
@@ -56,7 +44,7 @@ export interface SessionSeed {
 
 export type ToolHarness = Awaited<ReturnType<typeof createToolHarness>>;
 
-/** A migrated database, the real services behind ToolHandlerDeps, and the handlers of every tool. */
+/** The backend in process (its real wiring, the fake agentctl), and the handlers of every tool. */
 export interface HarnessOptions {
   questionTimeoutMs?: number;
   /** The question timeout's timer (default: a real one). */
@@ -64,47 +52,24 @@ export interface HarnessOptions {
 }
 
 export async function createToolHarness(cleanup: Cleanup, options: HarnessOptions = {}) {
-  const db = createDatabase(tempDir(cleanup));
-  cleanup.defer(() => db.destroy());
-  await migrateToLatest(db);
-  const uow = createUnitOfWork(db);
   let ticks = 0;
   const clock = () => new Date(NOW + 1000 * ticks++); // distinct, increasing timestamps
-  const logger = createLogger('silent');
   const agentctl = new FakeAgentctl();
-  const connector: AgentctlConnector = { clientFor: () => agentctl };
-  const executor = fakeExecutor();
-  const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
-  const reconciler = new SessionReconciler({
-    uow,
-    pusher,
-    policy: { baseMs: 1, maxDelayMs: 4, maxAttempts: 0 },
-    logger,
-  });
-  cleanup.defer(() => reconciler.stop());
-  const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger });
-  const repositories = new RepositoryService({ uow, clock, gitlabHosts: [] });
-  /** Sessions whose queue a tool asked to drain, in order (the drainer itself is tested elsewhere). */
-  const kicks: string[] = [];
-  const prompts = { kick: (sessionId: string) => Promise.resolve(void kicks.push(sessionId)) };
-  const deps: ToolHandlerDeps = {
-    uow,
+  const { db, backend } = await createInProcessBackend(cleanup, {
     clock,
-    logger,
-    tasks: new TaskService({ uow, clock }),
-    workspaceSources: new WorkspaceSourceService({ uow, clock, repositories, refresh, logger }),
-    runtimeSessions: new AgentctlRuntimeSessions({ executor, agentctl: connector }),
-    questions: new QuestionService({
-      uow,
-      clock,
-      timeoutMs: options.questionTimeoutMs ?? 600_000,
-      logger,
-      startTimer: options.startTimer,
-      prompts,
-    }),
-    prompts,
-  };
-  const handlers = createToolHandlers(deps);
+    agentctl: fakeAgentctlPort(agentctl),
+    // A failed refresh is recorded, never retried in the background.
+    config: {
+      questionTimeoutMs: options.questionTimeoutMs ?? 600_000,
+      refreshRetry: { baseMs: 1, maxDelayMs: 4, maxAttempts: 0 },
+    },
+    startTimer: options.startTimer,
+  });
+  const uow = backend.uow;
+  /** Sessions whose queue a tool asked to drain, in order (the harness's sessions run no agent: nothing is sent). */
+  const kicks = recordKicks(backend);
+  const deps = { tasks: backend.tasks, questions: backend.questions };
+  const handlers = backend.toolHandlers;
   const sql: string[] = [];
   db.on('query', (query: { sql: string }) => sql.push(query.sql));
 

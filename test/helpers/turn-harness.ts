@@ -1,28 +1,16 @@
 // The backend's turn model in process, over a real SQLite file, with the fake agentctl: the session,
 // prompt and question services, the drainer, the session event handler (fed by the fake, as the
-// Attach stream would) and the boot reconcile, wired as main.ts wires them. A second harness over the
-// same data dir and the same fake is a restarted backend.
+// Attach stream would) and the boot reconcile, wired by main.ts's composition root. A second harness
+// over the same data dir and the same fake is a restarted backend.
 import type { BackoffPolicy } from '../../packages/backend/src/sessions/retry-backoff';
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
-import { createLogger } from '../../packages/backend/src/logger';
 import type { DrainGate } from '../../packages/backend/src/prompt-queue/drain-gate';
-import { createPromptRoutes } from '../../packages/backend/src/prompt-queue/prompt-routes';
-import { PromptService } from '../../packages/backend/src/prompt-queue/prompt-service';
 import type { QueuedPrompt } from '../../packages/backend/src/prompt-queue/queued-prompt';
-import { QuestionService } from '../../packages/backend/src/questions/question-service';
-import { OrphanSweeper } from '../../packages/backend/src/sessions/orphan-sweeper';
-import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
-import { AgentctlRuntimeSessions } from '../../packages/backend/src/sessions/runtime-session-control';
-import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
-import { createSessionRoutes } from '../../packages/backend/src/sessions/session-routes';
-import { SessionService } from '../../packages/backend/src/sessions/session-service';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
-import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
-import { createTurnRuntime } from '../../packages/backend/src/turns/turn-runtime';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
-import { ENDPOINT, FakeAgentctl, fakeExecutor } from './fake-agentctl';
+import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from './fake-agentctl';
+import { createInProcessBackend } from './in-process-backend';
 import { tempDir } from './processes';
 import { waitUntil } from './wait';
 
@@ -43,47 +31,18 @@ export type TurnHarness = Awaited<ReturnType<typeof createTurnHarness>>;
 
 export async function createTurnHarness(cleanup: Cleanup, options: TurnHarnessOptions = {}) {
   const dataDir = options.dataDir ?? tempDir(cleanup);
-  const db = createDatabase(dataDir);
-  cleanup.defer(() => db.destroy());
-  await migrateToLatest(db);
-  const uow = createUnitOfWork(db);
   let ticks = 0;
   const clock = () => new Date(START + ticks++); // distinct, increasing timestamps
-  const logger = createLogger('silent');
   const agentctl = options.agentctl ?? new FakeAgentctl();
-  const connector = { clientFor: () => agentctl };
-  const executor = fakeExecutor();
-  const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
-  const refreshPolicy = { baseMs: 1, maxDelayMs: 4, maxAttempts: 3 };
-  const reconciler = new SessionReconciler({ uow, pusher, policy: refreshPolicy, logger });
-  cleanup.defer(() => reconciler.stop());
-  const orphans = new OrphanSweeper({ uow, executor, agentctl: connector, logger, followUpDelaysMs: [] });
-  const turns = createTurnRuntime({
-    uow,
+  const { db, logger, backend } = await createInProcessBackend(cleanup, {
+    dataDir,
     clock,
-    executor,
-    agentctl: connector,
-    refreshes: reconciler,
-    promptRetry: options.promptRetry ?? { baseMs: 2, maxDelayMs: 10, maxAttempts: 5 },
+    agentctl: fakeAgentctlPort(agentctl),
+    // Prompt re-sends (and refresh retries) follow this schedule.
+    config: { refreshRetry: options.promptRetry ?? { baseMs: 2, maxDelayMs: 10, maxAttempts: 5 } },
     gate: options.gate,
-    logger,
   });
-  cleanup.defer(() => turns.stop());
-  const questions = new QuestionService({ uow, clock, timeoutMs: 600_000, logger, prompts: turns.drainer });
-  const sessions = new SessionService({
-    uow,
-    clock,
-    executor,
-    agentctl: connector,
-    refreshes: reconciler,
-    orphans,
-    lanes: turns.lanes,
-    prompts: turns.drainer,
-    runtimeSessions: new AgentctlRuntimeSessions({ executor, agentctl: connector }),
-    questions,
-    logger,
-  });
-  const prompts = new PromptService({ uow, clock, prompts: turns.drainer, logger });
+  const { uow, turns, sessions, prompts, questions } = backend;
   // The Attach stream: the latest backend to attach gets agentctl's events (and what it buffered).
   const attach = () => agentctl.attach((event) => void turns.events.handle(event, ENDPOINT.grpcAddress));
   attach();
@@ -196,15 +155,16 @@ export async function createTurnHarness(cleanup: Cleanup, options: TurnHarnessOp
     );
   }
 
-  /** The session and prompt REST routes on a loopback port, with the backend's app factory. */
+  /** The backend's REST routes (sessions, prompts, ...) on a loopback port, with its app factory. */
   async function serve(): Promise<BackendApi> {
-    const app = createApp(logger, [createSessionRoutes(sessions), createPromptRoutes(prompts)]);
+    const app = createApp(logger, backend.routers);
     const http = await listen(app, '127.0.0.1', 0);
     cleanup.defer(() => http.close());
     return new BackendApi(`http://127.0.0.1:${http.port}`);
   }
 
   return {
+    backend,
     db,
     uow,
     dataDir,

@@ -1,21 +1,12 @@
 // Agent profiles over REST (in-process app on a fresh SQLite file): CRUD, strict bodies, and the
 // autopilot rule on POST /api/tasks (a profile without MCP support cannot run an autopilot task).
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createAgentProfileRoutes } from '../../packages/backend/src/agent-profiles/agent-profile-routes';
-import { AgentProfileService } from '../../packages/backend/src/agent-profiles/agent-profile-service';
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
-import { createLogger } from '../../packages/backend/src/logger';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
-import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
-import { createTaskRoutes } from '../../packages/backend/src/tasks/task-routes';
-import { TaskService } from '../../packages/backend/src/tasks/task-service';
-import { createWorkspaceRoutes } from '../../packages/backend/src/workspaces/workspace-routes';
-import { WorkspaceService } from '../../packages/backend/src/workspaces/workspace-service';
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { createInProcessBackend } from '../helpers/in-process-backend';
 
 type Json = Record<string, unknown>;
 const EXAMPLES_DIR = join(__dirname, '..', '..', 'docs', 'agent-profiles');
@@ -30,18 +21,8 @@ describe('backend REST: agent profiles', () => {
   const cleanup = useCleanup();
 
   async function setup() {
-    const dataDir = await mkdtemp(join(tmpdir(), 'kandev-profiles-'));
-    cleanup.defer(() => rm(dataDir, { recursive: true, force: true }));
-    const db = createDatabase(dataDir);
-    cleanup.defer(() => db.destroy());
-    await migrateToLatest(db);
-    const uow = createUnitOfWork(db);
-    const clock = () => new Date();
-    const app = createApp(createLogger('silent'), [
-      createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
-      createAgentProfileRoutes(new AgentProfileService({ uow, clock })),
-      createTaskRoutes(new TaskService({ uow, clock })),
-    ]);
+    const { db, logger, backend } = await createInProcessBackend(cleanup);
+    const app = createApp(logger, backend.routers);
     const server = await listen(app, '127.0.0.1', 0);
     cleanup.defer(() => server.close());
     const api = new BackendApi(`http://127.0.0.1:${server.port}`);

@@ -2,49 +2,33 @@
 // query per batch (counted with knex's 'query' event), what each agentctl answer records, and the
 // reconciler's bounded retries.
 import { AppError, type LaunchConfig } from '@kandev/protocol';
-import type { AgentctlConnector } from '../../packages/backend/src/executors/agentctl-client';
-import { createLogger } from '../../packages/backend/src/logger';
-import { RepositoryService } from '../../packages/backend/src/repositories/repository-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
-import { ProviderPusher } from '../../packages/backend/src/sessions/provider-pusher';
-import { ProviderRefreshService } from '../../packages/backend/src/sessions/provider-refresh-service';
-import { SessionReconciler } from '../../packages/backend/src/sessions/session-reconciler';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
-import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
-import { WorkspaceSourceService } from '../../packages/backend/src/workspace-sources/workspace-source-service';
 import { useCleanup } from '../helpers/cleanup';
-import { ENDPOINT, FakeAgentctl, fakeExecutor, PROVIDER_SET_QUERY } from '../helpers/fake-agentctl';
-import { tempDir } from '../helpers/processes';
+import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from '../helpers/fake-agentctl';
+import { createInProcessBackend } from '../helpers/in-process-backend';
 import { waitUntil } from '../helpers/wait';
 
 const NOW = '2026-11-30T10:00:00.000Z';
 const WRITE = /^\s*(insert|update|delete)\b/i;
-const logger = createLogger('silent');
+/** SessionStore.findById. */
+const SESSION_BY_ID = /^select \* from [`"]sessions[`"] where [`"]id[`"] = \?/i;
 
 /** agentctl's registry in miniature: revisions only move forward. */
 describe('live-update services (in process, fake agentctl)', () => {
   const cleanup = useCleanup();
 
   async function setup(options: { maxAttempts?: number } = {}) {
-    const db = createDatabase(tempDir(cleanup));
-    cleanup.defer(() => db.destroy());
-    await migrateToLatest(db);
-    const uow = createUnitOfWork(db);
-    const clock = () => new Date(NOW);
     const agentctl = new FakeAgentctl();
-    const connector: AgentctlConnector = { clientFor: () => agentctl };
-    const executor = fakeExecutor();
-    const pusher = new ProviderPusher({ uow, clock, executor, agentctl: connector, logger });
-    const policy = { baseMs: 1, maxDelayMs: 4, maxAttempts: options.maxAttempts ?? 3 };
-    const reconciler = new SessionReconciler({ uow, pusher, policy, logger });
-    cleanup.defer(() => reconciler.stop());
-    const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger });
-    const repositories = new RepositoryService({ uow, clock, gitlabHosts: [] });
-    const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger });
+    const { db, backend } = await createInProcessBackend(cleanup, {
+      clock: () => new Date(NOW),
+      agentctl: fakeAgentctlPort(agentctl),
+      config: { refreshRetry: { baseMs: 1, maxDelayMs: 4, maxAttempts: options.maxAttempts ?? 3 } },
+    });
+    const { uow, reconciler, sources, pusher } = backend;
     const sql: string[] = [];
     db.on('query', (query: { sql: string }) => sql.push(query.sql));
     await uow.read.workspaces.insert({ id: 'w', name: 'w', createdAt: NOW });
-    return { db, uow, agentctl, reconciler, sources, sql };
+    return { db, uow, agentctl, reconciler, sources, pusher, sql };
   }
 
   type Env = Awaited<ReturnType<typeof setup>>;
@@ -141,6 +125,32 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(await env.uow.read.sessions.findById('gone')).toMatchObject({ revision: 1, state: 'failed' });
     const batchIds = await env.db('task_repositories').where({ task_id: 't' }).distinct('batch_id');
     expect(batchIds).toEqual([{ batch_id: batch.batchId }]);
+  });
+
+  test('a push goes to the agentctl the plan read: the session row is read once more, to acknowledge', async () => {
+    const env = await setup();
+    await task(env, 't');
+    await runningSession(env, 's1', 't');
+    env.sql.length = 0;
+    const batch = await env.sources.add('t', { sources: [remote('github.com/a/1')] });
+
+    expect(batch.refresh.status).toBe('applied');
+    expect(env.agentctl.calls).toEqual(['GetSession s1', 'UpdateProviders s1 github 2']);
+    expect(env.sql.filter((q) => SESSION_BY_ID.test(q))).toHaveLength(1);
+  });
+
+  test('a session resumed onto another agentctl since the plan is not failed by the push: it is retried', async () => {
+    const env = await setup({ maxAttempts: 0 });
+    await task(env, 't');
+    await runningSession(env, 's1', 't');
+    const before = await env.uow.read.sessions.findById('s1');
+    // The plan read the session on an agentctl that is gone now; its row records the live one.
+    const planned = { id: 's1', executor: 'local', agentctlAddress: '127.0.0.1:9' };
+    const result = await env.pusher.sync({ session: planned, providers: ['github'], revision: 2 });
+
+    expect(result).toMatchObject({ sessionId: 's1', status: 'failed', retry: true });
+    expect(await env.uow.read.sessions.findById('s1')).toEqual(before);
+    expect(env.agentctl.calls).toEqual([]);
   });
 
   test('a batch that adds nothing writes nothing and pushes nothing; a removal is one query too', async () => {

@@ -5,10 +5,11 @@ import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
 import { createLogger } from '../../packages/backend/src/logger';
 import { createQuestionRoutes } from '../../packages/backend/src/questions/question-routes';
-import { QuestionService, type StartTimer } from '../../packages/backend/src/questions/question-service';
+import type { StartTimer } from '../../packages/backend/src/questions/question-service';
 import type { ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { createInProcessBackend } from '../helpers/in-process-backend';
 import { createToolHarness, expectRefusedUnchanged, type ToolHarness } from '../helpers/tool-harness';
 
 const ASK = 'ask_user_question_kandev';
@@ -180,13 +181,13 @@ describe('operator questions (in process)', () => {
     const { harness, ask } = await setup();
     const call = ask();
     const id = await call.recorded;
-    // A second service over the same database stands for the restarted backend: it holds no calls.
-    const restarted = new QuestionService({
-      uow: harness.uow,
-      clock: harness.clock, // the harness's clock: the question's expiry is relative to it
-      timeoutMs: 600_000,
-      logger: createLogger('silent'),
-    });
+    // A second backend over the same database stands for the restarted one: it holds no calls.
+    const { questions: restarted } = (
+      await createInProcessBackend(cleanup, {
+        db: harness.db,
+        clock: harness.clock, // the harness's clock: the question's expiry is relative to it
+      })
+    ).backend;
     expect((await restarted.list({ state: 'pending' })).questions.map((q) => q.id)).toEqual([id]);
     const { delivery } = await restarted.answer(id, GOOD);
     expect(delivery).toEqual({ to: 'queued_prompt', queuedPromptId: expect.any(String) as unknown });

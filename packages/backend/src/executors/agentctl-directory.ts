@@ -1,10 +1,9 @@
 import { AppError } from '@kandev/protocol';
-import type { AgentctlEndpoint, Executor, SessionPlacement } from './executor';
+import type { AgentctlEndpoint, SessionPlacement } from './executor';
 
 /**
  * Where sessions' agentctls are: which executor a launch uses, the agentctl a session was started on,
- * and every agentctl up now. The executor registry is the real one; a single Executor (tests, the old
- * one-agentctl wiring) is wrapped by singleAgentctl().
+ * and every agentctl up now. The executor registry is the one implementation; Agentctls reaches them.
  */
 export interface AgentctlDirectory {
   readonly defaultExecutor: string;
@@ -22,30 +21,4 @@ export interface AgentctlDirectory {
 
 export function unknownExecutor(name: string, known: readonly string[]): AppError {
   return new AppError('invalid_argument', `unknown executor '${name}'; configured: ${known.join(', ')}`);
-}
-
-/** A directory over one executor that runs one agentctl for every session. */
-export function singleAgentctl(executor: Executor): AgentctlDirectory {
-  return {
-    defaultExecutor: executor.name,
-    names: () => [executor.name],
-    acquire: (name) => {
-      if (name !== executor.name) return Promise.reject(unknownExecutor(name, [executor.name]));
-      return executor.ensureAgentctl();
-    },
-    endpointFor: (session) => {
-      const current = executor.current();
-      return current !== undefined && current.grpcAddress === session.agentctlAddress ? current : undefined;
-    },
-    endpoints: () => {
-      const current = executor.current();
-      return current === undefined ? [] : [current];
-    },
-    release: () => Promise.resolve(),
-  };
-}
-
-/** The directory a service was given, or its one executor wrapped as one. */
-export function directoryOf(deps: { executor: Executor; agentctls?: AgentctlDirectory }): AgentctlDirectory {
-  return deps.agentctls ?? singleAgentctl(deps.executor);
 }

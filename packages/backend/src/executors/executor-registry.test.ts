@@ -1,7 +1,7 @@
 import type { AgentctlApi, AgentctlConnector } from './agentctl-client';
+import { Agentctls } from './agentctls';
 import type { AgentctlEndpoint, ExecutorBackend, ExecutorKind, SessionPlacement } from './executor';
 import { ExecutorRegistry } from './executor-registry';
-import { SessionRoutedConnector } from './session-routed-connector';
 
 const endpoint = (grpcAddress: string): AgentctlEndpoint => ({
   grpcAddress,
@@ -23,13 +23,13 @@ function backend(kind: ExecutorKind, up: AgentctlEndpoint[]): ExecutorBackend & 
       return Promise.resolve();
     },
     recover: () => Promise.resolve(),
-    status: () => ({ running: up.length > 0, pid: null, grpcAddress: null, mcpBaseUrl: null }),
+    status: () => ({ running: up.length > 0, pid: null, grpcAddress: up[0]?.grpcAddress ?? null, mcpBaseUrl: null }),
     stop: () => Promise.resolve(),
   };
 }
 
-function registry() {
-  const local = backend('local', [endpoint('l:1')]);
+function registry(localUp = [endpoint('l:1')]) {
+  const local = backend('local', localUp);
   const remote = backend('remote', [endpoint('r:1')]);
   const docker = backend('docker', [endpoint('d:1'), endpoint('d:2')]);
   const backends = new Map<string, ExecutorBackend>([
@@ -62,11 +62,11 @@ describe('ExecutorRegistry', () => {
     expect(r.endpointFor(placed('s', 'docker', null))).toBeUndefined();
   });
 
-  test('every agentctl up, once each; current() is the default executor’s', () => {
+  test('every agentctl up, once each; the status shown is the default executor’s', () => {
     const { registry: r } = registry();
     expect(r.endpoints().map((e) => e.grpcAddress)).toEqual(['l:1', 'r:1', 'd:1', 'd:2']);
-    expect(r.current()).toEqual(endpoint('l:1'));
-    expect(r.name).toBe('local');
+    expect(r.status()).toMatchObject({ running: true, grpcAddress: 'l:1' });
+    expect(r.defaultExecutor).toBe('local');
   });
 
   test('release goes to the executor that ran the session', async () => {
@@ -81,9 +81,18 @@ describe('ExecutorRegistry', () => {
   });
 });
 
-describe('SessionRoutedConnector', () => {
-  function setup(rows: SessionPlacement[]) {
-    const { registry: r } = registry();
+/** What `run` threw (fails the test when it returned). */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('Agentctls', () => {
+  function setup(directory = registry().registry) {
     const calls: string[] = [];
     const clients: AgentctlConnector = {
       clientFor: (target) =>
@@ -98,27 +107,48 @@ describe('SessionRoutedConnector', () => {
           },
         }) as unknown as AgentctlApi,
     };
-    const connector = new SessionRoutedConnector({
-      clients,
-      directory: r,
-      findSession: (id) => Promise.resolve(rows.find((row) => row.id === id)),
-    });
-    return { connector, calls };
+    return { agentctls: new Agentctls(directory, clients), calls };
   }
 
-  test('per-session calls follow the session row; ListSessions stays on the endpoint asked', async () => {
-    const { connector, calls } = setup([placed('s1', 'docker', 'd:2'), placed('s2', 'local', null)]);
-    const client = connector.clientFor(endpoint('l:1'));
-    await client.getSession('s1');
-    await client.getSession('s2');
-    await client.getSession('unknown');
-    await client.listSessions();
-    expect(calls).toEqual(['GetSession s1 @d:2', 'GetSession s2 @l:1', 'GetSession unknown @l:1', 'ListSessions @l:1']);
+  test('per-session calls go to the agentctl the row records; the sweep asks every agentctl up', async () => {
+    const { agentctls, calls } = setup();
+    await agentctls.forSession(placed('s1', 'docker', 'd:2')).getSession('s1');
+    await agentctls.forSession(placed('s2', 'local', 'l:1')).getSession('s2');
+    for (const { client } of agentctls.up()) await client.listSessions();
+    expect(calls).toEqual([
+      'GetSession s1 @d:2',
+      'GetSession s2 @l:1',
+      'ListSessions @l:1',
+      'ListSessions @r:1',
+      'ListSessions @d:1',
+      'ListSessions @d:2',
+    ]);
+    expect(agentctls.find(placed('s1', 'docker', 'd:2'))?.endpoint).toEqual(endpoint('d:2'));
   });
 
-  test('a session whose agentctl is gone is not_found there (it no longer holds it)', async () => {
-    const { connector, calls } = setup([placed('s1', 'docker', 'd:9')]);
-    await expect(connector.clientFor(endpoint('l:1')).getSession('s1')).rejects.toMatchObject({ code: 'not_found' });
+  test('a session whose agentctl is gone is not_found there (it no longer holds it)', () => {
+    const { agentctls, calls } = setup();
+    expect(thrown(() => agentctls.forSession(placed('s1', 'docker', 'd:9')))).toMatchObject({ code: 'not_found' });
+    expect(thrown(() => agentctls.forSession(placed('s2', 'local', null)))).toMatchObject({ code: 'not_found' });
+    expect(agentctls.find(placed('s1', 'docker', 'd:9'))).toBeUndefined();
     expect(calls).toEqual([]);
+  });
+
+  test('no agentctl up at all is unavailable (a later try may reach one)', () => {
+    const local = backend('local', []);
+    const { agentctls } = setup(new ExecutorRegistry(new Map([['local', local]]), 'local'));
+    expect(thrown(() => agentctls.forSession(placed('s1', 'local', 'l:1')))).toMatchObject({
+      code: 'unavailable',
+      message: 'agentctl is not running',
+    });
+  });
+
+  test("a launch gets its agentctl from the session's executor", async () => {
+    const { agentctls, calls } = setup();
+    const launched = await agentctls.forLaunch({ id: 's1', executor: 'docker' });
+    expect(launched.endpoint).toEqual(endpoint('c-s1:1'));
+    await launched.client.getSession('s1');
+    expect(calls).toEqual(['GetSession s1 @c-s1:1']);
+    await expect(agentctls.forLaunch({ id: 's1', executor: 'k8s' })).rejects.toThrow(/unknown executor 'k8s'/);
   });
 });

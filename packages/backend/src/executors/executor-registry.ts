@@ -1,23 +1,18 @@
 import { AppError } from '@kandev/protocol';
 import { type AgentctlDirectory, unknownExecutor } from './agentctl-directory';
-import type { AgentctlEndpoint, AgentctlStatus, Executor, ExecutorBackend, SessionPlacement } from './executor';
+import type { AgentctlEndpoint, AgentctlStatus, ExecutorBackend, SessionPlacement } from './executor';
 
 /**
  * Every executor this backend can launch sessions with, by name ('local', 'docker', 'remote', or a
- * named profile), and the default one. It is also the single-agentctl `Executor` the turn and queue
- * code asks for `current()`: that answers the default executor's agentctl (any live one when it has
- * none), and the session-routed connector sends each per-session call to the session's own agentctl.
+ * named profile), and the default one: where a launch gets its agentctl, and where each session's
+ * agentctl is (by the executor and address its row records).
  */
-export class ExecutorRegistry implements AgentctlDirectory, Executor {
+export class ExecutorRegistry implements AgentctlDirectory {
   constructor(
     private readonly backends: ReadonlyMap<string, ExecutorBackend>,
     readonly defaultExecutor: string,
   ) {
     if (!backends.has(defaultExecutor)) throw unknownExecutor(defaultExecutor, [...backends.keys()]);
-  }
-
-  get name(): string {
-    return this.defaultExecutor;
   }
 
   names(): string[] {
@@ -67,19 +62,7 @@ export class ExecutorRegistry implements AgentctlDirectory, Executor {
     return failures;
   }
 
-  /** Executor compat: the default executor's shared agentctl (docker has none: one per session). */
-  ensureAgentctl(): Promise<AgentctlEndpoint> {
-    const backend = this.backend(this.defaultExecutor);
-    if (backend.kind === 'docker') {
-      return Promise.reject(new AppError('failed_precondition', 'the docker executor runs one agentctl per session'));
-    }
-    return backend.acquire('');
-  }
-
-  current(): AgentctlEndpoint | undefined {
-    return this.backend(this.defaultExecutor).endpoints()[0] ?? this.endpoints()[0];
-  }
-
+  /** The default executor's agentctl (GET /api/agentctl, the ready line). */
   status(): AgentctlStatus {
     return this.backend(this.defaultExecutor).status();
   }

@@ -15,23 +15,6 @@ export interface AgentctlStatus {
   mcpBaseUrl: string | null;
 }
 
-/**
- * Something that provides ONE agentctl (the local child process). Callers that still think in one
- * agentctl (turns/, prompt-queue/) take this shape; the executor registry implements it too and
- * routes per session (ADR: executors).
- */
-export interface Executor {
-  /** Stored on session rows, e.g. 'local'. */
-  readonly name: string;
-  /** Starts agentctl when none is running (or it died) and resolves once it serves gRPC. */
-  ensureAgentctl(): Promise<AgentctlEndpoint>;
-  /** The running agentctl, without starting one. */
-  current(): AgentctlEndpoint | undefined;
-  status(): AgentctlStatus;
-  /** Stops the agentctl this executor started (no-op when none). */
-  stop(): Promise<void>;
-}
-
 /** The executor kinds; a named profile picks one of them with its own options. */
 export const EXECUTOR_KINDS = ['local', 'docker', 'remote'] as const;
 export type ExecutorKind = (typeof EXECUTOR_KINDS)[number];

@@ -28,12 +28,12 @@ export class LocalExecutorBackend implements ExecutorBackend {
   }
 
   endpointAt(grpcAddress: string): AgentctlEndpoint | undefined {
-    const current = this.local.current();
+    const current = this.local.liveEndpoint();
     return current?.grpcAddress === grpcAddress ? current : undefined;
   }
 
   endpoints(): AgentctlEndpoint[] {
-    const current = this.local.current();
+    const current = this.local.liveEndpoint();
     return current === undefined ? [] : [current];
   }
 

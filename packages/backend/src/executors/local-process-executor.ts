@@ -6,7 +6,7 @@ import { canAdopt } from './agentctl-adoption';
 import { adoptedHandle, type AgentctlHandle, spawnedHandle } from './agentctl-handle';
 import { isAlive, spawnAgentctl, stopAgentctlProcess } from './agentctl-process';
 import { readAgentctlState, removeAgentctlState, writeAgentctlState } from './agentctl-state-file';
-import type { AgentctlEndpoint, AgentctlStatus, Executor } from './executor';
+import type { AgentctlEndpoint, AgentctlStatus } from './executor';
 import { waitForServing } from './wait-for-serving';
 
 export interface LocalProcessExecutorOptions {
@@ -44,8 +44,7 @@ export function defaultAgentctlEntry(): string {
  * Runs agentctl as a detached child of this backend; reuses it while alive, restarts it when it died,
  * and adopts the one an earlier (crashed) backend left running on the same data dir.
  */
-export class LocalProcessExecutor implements Executor {
-  readonly name = 'local';
+export class LocalProcessExecutor {
   private readonly token: string;
   private running: Running | undefined;
   private starting: Promise<Running> | undefined;
@@ -55,6 +54,7 @@ export class LocalProcessExecutor implements Executor {
     this.token = options.token ?? randomBytes(32).toString('base64url');
   }
 
+  /** Starts agentctl when none is running (or it died) and resolves once it serves gRPC. */
   async ensureAgentctl(): Promise<AgentctlEndpoint> {
     const running = this.alive();
     if (running !== undefined) return running.endpoint;
@@ -69,7 +69,8 @@ export class LocalProcessExecutor implements Executor {
     this.endpointListeners.push(listener);
   }
 
-  current(): AgentctlEndpoint | undefined {
+  /** The running agentctl, without starting one. */
+  liveEndpoint(): AgentctlEndpoint | undefined {
     return this.alive()?.endpoint;
   }
 
@@ -83,6 +84,7 @@ export class LocalProcessExecutor implements Executor {
     };
   }
 
+  /** Stops the agentctl this executor started or adopted (no-op when none). */
   async stop(): Promise<void> {
     await this.starting?.catch(() => undefined);
     const running = this.running;

@@ -1,7 +1,7 @@
 import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { Executor } from '../executors/executor';
+import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
+import type { AgentSession } from '../sessions/agent-session';
 import { type BackoffPolicy, canRetry, retryDelayMs } from '../sessions/retry-backoff';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { UnitOfWork } from '../store/unit-of-work';
@@ -14,8 +14,7 @@ import type { QueuedPrompt } from './queued-prompt';
 export interface PromptDrainerDeps {
   uow: UnitOfWork;
   clock: () => Date;
-  executor: Executor;
-  agentctl: AgentctlConnector;
+  agentctls: Agentctls;
   lanes: SessionLanes;
   /** Holds a session's queue (the parent-question gate); default: always open. */
   gate?: DrainGate;
@@ -56,8 +55,8 @@ export class PromptDrainer implements PromptKicker {
   }
 
   /** Sends a prompt that is already dispatched again, with its id (boot reconcile; on the caller's lane). */
-  async redeliver(sessionId: string, prompt: QueuedPrompt): Promise<void> {
-    await this.deliver(sessionId, prompt, 0);
+  async redeliver(session: AgentSession, prompt: QueuedPrompt): Promise<void> {
+    await this.deliver(session, prompt, 0);
   }
 
   /** Cancels pending re-sends; later kicks do nothing. */
@@ -73,11 +72,12 @@ export class PromptDrainer implements PromptKicker {
 
   private async drain(sessionId: string): Promise<void> {
     if (this.stopped) return;
-    const prompt = await this.claim(sessionId);
-    if (prompt !== undefined) await this.deliver(sessionId, prompt, 0);
+    const claimed = await this.claim(sessionId);
+    if (claimed !== undefined) await this.deliver(claimed.session, claimed.prompt, 0);
   }
 
-  private async claim(sessionId: string): Promise<QueuedPrompt | undefined> {
+  /** The prompt claimed, and the session row it was claimed on (its agentctl is where it goes). */
+  private async claim(sessionId: string): Promise<{ session: AgentSession; prompt: QueuedPrompt } | undefined> {
     const now = this.now();
     try {
       return await this.deps.uow.transaction(async (stores) => {
@@ -98,7 +98,8 @@ export class PromptDrainer implements PromptKicker {
         }
         if (!(await stores.promptQueue.claim(decision.prompt.id, sessionId, now))) throw new ClaimLost();
         if ((await stores.sessions.advance(session, { kind: 'turn_started' }, now)) === null) throw new ClaimLost();
-        return { ...decision.prompt, sessionId, status: 'dispatched' as const, dispatchedAt: now };
+        const prompt = { ...decision.prompt, sessionId, status: 'dispatched' as const, dispatchedAt: now };
+        return { session, prompt };
       });
     } catch (error) {
       if (error instanceof ClaimLost) return undefined; // another writer moved first; nothing changed
@@ -106,12 +107,12 @@ export class PromptDrainer implements PromptKicker {
     }
   }
 
-  private async deliver(sessionId: string, prompt: QueuedPrompt, attempt: number): Promise<void> {
+  /** Runs on the session's lane, so `session` (read on it) still says where the session runs. */
+  private async deliver(session: AgentSession, prompt: QueuedPrompt, attempt: number): Promise<void> {
+    const sessionId = session.id;
     const log = this.deps.logger.child({ sessionId, promptId: prompt.id });
     try {
-      const endpoint = this.deps.executor.current();
-      if (endpoint === undefined) throw new AppError('unavailable', 'agentctl is not running');
-      const accepted = await this.deps.agentctl.clientFor(endpoint).prompt(sessionId, prompt.id, prompt.prompt);
+      const accepted = await this.deps.agentctls.forSession(session).prompt(sessionId, prompt.id, prompt.prompt);
       log.info({ duplicate: accepted.duplicate, turn: accepted.turn.status, attempt }, 'prompt delivered');
       if (accepted.duplicate && accepted.turn.status !== 'running') {
         // agentctl had it and the turn is over already (its turn_ended may have been missed).
@@ -121,15 +122,16 @@ export class PromptDrainer implements PromptKicker {
       }
     } catch (error) {
       const failure = asAppError(error);
-      if (promptFailureKind(failure.code) === 'refused') await this.refused(sessionId, prompt, failure);
+      if (promptFailureKind(failure.code) === 'refused') await this.refused(session, prompt, failure);
       else this.scheduleRetry(sessionId, prompt, attempt, failure);
     }
   }
 
   /** agentctl delivered nothing: the prompt waits again, the session becomes what agentctl reports. */
-  private async refused(sessionId: string, prompt: QueuedPrompt, failure: AppError): Promise<void> {
+  private async refused(session: AgentSession, prompt: QueuedPrompt, failure: AppError): Promise<void> {
+    const sessionId = session.id;
     await this.deps.uow.read.promptQueue.requeue(prompt.id, sessionId);
-    const verdict = await this.probe(sessionId);
+    const verdict = await this.probe(session);
     const now = this.now();
     await this.deps.uow.transaction(async (stores) => {
       if (verdict?.kind === 'lost' || verdict?.kind === 'exited') {
@@ -148,17 +150,14 @@ export class PromptDrainer implements PromptKicker {
   }
 
   /** What agentctl reports about the session; undefined when it could not be asked. */
-  private async probe(sessionId: string): Promise<AgentVerdict | undefined> {
-    const endpoint = this.deps.executor.current();
-    if (endpoint === undefined) return undefined;
+  private async probe(session: AgentSession): Promise<AgentVerdict | undefined> {
     let held: RuntimeSessionState | undefined;
     try {
-      held = await this.deps.agentctl.clientFor(endpoint).getSession(sessionId);
+      held = await this.deps.agentctls.forSession(session).getSession(session.id);
     } catch (error) {
       if (!isAppError(error) || error.code !== 'not_found') return undefined;
     }
-    const session = await this.deps.uow.read.sessions.findById(sessionId);
-    return judgeAgent(held, session?.launchConfig.agent !== null);
+    return judgeAgent(held, session.launchConfig.agent !== null);
   }
 
   private scheduleRetry(sessionId: string, prompt: QueuedPrompt, attempt: number, failure: AppError): void {
@@ -187,6 +186,7 @@ export class PromptDrainer implements PromptKicker {
     const prompt = await this.deps.uow.read.promptQueue.findById(promptId);
     // A turn_ended, a stop or a resume settled it meanwhile.
     if (prompt?.status !== 'dispatched' || prompt.sessionId !== sessionId) return;
-    await this.deliver(sessionId, prompt, attempt);
+    const session = await this.deps.uow.read.sessions.findById(sessionId);
+    if (session !== undefined) await this.deliver(session, prompt, attempt);
   }
 }

@@ -1,18 +1,12 @@
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
-import type { AgentctlEndpoint, Executor } from '../executors/executor';
+import type { Agentctls, ReachedAgentctl } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { isEnded } from './session-lifecycle';
 
 export interface OrphanSweeperDeps {
   uow: UnitOfWork;
-  executor: Executor;
-  /** Several executors (the registry): every agentctl up is swept. The one `executor` when absent. */
-  agentctls?: AgentctlDirectory;
-  agentctl: AgentctlConnector;
-  /** Unrouted per-endpoint clients (when `agentctl` routes by session). */
-  clients?: AgentctlConnector;
+  /** Every agentctl up is swept. */
+  agentctls: Agentctls;
   logger: Logger;
   /** Delays of the follow-up sweeps after an ambiguous launch failure. */
   followUpDelaysMs: readonly number[];
@@ -31,8 +25,8 @@ export class OrphanSweeper {
   /** One pass over what every agentctl up holds; resolves the ids it stopped. */
   async sweep(): Promise<string[]> {
     const stopped: string[] = [];
-    for (const endpoint of directoryOf(this.deps).endpoints()) {
-      stopped.push(...(await this.sweepOne(endpoint)));
+    for (const agentctl of this.deps.agentctls.up()) {
+      stopped.push(...(await this.sweepOne(agentctl)));
     }
     if (stopped.length > 0) this.deps.logger.warn({ sessionIds: stopped }, 'stopped orphaned runtime sessions');
     return stopped;
@@ -40,10 +34,9 @@ export class OrphanSweeper {
 
   /**
    * Held by this agentctl but ended, unknown, or recorded on another agentctl (resumed elsewhere).
-   * StopSession goes straight to this endpoint's client: a routed one would follow the row elsewhere.
+   * StopSession goes to this agentctl, never to the one the row records.
    */
-  private async sweepOne(endpoint: AgentctlEndpoint): Promise<string[]> {
-    const client = this.deps.clients?.clientFor(endpoint) ?? this.deps.agentctl.clientFor(endpoint);
+  private async sweepOne({ endpoint, client }: ReachedAgentctl): Promise<string[]> {
     const stopped: string[] = [];
     for (const runtime of await client.listSessions()) {
       const sessionId = runtime.config.sessionId;

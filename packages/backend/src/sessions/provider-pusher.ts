@@ -1,7 +1,7 @@
 import { applyAgentGone } from '../turns/turn-outcome';
 import { AppError, isAppError, type Provider } from '@kandev/protocol';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { Executor } from '../executors/executor';
+import type { Agentctls } from '../executors/agentctls';
+import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { Acknowledged } from './session-store';
@@ -16,7 +16,8 @@ import {
 
 /** One session's desired provider set, at its desired revision. */
 export interface PushTarget {
-  sessionId: string;
+  /** The session as its row places it (the push goes to the agentctl recorded there). */
+  session: SessionPlacement;
   providers: readonly Provider[];
   revision: number;
 }
@@ -29,8 +30,7 @@ export interface PushResult extends SessionRefreshResult {
 export interface ProviderPusherDeps {
   uow: UnitOfWork;
   clock: () => Date;
-  executor: Executor;
-  agentctl: AgentctlConnector;
+  agentctls: Agentctls;
   logger: Logger;
 }
 
@@ -54,17 +54,16 @@ export class ProviderPusher {
    * agentctl being ahead without pushing.
    */
   async sync(target: PushTarget): Promise<PushResult> {
-    const endpoint = this.deps.executor.current();
-    if (endpoint === undefined) return this.fail(target, new AppError('unavailable', 'agentctl is not running'));
-    const client = this.deps.agentctl.clientFor(endpoint);
+    const sessionId = target.session.id;
     try {
-      let held = (await client.getSession(target.sessionId)).config;
+      const client = this.deps.agentctls.forSession(target.session);
+      let held = (await client.getSession(sessionId)).config;
       if (compareHeldRevision(held.revision, target.revision) === 'behind') {
-        const result = await client.updateProviders(target.sessionId, target.providers, target.revision);
+        const result = await client.updateProviders(sessionId, target.providers, target.revision);
         held = result.session.config;
         this.deps.logger.debug(
           {
-            sessionId: target.sessionId,
+            sessionId,
             revision: target.revision,
             outcome: result.outcome,
             toolsChanged: result.toolsChanged,
@@ -84,48 +83,61 @@ export class ProviderPusher {
    * (which rebuilds from the database) repairs it.
    */
   async acknowledge(target: PushTarget, held: Acknowledged): Promise<PushResult> {
+    const sessionId = target.session.id;
     const now = this.deps.clock().toISOString();
     const desired = await this.deps.uow.transaction(async (stores) => {
-      const session = await stores.sessions.findById(target.sessionId);
+      const session = await stores.sessions.findById(sessionId);
       if (session !== undefined && compareHeldRevision(held.revision, session.revision) !== 'ahead') {
-        await stores.sessions.recordApplied(target.sessionId, held, now);
+        await stores.sessions.recordApplied(sessionId, held, now);
       }
       return session?.revision ?? target.revision;
     });
     if (compareHeldRevision(held.revision, desired) !== 'ahead') {
-      return { sessionId: target.sessionId, status: 'applied', revision: target.revision, retry: false };
+      return { sessionId, status: 'applied', revision: target.revision, retry: false };
     }
     const reason = aheadMessage(held.revision, desired);
-    await this.deps.uow.read.sessions.recordRefreshError(target.sessionId, reason, now);
-    this.deps.logger.warn({ sessionId: target.sessionId, held: held.revision, desired }, 'agentctl is ahead');
-    return { sessionId: target.sessionId, status: 'failed', revision: target.revision, reason, retry: false };
+    await this.deps.uow.read.sessions.recordRefreshError(sessionId, reason, now);
+    this.deps.logger.warn({ sessionId, held: held.revision, desired }, 'agentctl is ahead');
+    return { sessionId, status: 'failed', revision: target.revision, reason, retry: false };
   }
 
-  /** Records a failed refresh; a session agentctl no longer holds is marked failed (resume it). */
+  /**
+   * Records a failed refresh; a session agentctl no longer holds is marked failed (resume it). A push
+   * goes where the caller's row placed the session: one resumed onto another agentctl since is not
+   * lost, and is left to the reconciler (which reads it again) without recording anything.
+   */
   async fail(target: PushTarget, error: unknown): Promise<PushResult> {
+    const sessionId = target.session.id;
     const failure = asAppError(error);
     const kind = pushFailureKind(failure.code);
     const now = this.deps.clock().toISOString();
     const reason = kind === 'lost' ? LOST_SESSION_MESSAGE : `provider refresh failed: ${failure.message}`;
-    await this.deps.uow.transaction(async (stores) => {
+    const moved = await this.deps.uow.transaction(async (stores) => {
       if (kind === 'lost') {
+        const row = await stores.sessions.findById(sessionId);
+        if (row !== undefined && !samePlacement(row, target.session)) return true;
         // The same ending as any other lost agent: session failed, its prompt in flight failed (the queue
         // behind it waits for a resume), its pending parent question stale.
         const gone = { kind: 'lost' as const, reason, promptError: LOST_PROMPT_ERROR, cleanExit: false };
-        await applyAgentGone(stores, target.sessionId, gone, now);
+        await applyAgentGone(stores, sessionId, gone, now);
       }
-      await stores.sessions.recordRefreshError(target.sessionId, reason, now);
+      await stores.sessions.recordRefreshError(sessionId, reason, now);
+      return false;
     });
+    if (moved) {
+      this.deps.logger.info({ sessionId, revision: target.revision }, 'session moved to another agentctl; retrying');
+      return { sessionId, status: 'failed', revision: target.revision, reason: MOVED_MESSAGE, retry: true };
+    }
     this.deps.logger.warn(
-      { sessionId: target.sessionId, revision: target.revision, code: failure.code, kind },
+      { sessionId, revision: target.revision, code: failure.code, kind },
       'provider refresh failed',
     );
-    return {
-      sessionId: target.sessionId,
-      status: 'failed',
-      revision: target.revision,
-      reason,
-      retry: kind === 'retry',
-    };
+    return { sessionId, status: 'failed', revision: target.revision, reason, retry: kind === 'retry' };
   }
+}
+
+const MOVED_MESSAGE = 'the session moved to another agentctl during the refresh; retrying';
+
+function samePlacement(a: SessionPlacement, b: SessionPlacement): boolean {
+  return a.executor === b.executor && a.agentctlAddress === b.agentctlAddress;
 }

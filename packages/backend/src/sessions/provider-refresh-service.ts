@@ -1,4 +1,5 @@
 import type { Provider } from '@kandev/protocol';
+import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/unit-of-work';
 import { taskProviders } from '../tasks/task-providers';
@@ -16,6 +17,8 @@ import type { RefreshScheduler } from './session-reconciler';
 /** A live session after a committed source change, with its (possibly bumped) desired state. */
 export interface PlannedSession {
   sessionId: string;
+  /** Where the session runs, as read in the change's transaction: its push goes there. */
+  placement: SessionPlacement;
   state: AgentSessionState;
   revision: number;
   providers: Provider[];
@@ -62,6 +65,7 @@ export class ProviderRefreshService {
       }
       sessions.push({
         sessionId: session.id,
+        placement: { id: session.id, executor: session.executor, agentctlAddress: session.agentctlAddress },
         state: session.state,
         revision: decision.kind === 'bump' ? decision.revision : session.revision,
         providers: decision.kind === 'bump' ? decision.providers : [...current.providers],
@@ -89,7 +93,8 @@ export class ProviderRefreshService {
 
   private async pushOne(session: PlannedSession): Promise<SessionRefreshResult> {
     if (!session.bumped) return { sessionId: session.sessionId, status: 'not_needed', revision: session.revision };
-    const { retry, ...result } = await this.deps.pusher.sync(session);
+    const target = { session: session.placement, providers: session.providers, revision: session.revision };
+    const { retry, ...result } = await this.deps.pusher.sync(target);
     if (retry) this.deps.scheduler.schedule(session.sessionId);
     return result;
   }

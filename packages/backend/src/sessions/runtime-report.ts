@@ -1,7 +1,6 @@
 import { isAppError } from '@kandev/protocol';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
-import type { Executor, SessionPlacement } from '../executors/executor';
+import type { Agentctls } from '../executors/agentctls';
+import type { SessionPlacement } from '../executors/executor';
 import { mcpUrlOf } from './session-starter';
 import type { RuntimeReport } from './session-view';
 
@@ -17,17 +16,15 @@ function unreachable(mcpUrl: string | null, reachable: boolean, error: string): 
 }
 
 /** Asks agentctl what the session can discover now and how its agent runs; unreachable is reported, not thrown. */
-export async function runtimeReport(
-  deps: { executor: Executor; agentctls?: AgentctlDirectory; agentctl: AgentctlConnector },
-  session: SessionPlacement,
-): Promise<RuntimeReport> {
+export async function runtimeReport(agentctls: Agentctls, session: SessionPlacement): Promise<RuntimeReport> {
   const sessionId = session.id;
-  // Never started: asked of the default agentctl, which does not hold it either.
-  const endpoint = session.agentctlAddress === null ? deps.executor.current() : directoryOf(deps).endpointFor(session);
-  if (endpoint === undefined) return unreachable(null, false, 'agentctl is not running');
-  const mcpUrl = mcpUrlOf(endpoint, sessionId);
+  // Never started: no agentctl holds it, none is asked.
+  if (session.agentctlAddress === null) return unreachable(null, false, 'the session has not started on an agentctl');
+  const agentctl = agentctls.find(session);
+  if (agentctl === undefined) return unreachable(null, false, 'agentctl is not running');
+  const mcpUrl = mcpUrlOf(agentctl.endpoint, sessionId);
   try {
-    const state = await deps.agentctl.clientFor(endpoint).getSession(sessionId);
+    const state = await agentctl.client.getSession(sessionId);
     return {
       tools: [...state.toolNames].sort(),
       connectionCount: state.connectionCount,

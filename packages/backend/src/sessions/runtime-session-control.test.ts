@@ -1,6 +1,7 @@
 import type { AgentctlApi, AgentctlConnector } from '../executors/agentctl-client';
 import type { AgentctlDirectory } from '../executors/agentctl-directory';
-import type { AgentctlEndpoint, Executor } from '../executors/executor';
+import { Agentctls } from '../executors/agentctls';
+import type { AgentctlEndpoint } from '../executors/executor';
 import type { AgentSession } from './agent-session';
 import { AgentctlRuntimeSessions } from './runtime-session-control';
 
@@ -9,17 +10,17 @@ const SESSION = { id: 's1', executor: 'docker', agentctlAddress: 'd:1' } as Agen
 
 function setup(release: () => Promise<void>) {
   const released: string[] = [];
-  const agentctls = {
+  const directory = {
     endpointFor: () => ENDPOINT,
     release: async (session: { id: string }) => {
       released.push(session.id);
       await release();
     },
   } as unknown as AgentctlDirectory;
-  const agentctl: AgentctlConnector = {
+  const clients: AgentctlConnector = {
     clientFor: () => ({ stopSession: () => Promise.resolve(true) }) as unknown as AgentctlApi,
   };
-  const control = new AgentctlRuntimeSessions({ executor: {} as Executor, agentctls, agentctl });
+  const control = new AgentctlRuntimeSessions({ agentctls: new Agentctls(directory, clients) });
   return { control, released };
 }
 

@@ -1,7 +1,5 @@
 import { isAppError } from '@kandev/protocol';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
-import type { Executor } from '../executors/executor';
+import type { Agentctls } from '../executors/agentctls';
 import type { AgentSession } from './agent-session';
 
 /** What agentctl said when asked to stop a session's runtime. */
@@ -18,14 +16,12 @@ export interface RuntimeSessionControl {
  * then its executor frees what it held for the session (docker: its container), for every stop path.
  */
 export class AgentctlRuntimeSessions implements RuntimeSessionControl {
-  constructor(
-    private readonly deps: { executor: Executor; agentctls?: AgentctlDirectory; agentctl: AgentctlConnector },
-  ) {}
+  constructor(private readonly deps: { agentctls: Agentctls }) {}
 
   async stop(session: AgentSession): Promise<RuntimeStopOutcome> {
     const outcome = await this.stopInAgentctl(session);
     try {
-      await directoryOf(this.deps).release(session);
+      await this.deps.agentctls.release(session);
     } catch (error) {
       const reason = `executor release failed: ${error instanceof Error ? error.message : String(error)}`;
       return outcome.status === 'failed' ? outcome : { status: 'failed', reason };
@@ -34,10 +30,10 @@ export class AgentctlRuntimeSessions implements RuntimeSessionControl {
   }
 
   private async stopInAgentctl(session: AgentSession): Promise<RuntimeStopOutcome> {
-    const endpoint = directoryOf(this.deps).endpointFor(session);
-    if (endpoint === undefined) return { status: 'not_running' };
+    const agentctl = this.deps.agentctls.find(session);
+    if (agentctl === undefined) return { status: 'not_running' };
     try {
-      const stopped = await this.deps.agentctl.clientFor(endpoint).stopSession(session.id);
+      const stopped = await agentctl.client.stopSession(session.id);
       return stopped ? { status: 'stopped' } : { status: 'not_running' };
     } catch (error) {
       if (isAppError(error) && error.code === 'not_found') return { status: 'not_running' };

@@ -96,7 +96,7 @@ export class SessionReconciler implements RefreshScheduler {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
     if (session === undefined || !isSettledLive(session.state)) return 'done';
     if (session.appliedRevision >= session.revision) return 'done';
-    const target = { sessionId, providers: session.launchConfig.providers, revision: session.revision };
+    const target = { session, providers: session.launchConfig.providers, revision: session.revision };
     return (await this.deps.pusher.sync(target)).retry ? 'retry' : 'done';
   }
 }

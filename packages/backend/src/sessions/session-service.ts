@@ -1,7 +1,7 @@
 import { AppError, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
-import type { AgentctlConnector, TurnCancellation } from '../executors/agentctl-client';
-import { type AgentctlDirectory, directoryOf, unknownExecutor } from '../executors/agentctl-directory';
-import type { Executor } from '../executors/executor';
+import type { TurnCancellation } from '../executors/agentctl-client';
+import { unknownExecutor } from '../executors/agentctl-directory';
+import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { newId } from '../store/row-values';
@@ -26,10 +26,8 @@ export const INTERRUPTED_BY_RESUME = 'interrupted by resume';
 export interface SessionServiceDeps {
   uow: UnitOfWork;
   clock: () => Date;
-  executor: Executor;
-  /** Several executors (the registry): a launch may name one. The one `executor` when absent. */
-  agentctls?: AgentctlDirectory;
-  agentctl: AgentctlConnector;
+  /** Every executor's agentctls: a launch may name its executor. */
+  agentctls: Agentctls;
   /** Catches up a session whose desired revision moved while its launch or resume was in flight. */
   refreshes: RefreshScheduler;
   /** Cleans up a CreateSession (or StopSession) agentctl may still apply after the backend gave up on it. */
@@ -117,7 +115,7 @@ export class SessionService {
 
   async get(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {
     const session = await this.require(id, this.deps.uow.read.sessions);
-    return { session, runtime: await runtimeReport(this.deps, session) };
+    return { session, runtime: await runtimeReport(this.deps.agentctls, session) };
   }
 
   /**
@@ -147,9 +145,9 @@ export class SessionService {
     if (!isLive(session.state)) {
       throw new AppError('failed_precondition', `session ${id} is ${session.state}; no turn runs`);
     }
-    const endpoint = directoryOf(this.deps).endpointFor(session);
-    if (endpoint === undefined) throw new AppError('unavailable', 'agentctl is not running');
-    return this.deps.agentctl.clientFor(endpoint).cancelTurn(id);
+    const agentctl = this.deps.agentctls.find(session);
+    if (agentctl === undefined) throw new AppError('unavailable', 'agentctl is not running');
+    return agentctl.client.cancelTurn(id);
   }
 
   private async require(id: string, sessions: UnitOfWork['read']['sessions']): Promise<AgentSession> {
@@ -160,9 +158,9 @@ export class SessionService {
 
   /** The executor a launch asked for (validated against the configured ones), or the default. */
   private executorFor(requested: string | undefined): string {
-    const directory = directoryOf(this.deps);
-    if (requested === undefined) return directory.defaultExecutor;
-    if (!directory.names().includes(requested)) throw unknownExecutor(requested, directory.names());
+    const { agentctls } = this.deps;
+    if (requested === undefined) return agentctls.defaultExecutor;
+    if (!agentctls.names().includes(requested)) throw unknownExecutor(requested, agentctls.names());
     return requested;
   }
 

@@ -1,7 +1,6 @@
 import { AppError, isAppError, type LaunchConfig, mcpPathFor } from '@kandev/protocol';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import { type AgentctlDirectory, directoryOf } from '../executors/agentctl-directory';
-import type { AgentctlEndpoint, Executor } from '../executors/executor';
+import type { Agentctls } from '../executors/agentctls';
+import type { AgentctlEndpoint } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
@@ -11,10 +10,7 @@ import type { RefreshScheduler } from './session-reconciler';
 export interface SessionStarterDeps {
   uow: UnitOfWork;
   clock: () => Date;
-  executor: Executor;
-  /** Several executors (the registry); the one `executor` when absent. */
-  agentctls?: AgentctlDirectory;
-  agentctl: AgentctlConnector;
+  agentctls: Agentctls;
   refreshes: RefreshScheduler;
   orphans: { sweepSoon(): void };
   prompts: PromptKicker;
@@ -50,9 +46,10 @@ export class SessionStarter {
     const sessions = this.deps.uow.read.sessions;
     let endpoint: AgentctlEndpoint;
     try {
-      endpoint = await directoryOf(this.deps).acquire(session.executor, session.id);
+      const agentctl = await this.deps.agentctls.forLaunch(session);
+      endpoint = agentctl.endpoint;
       await this.markStarting(session, endpoint, now());
-      await this.deps.agentctl.clientFor(endpoint).createSession(config);
+      await agentctl.client.createSession(config);
       await sessions.recordAccepted(session.id, { revision: config.revision, providers: config.providers }, now());
     } catch (error) {
       const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);

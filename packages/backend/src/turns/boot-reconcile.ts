@@ -1,6 +1,5 @@
-import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { Executor } from '../executors/executor';
+import { isAppError, type RuntimeSessionState } from '@kandev/protocol';
+import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { PromptDrainer } from '../prompt-queue/prompt-drainer';
 import type { AgentSession } from '../sessions/agent-session';
@@ -17,8 +16,7 @@ export const START_NOT_LANDED_REASON = 'the launch or resume did not reach agent
 export interface BootReconcilerDeps {
   uow: UnitOfWork;
   clock: () => Date;
-  executor: Executor;
-  agentctl: AgentctlConnector;
+  agentctls: Agentctls;
   lanes: SessionLanes;
   drainer: Pick<PromptDrainer, 'kick' | 'redeliver'>;
   logger: Logger;
@@ -78,7 +76,7 @@ export class BootReconciler {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
     if (session === undefined || !(LIVE_SESSION_STATES as readonly string[]).includes(session.state)) return;
     summary.checked += 1;
-    const held = await this.held(sessionId);
+    const held = await this.held(session);
     const verdict = this.verdictFor(session, held);
     const now = this.now();
     if (held === undefined || verdict.kind === 'lost' || verdict.kind === 'exited') {
@@ -94,7 +92,7 @@ export class BootReconciler {
     if (resend === undefined) return;
     summary.redelivered.push(resend);
     const prompt = await this.deps.uow.read.promptQueue.findById(resend);
-    if (prompt !== undefined) await this.deps.drainer.redeliver(sessionId, prompt);
+    if (prompt !== undefined) await this.deps.drainer.redeliver(session, prompt);
   }
 
   private verdictFor(session: AgentSession, held: RuntimeSessionState | undefined): AgentVerdict {
@@ -105,12 +103,10 @@ export class BootReconciler {
     return judgeAgent(held, session.launchConfig.agent !== null);
   }
 
-  /** Undefined: agentctl does not hold the session. Throws when it could not be asked. */
-  private async held(sessionId: string): Promise<RuntimeSessionState | undefined> {
-    const endpoint = this.deps.executor.current();
-    if (endpoint === undefined) throw new AppError('unavailable', 'agentctl is not running');
+  /** Undefined: agentctl does not hold the session (or the agentctl it ran on is gone). Throws when it could not be asked. */
+  private async held(session: AgentSession): Promise<RuntimeSessionState | undefined> {
     try {
-      return await this.deps.agentctl.clientFor(endpoint).getSession(sessionId);
+      return await this.deps.agentctls.forSession(session).getSession(session.id);
     } catch (error) {
       if (isAppError(error) && error.code === 'not_found') return undefined;
       throw error;

@@ -1,5 +1,4 @@
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { Executor } from '../executors/executor';
+import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { DrainGate } from '../prompt-queue/drain-gate';
 import { PromptDrainer } from '../prompt-queue/prompt-drainer';
@@ -14,8 +13,7 @@ import { SessionEventHandler } from './session-event-handler';
 export interface TurnRuntimeDeps {
   uow: UnitOfWork;
   clock: () => Date;
-  executor: Executor;
-  agentctl: AgentctlConnector;
+  agentctls: Agentctls;
   refreshes: RefreshScheduler;
   /** Re-sends of a prompt whose Prompt call failed ambiguously. */
   promptRetry: BackoffPolicy;
@@ -26,18 +24,16 @@ export interface TurnRuntimeDeps {
 }
 
 /**
- * The turn model's moving parts over one database and one executor: the per-session lanes, the prompt
- * drainer, the session event handler (fed by the Attach client) and the boot reconcile. main.ts and the
- * in-process tests build it the same way.
+ * The turn model's moving parts over one database and the agentctls: the per-session lanes, the prompt
+ * drainer, the session event handler (fed by the Attach client) and the boot reconcile.
  */
 export function createTurnRuntime(deps: TurnRuntimeDeps) {
-  const { uow, clock, executor, agentctl, logger } = deps;
+  const { uow, clock, agentctls, logger } = deps;
   const lanes = new SessionLanes();
   const drainer = new PromptDrainer({
     uow,
     clock,
-    executor,
-    agentctl,
+    agentctls,
     lanes,
     gate: deps.gate ?? createParentQuestionGate(clock),
     retry: deps.promptRetry,
@@ -55,8 +51,7 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
   const boot = new BootReconciler({
     uow,
     clock,
-    executor,
-    agentctl,
+    agentctls,
     lanes,
     drainer,
     logger: logger.child({ component: 'boot-reconcile' }),

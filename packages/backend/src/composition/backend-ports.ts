@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import type { AgentctlConnector } from '../executors/agentctl-client';
+import type { AgentctlEvents } from '../executors/executor';
+import type { ExecutorRegistry } from '../executors/executor-registry';
+import type { GitlabClient } from '../gitlab/gitlab-client';
+import type { Logger } from '../logger';
+import type { MrPollPolicy } from '../mr-lifecycle/mr-poller';
+import type { DrainGate } from '../prompt-queue/drain-gate';
+import type { CredentialVerifier } from '../provider-automation/workspace-credential-service';
+import type { StartTimer } from '../questions/question-service';
+import type { BackoffPolicy } from '../sessions/retry-backoff';
+
+/** What the composition root reads of the configuration (a loaded Config is one). */
+export interface BackendConfig {
+  /** Self-hosted GitLab hosts (repository identity). */
+  gitlabHosts: readonly string[];
+  questionTimeoutMs: number;
+  /** Refresh retries, and re-sends of a prompt whose Prompt call failed ambiguously. */
+  refreshRetry: BackoffPolicy;
+  gitlabPoll: MrPollPolicy;
+  toolCallHeartbeatMs: number;
+  /** Each agentctl call's deadline (orphan sweeps follow an ambiguous launch at multiples of it). */
+  agentctl: { callTimeoutMs: number };
+}
+
+/** The agentctls: where they run, how they are called, and what their executors announce. */
+export interface AgentctlPort {
+  /** Every configured executor, by name (tests: one whose agentctl is the fake). */
+  executors: ExecutorRegistry;
+  /** A client per agentctl endpoint (gRPC; tests: the fake agentctl). */
+  clients: AgentctlConnector;
+  /** The executors' up/down/lost announcements (the hub they were built with). */
+  events: { subscribe(listener: Partial<AgentctlEvents>): void };
+}
+
+/** GitLab as the MR lifecycle and the credential routes reach it. */
+export interface GitlabPort {
+  /** A client for a workspace's stored credential: its own base URL, never an ambient one. */
+  clientFor(credential: { token: string; baseUrl: string | null }): GitlabClient;
+  /** Checks a token before it is stored (GET /user); absent: it is stored unverified. */
+  verify?: CredentialVerifier;
+}
+
+/** Everything outside the backend's services that they use; tests replace these, never the wiring. */
+export interface BackendPorts {
+  logger: Logger;
+  /** A migrated database. */
+  db: Knex;
+  clock: () => Date;
+  agentctl: AgentctlPort;
+  gitlab: GitlabPort;
+  /** Jitter of the backoffs (reconciler, drainer, MR poller); default Math.random. */
+  random?: () => number;
+  /** The operator questions' timeout timer; default a real one. */
+  startTimer?: StartTimer;
+  /** Holds a session's queue; default the parent-question gate. */
+  gate?: DrainGate;
+}

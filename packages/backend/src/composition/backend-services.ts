@@ -1,0 +1,136 @@
+import { Agentctls } from '../executors/agentctls';
+import type { Logger } from '../logger';
+import { MrEvaluator, type WorkspaceGitlab } from '../mr-lifecycle/mr-evaluator';
+import { MrPoller } from '../mr-lifecycle/mr-poller';
+import { MrUpdates } from '../mr-lifecycle/mr-updates';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
+import { PromptService } from '../prompt-queue/prompt-service';
+import { ReviewLinkService } from '../provider-automation/review-link-service';
+import { WorkspaceCredentialService } from '../provider-automation/workspace-credential-service';
+import { QuestionService } from '../questions/question-service';
+import { RepositoryService } from '../repositories/repository-service';
+import { OrphanSweeper } from '../sessions/orphan-sweeper';
+import { ProviderPusher } from '../sessions/provider-pusher';
+import { ProviderRefreshService } from '../sessions/provider-refresh-service';
+import { AgentctlRuntimeSessions } from '../sessions/runtime-session-control';
+import { SessionReconciler } from '../sessions/session-reconciler';
+import { SessionService } from '../sessions/session-service';
+import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work';
+import { TaskService } from '../tasks/task-service';
+import { createToolHandlers } from '../tool-calls/tool-handler-registry';
+import { createTurnRuntime } from '../turns/turn-runtime';
+import { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
+import type { BackendConfig, BackendPorts } from './backend-ports';
+
+/** What every service is built over. */
+interface Base {
+  uow: UnitOfWork;
+  clock: () => Date;
+  random?: () => number;
+  /** A child logger per component. */
+  component: (name: string) => Logger;
+}
+
+/** A task's provider set pushed to its live sessions: the pusher, its retries, the refresh after a change. */
+function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls) {
+  const { uow, clock, random, component } = base;
+  const pusher = new ProviderPusher({ uow, clock, agentctls, logger: component('refresh') });
+  const policy = config.refreshRetry;
+  const reconciler = new SessionReconciler({ uow, pusher, policy, logger: component('reconciler'), random });
+  const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });
+  return { pusher, reconciler, refresh };
+}
+
+/** The GitLab MR lifecycle: each workspace's own token and base URL, never an ambient one. */
+function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, prompts: PromptKicker) {
+  const { uow, clock, random, component } = base;
+  const gitlab: WorkspaceGitlab = async (workspaceId) => {
+    const credential = await uow.read.workspaceCredentials.findSecret(workspaceId, 'gitlab');
+    return credential === undefined ? undefined : ports.gitlab.clientFor(credential);
+  };
+  const updates = new MrUpdates(component('mr-lifecycle'));
+  const evaluator = new MrEvaluator({ uow, clock, logger: component('mr-lifecycle'), gitlab, prompts });
+  updates.subscribe((event) => evaluator.handle(event));
+  const policy = config.gitlabPoll;
+  const poller = new MrPoller({ uow, clock, logger: component('mr-poller'), gitlab, updates, policy, random });
+  const verifiers = ports.gitlab.verify === undefined ? {} : { gitlab: ports.gitlab.verify };
+  const credentials = new WorkspaceCredentialService({ uow, clock, verifiers });
+  return { evaluator, poller, credentials, links: new ReviewLinkService({ uow, clock }) };
+}
+
+/** Every service over one database and the ports, each built once. */
+export function createServices(config: BackendConfig, ports: BackendPorts) {
+  const { clock, logger, random } = ports;
+  const uow = createUnitOfWork(ports.db);
+  const base: Base = { uow, clock, random, component: (name) => logger.child({ component: name }) };
+  const { component } = base;
+  const agentctls = new Agentctls(ports.agentctl.executors, ports.agentctl.clients);
+  const { pusher, reconciler, refresh } = providerRefresh(config, base, agentctls);
+  const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
+  const followUpDelaysMs = [1, 4, 16].map((factor) => factor * config.agentctl.callTimeoutMs);
+  const orphans = new OrphanSweeper({ uow, agentctls, logger: component('orphans'), followUpDelaysMs });
+  // Prompt re-sends after an ambiguous failure follow the refresh retry schedule.
+  const turns = createTurnRuntime({
+    uow,
+    clock,
+    agentctls,
+    refreshes: reconciler,
+    promptRetry: config.refreshRetry,
+    gate: ports.gate,
+    logger,
+    random,
+  });
+  const prompts = turns.drainer;
+  const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
+  const tasks = new TaskService({ uow, clock });
+  const runtimeSessions = new AgentctlRuntimeSessions({ agentctls });
+  const questions = new QuestionService({
+    uow,
+    clock,
+    timeoutMs: config.questionTimeoutMs,
+    logger: component('questions'),
+    startTimer: ports.startTimer,
+    prompts,
+  });
+  const sessions = new SessionService({
+    uow,
+    clock,
+    agentctls,
+    refreshes: reconciler,
+    orphans,
+    lanes: turns.lanes,
+    prompts,
+    runtimeSessions,
+    questions,
+    logger: component('sessions'),
+  });
+  const toolHandlers = createToolHandlers({
+    uow,
+    clock,
+    logger: component('tools'),
+    tasks,
+    workspaceSources: sources,
+    runtimeSessions,
+    questions,
+    prompts,
+  });
+  return {
+    uow,
+    agentctls,
+    toolHandlers,
+    repositories,
+    tasks,
+    sources,
+    sessions,
+    prompts: new PromptService({ uow, clock, prompts, logger: component('prompts') }),
+    questions,
+    pusher,
+    refresh,
+    reconciler,
+    orphans,
+    turns,
+    ...mrLifecycle(config, base, ports, prompts),
+  };
+}
+
+export type BackendServices = ReturnType<typeof createServices>;

@@ -1,0 +1,135 @@
+import type { Router } from 'express';
+import { AppError } from '@kandev/protocol';
+import { createAgentProfileRoutes } from '../agent-profiles/agent-profile-routes';
+import { AgentProfileService } from '../agent-profiles/agent-profile-service';
+import { createAgentctlRoutes } from '../executors/agentctl-routes';
+import { AttachPool } from '../executors/attach-pool';
+import { createMessageRoutes } from '../messages/message-routes';
+import { createMrLifecycleRoutes } from '../mr-lifecycle/mr-lifecycle-routes';
+import { createPromptRoutes } from '../prompt-queue/prompt-routes';
+import { createProviderAutomationRoutes } from '../provider-automation/provider-automation-routes';
+import { createQuestionRoutes } from '../questions/question-routes';
+import { createRepositoryRoutes } from '../repositories/repository-routes';
+import { AgentctlLossHandler } from '../sessions/agentctl-loss';
+import { isLive } from '../sessions/session-lifecycle';
+import { createSessionRoutes } from '../sessions/session-routes';
+import { runShutdown, type ShutdownStep } from '../shutdown';
+import { createTaskRoutes } from '../tasks/task-routes';
+import { createToolCallChannel } from '../tool-calls/tool-call-channel';
+import { createWorkspaceRoutes } from '../workspaces/workspace-routes';
+import { WorkspaceService } from '../workspaces/workspace-service';
+import { createWorkspaceSourceRoutes } from '../workspace-sources/workspace-source-routes';
+import type { BackendConfig, BackendPorts } from './backend-ports';
+import { type BackendServices, createServices } from './backend-services';
+
+function createRouters(s: BackendServices, ports: BackendPorts): Router[] {
+  const { uow } = s;
+  const clock = ports.clock;
+  return [
+    createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
+    createRepositoryRoutes(s.repositories),
+    createAgentProfileRoutes(new AgentProfileService({ uow, clock })),
+    createTaskRoutes(s.tasks),
+    createWorkspaceSourceRoutes(s.sources),
+    createSessionRoutes(s.sessions),
+    createPromptRoutes(s.prompts),
+    createAgentctlRoutes(ports.agentctl.executors),
+    createMessageRoutes(uow),
+    createQuestionRoutes(s.questions),
+    createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),
+    createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
+  ];
+}
+
+/**
+ * What the executors announce: each agentctl up gets an Attach stream (tool calls and session events;
+ * the local one, a remote, each session's container), one that went loses it, and a session whose
+ * agentctl died fails.
+ */
+function followAgentctls(config: BackendConfig, s: BackendServices, ports: BackendPorts): AttachPool {
+  const { uow, turns } = s;
+  const logger = ports.logger;
+  const attach = new AttachPool(() =>
+    createToolCallChannel({
+      uow,
+      handlers: s.toolHandlers,
+      events: turns.events,
+      heartbeatMs: config.toolCallHeartbeatMs,
+      logger: logger.child({ component: 'attach' }),
+    }),
+  );
+  const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });
+  ports.agentctl.events.subscribe({
+    up: (slot, endpoint) => attach.up(slot, endpoint),
+    down: (slot, endpoint) => attach.down(slot, endpoint),
+    lost: (session, reason) => void losses.handle(session, reason),
+  });
+  return attach;
+}
+
+/**
+ * The one composition root: every service over one database and the agentctl and GitLab ports, as
+ * main.ts runs them and as the in-process tests use them (with fake ports). Nothing runs until
+ * start() (boot: recover executors, reconcile sessions) and serve() (background work once serving).
+ */
+export function createBackend(config: BackendConfig, ports: BackendPorts) {
+  const services = createServices(config, ports);
+  const { uow, questions, turns, reconciler, orphans, poller } = services;
+  const { logger } = ports;
+  const { executors } = ports.agentctl;
+  const attach = followAgentctls(config, services, ports);
+  // Reverse start order; all before the executors stop and the database closes.
+  const stopSteps: ShutdownStep[] = [
+    { name: 'mr poller', run: () => poller.stop() },
+    { name: 'attach', run: () => attach.stop() },
+    { name: 'turns', run: () => turns.stop() }, // after attach: its events finish first
+    { name: 'orphan sweeper', run: () => orphans.stop() },
+    { name: 'reconciler', run: () => reconciler.stop() },
+  ];
+
+  return {
+    ...services,
+    routers: createRouters(services, ports),
+
+    /**
+     * Boot, before serving: questions left pending by an earlier process expire; each executor finds
+     * what an earlier backend left (the local agentctl adopted or started, containers reattached or
+     * removed, remotes announced); then sessions are reconciled with agentctl (lost ones fail, turns
+     * settle or are sent again, idle queues drain). Throws when the default executor cannot recover.
+     */
+    async start(): Promise<void> {
+      const expired = await questions.expireStale();
+      if (expired > 0) logger.info({ expired }, 'stale questions expired');
+      const failures = await executors.recover(async (id) => {
+        const session = await uow.read.sessions.findById(id);
+        return session !== undefined && isLive(session.state);
+      });
+      // An executor that cannot recover is logged; its sessions fail at reconcile.
+      for (const [executor, err] of failures) logger.error({ err, executor }, 'executor recovery failed');
+      const defaultFailure = failures.get(executors.defaultExecutor);
+      // As before executors were pluggable: no default agentctl, no backend.
+      if (defaultFailure !== undefined) throw defaultFailure;
+      // Never fatal: a failure is logged.
+      await turns.boot.run().catch((err: unknown) => logger.error({ err }, 'boot reconcile failed'));
+    },
+
+    /** Background work once serving: the repair sweeps, then the MR poller. */
+    serve(): void {
+      // Sessions left behind by a failed refresh (or by a backend that stopped before repairing them).
+      reconciler.sweep().catch((err: unknown) => logger.error({ err }, 'boot reconcile sweep failed'));
+      // Runtime sessions an adopted agentctl holds for sessions this backend recorded as ended.
+      orphans.sweep().catch((err: unknown) => logger.error({ err }, 'boot orphan sweep failed'));
+      // After boot, so a poll's prompts find the recovered sessions.
+      poller.start();
+    },
+
+    /** Stops the background work and the Attach streams; the ports (executors, database) are the caller's. */
+    async stop(): Promise<void> {
+      if ((await runShutdown(logger, stopSteps)) !== 0) {
+        throw new AppError('internal', 'a backend service did not stop cleanly (logged)');
+      }
+    },
+  };
+}
+
+export type Backend = ReturnType<typeof createBackend>;

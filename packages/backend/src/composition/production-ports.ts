@@ -1,0 +1,22 @@
+import type { Config } from '../config';
+import { AgentctlClients } from '../executors/agentctl-client';
+import { AgentctlEventHub } from '../executors/agentctl-event-hub';
+import { createExecutors } from '../executors/create-executors';
+import type { FetchLike } from '../gitlab/gitlab-client';
+import { createGitlabVerifier, gitlabClientFor } from '../gitlab/gitlab-credentials';
+import type { Logger } from '../logger';
+import type { AgentctlPort, GitlabPort } from './backend-ports';
+
+/** The real agentctls: every configured executor, and one gRPC channel per agentctl (closed when it goes). */
+export function createAgentctlPort(config: Config, logger: Logger): AgentctlPort & { clients: AgentctlClients } {
+  const events = new AgentctlEventHub();
+  const executors = createExecutors(config, logger, events);
+  const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
+  events.subscribe({ down: (_slot, endpoint) => clients.close(endpoint) });
+  return { executors, clients, events };
+}
+
+/** The real GitLab: each workspace's own token and base URL; a token is checked once before it is stored. */
+export function createGitlabPort(fetch?: FetchLike): GitlabPort {
+  return { clientFor: (credential) => gitlabClientFor(credential, fetch), verify: createGitlabVerifier(fetch) };
+}

@@ -1,0 +1,74 @@
+import { AppError } from '@kandev/protocol';
+import type { AgentctlApi, AgentctlConnector } from './agentctl-client';
+import type { AgentctlDirectory } from './agentctl-directory';
+import type { AgentctlEndpoint, SessionPlacement } from './executor';
+
+/** One agentctl and a client for it. */
+export interface ReachedAgentctl {
+  endpoint: AgentctlEndpoint;
+  client: AgentctlApi;
+}
+
+/**
+ * The one way from the backend to an agentctl. A caller holding a session row asks for THAT session's
+ * agentctl with it (its executor and recorded address), so the row is never read again to route; a
+ * launch or resume asks the session's executor, which provides the agentctl (starting it, or the
+ * session's container); the orphan sweep goes over every agentctl up.
+ */
+export class Agentctls {
+  constructor(
+    private readonly directory: AgentctlDirectory,
+    private readonly clients: AgentctlConnector,
+  ) {}
+
+  /** The executor a launch uses when it names none. */
+  get defaultExecutor(): string {
+    return this.directory.defaultExecutor;
+  }
+
+  /** The executor (or profile) names a launch may ask for. */
+  names(): string[] {
+    return this.directory.names();
+  }
+
+  /** The agentctl for a session about to start (launch or resume) on its executor. */
+  async forLaunch(session: Pick<SessionPlacement, 'id' | 'executor'>): Promise<ReachedAgentctl> {
+    const endpoint = await this.directory.acquire(session.executor, session.id);
+    return this.reach(endpoint);
+  }
+
+  /** The agentctl the session was started on, while it is up; undefined when it is gone or never was. */
+  find(session: SessionPlacement): ReachedAgentctl | undefined {
+    const endpoint = this.directory.endpointFor(session);
+    return endpoint === undefined ? undefined : this.reach(endpoint);
+  }
+
+  /**
+   * The client for a per-session call. Throws `not_found` when the agentctl the session ran on is gone
+   * (that agentctl no longer holds it: callers treat it as lost), and `unavailable` while no agentctl
+   * is up at all (the local one died and nothing restarted it yet: a later try may reach it).
+   */
+  forSession(session: SessionPlacement): AgentctlApi {
+    const found = this.find(session);
+    if (found !== undefined) return found.client;
+    if (this.directory.endpoints().length === 0) throw new AppError('unavailable', 'agentctl is not running');
+    if (session.agentctlAddress === null) {
+      throw new AppError('not_found', `session ${session.id} has not started on an agentctl`);
+    }
+    throw new AppError('not_found', `the agentctl session ${session.id} ran on (${session.agentctlAddress}) is gone`);
+  }
+
+  /** Every agentctl up now, each with its own client. */
+  up(): ReachedAgentctl[] {
+    return this.directory.endpoints().map((endpoint) => this.reach(endpoint));
+  }
+
+  /** The session ended: its executor may free what it held for it (docker: its container). */
+  release(session: SessionPlacement): Promise<void> {
+    return this.directory.release(session);
+  }
+
+  private reach(endpoint: AgentctlEndpoint): ReachedAgentctl {
+    return { endpoint, client: this.clients.clientFor(endpoint) };
+  }
+}

@@ -1,0 +1,85 @@
+// The backend's services in process, wired by the production composition root (createBackend) over a
+// fresh SQLite file, with fake ports: the fake agentctl, a test clock, GitLab as the test asks. Harnesses
+// build on this; they replace ports, never the wiring.
+import type {
+  AgentctlPort,
+  BackendConfig,
+  BackendPorts,
+  GitlabPort,
+} from '../../packages/backend/src/composition/backend-ports';
+import { type Backend, createBackend } from '../../packages/backend/src/composition/create-backend';
+import { gitlabClientFor } from '../../packages/backend/src/gitlab/gitlab-credentials';
+import { createLogger } from '../../packages/backend/src/logger';
+import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import type { Cleanup } from './cleanup';
+import { fakeAgentctlPort } from './fake-agentctl';
+import { tempDir } from './processes';
+
+/** The configuration defaults, with quick refresh retries. */
+export const TEST_CONFIG: BackendConfig = {
+  gitlabHosts: [],
+  questionTimeoutMs: 600_000,
+  refreshRetry: { baseMs: 1, maxDelayMs: 4, maxAttempts: 3 },
+  gitlabPoll: { intervalMs: 60_000, jitterMs: 5_000, concurrency: 4, backoffBaseMs: 60_000, backoffMaxMs: 900_000 },
+  toolCallHeartbeatMs: 5_000,
+  agentctl: { callTimeoutMs: 5_000 },
+};
+
+/** GitLab reached for real (a test server's base URL on the credential); tokens are stored unverified. */
+export const UNVERIFIED_GITLAB: GitlabPort = { clientFor: (credential) => gitlabClientFor(credential) };
+
+export interface InProcessBackendOptions {
+  /** An open, migrated database (a second backend over it); default: a fresh one in `dataDir`. */
+  db?: ReturnType<typeof createDatabase>;
+  /** Reuse a data dir (a restarted backend); default: a fresh one. */
+  dataDir?: string;
+  config?: Partial<BackendConfig>;
+  clock?: () => Date;
+  /** Default: no agentctl is up at all. */
+  agentctl?: AgentctlPort;
+  gitlab?: GitlabPort;
+  random?: BackendPorts['random'];
+  startTimer?: BackendPorts['startTimer'];
+  gate?: BackendPorts['gate'];
+}
+
+export async function createInProcessBackend(cleanup: Cleanup, options: InProcessBackendOptions = {}) {
+  let { db, dataDir } = options;
+  if (db === undefined) {
+    dataDir ??= tempDir(cleanup);
+    const fresh = createDatabase(dataDir);
+    cleanup.defer(() => fresh.destroy());
+    await migrateToLatest(fresh);
+    db = fresh;
+  }
+  const logger = createLogger('silent');
+  const backend = createBackend(
+    { ...TEST_CONFIG, ...options.config },
+    {
+      logger,
+      db,
+      clock: options.clock ?? (() => new Date()),
+      agentctl: options.agentctl ?? fakeAgentctlPort(),
+      gitlab: options.gitlab ?? UNVERIFIED_GITLAB,
+      random: options.random,
+      startTimer: options.startTimer,
+      gate: options.gate,
+    },
+  );
+  cleanup.defer(() => backend.stop());
+  return { db, dataDir, logger, backend };
+}
+
+export type InProcessBackend = Awaited<ReturnType<typeof createInProcessBackend>>;
+
+/** Records every kick of the backend's drainer (the kick still runs), in order. */
+export function recordKicks(backend: Backend): string[] {
+  const kicks: string[] = [];
+  const drainer = backend.turns.drainer;
+  const kick = drainer.kick.bind(drainer);
+  drainer.kick = (sessionId: string) => {
+    kicks.push(sessionId);
+    return kick(sessionId);
+  };
+  return kicks;
+}
