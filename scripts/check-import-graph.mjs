@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// Fails when files in packages/*/src import each other in a loop, or when two top-level folders of a
+// package import each other (directly or through other folders). The rules and their one exemption
+// (store/unit-of-work.ts aggregating every store) live in scripts/lib/import-graph.mjs.
+// Usage: node scripts/check-import-graph.mjs [--all-edges]   (--all-edges lists every file edge of a pair)
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkImportGraph, folderOf } from './lib/import-graph.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const allEdges = process.argv.includes('--all-edges');
+
+function sourceFiles() {
+  const files = [];
+  for (const pkg of readdirSync(join(root, 'packages'))) {
+    const src = `packages/${pkg}/src`;
+    let entries;
+    try {
+      entries = readdirSync(join(root, src), { recursive: true });
+    } catch {
+      continue; // a package without src/
+    }
+    for (const entry of entries) {
+      const path = `${src}/${String(entry).split('\\').join('/')}`;
+      if (!/\.(m|c)?ts$/.test(path) || path.endsWith('.d.ts') || path.includes('/generated/')) continue;
+      files.push({ path, text: readFileSync(join(root, path), 'utf8') });
+    }
+  }
+  return files;
+}
+
+/** `packages/backend/src/tasks/task.ts` -> `tasks/task.ts`: the package is already in the heading. */
+const short = (path) => path.replace(/^packages\/[^/]+\/src\//, '');
+const edgeText = (e) => `${short(e.from)}:${e.line} -> ${short(e.to)}${e.typeOnly ? ' (type only)' : ''}`;
+
+function describeEdges(edges) {
+  const shown = allEdges ? edges : edges.slice(0, 1);
+  const more = edges.length - shown.length;
+  return shown.map((e, i) => `      ${edgeText(e)}${i === 0 && more > 0 ? `   (+${more} more)` : ''}`);
+}
+
+const lines = [];
+const report = checkImportGraph(sourceFiles());
+
+if (report.fileCycles.length > 0) {
+  lines.push(`File import cycles (${report.fileCycles.length}): break each loop by moving the shared piece down.`);
+  for (const { members, loop } of report.fileCycles) {
+    const pkg = folderOf(members[0])?.pkg;
+    lines.push(`  ${pkg}: ${members.length} files in one loop, e.g. (${loop.length} hops):`);
+    for (const hop of loop) lines.push(...describeEdges(hop.edges));
+    lines.push(`    all ${members.length}: ${members.map(short).join(', ')}`);
+  }
+}
+
+if (report.pairs.length > 0) {
+  lines.push(`Folders importing each other (${report.pairs.length}): pick the direction to keep, move the rest down.`);
+  for (const { a, b, forward, backward } of report.pairs) {
+    lines.push(`  ${a} <-> ${b.replace(/^[^/]+\//, '')}   (${forward.length} / ${backward.length} imports)`);
+    lines.push(...describeEdges(forward), ...describeEdges(backward));
+  }
+}
+
+if (report.longer.length > 0) {
+  lines.push(`Folder cycles through 3+ folders, outside the pairs above (${report.longer.length}):`);
+  for (const { members, loop } of report.longer) {
+    lines.push(`  ${loop.map((hop) => hop.from).join(' -> ')} -> ${loop[0].from}   (component: ${members.join(', ')})`);
+    for (const hop of loop) lines.push(...describeEdges(hop.edges));
+  }
+}
+
+const summary =
+  `import graph: ${report.files} files, ${report.edges.length} imports; ` +
+  `${report.fileCycles.length} file cycles, ${report.pairs.length} folder pairs, ${report.longer.length} longer folder cycles`;
+if (report.ok) {
+  console.log(summary);
+} else {
+  console.error([...lines, summary].join('\n'));
+  process.exitCode = 1;
+}
