@@ -2,7 +2,7 @@
 // prompt and question services, the drainer, the session event handler (fed by the fake, as the
 // Attach stream would) and the boot reconcile, wired by main.ts's composition root. A second harness
 // over the same data dir and the same fake is a restarted backend.
-import type { BackoffPolicy } from '../../packages/backend/src/sessions/retry-backoff';
+import type { BackoffPolicy } from '../../packages/backend/src/retry/retry-backoff';
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
 import type { DrainGate } from '../../packages/backend/src/prompt-queue/drain-gate';

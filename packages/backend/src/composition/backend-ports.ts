@@ -8,7 +8,7 @@ import type { MrPollPolicy } from '../mr-lifecycle/mr-poller';
 import type { DrainGate } from '../prompt-queue/drain-gate';
 import type { CredentialVerifier } from '../provider-automation/workspace-credential-service';
 import type { StartTimer } from '../questions/question-service';
-import type { BackoffPolicy } from '../sessions/retry-backoff';
+import type { BackoffPolicy } from '../retry/retry-backoff';
 
 /** What the composition root reads of the configuration (a loaded Config is one). */
 export interface BackendConfig {

@@ -1,4 +1,4 @@
-import { retryDelayMs } from '../sessions/retry-backoff';
+import { retryDelayMs } from '../retry/retry-backoff';
 import { GitlabError } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';

@@ -2,7 +2,7 @@ import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { AgentSession } from '../sessions/agent-session';
-import { type BackoffPolicy, canRetry, retryDelayMs } from '../sessions/retry-backoff';
+import { type BackoffPolicy, canRetry, retryDelayMs } from '../retry/retry-backoff';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { type AgentVerdict, agentExitedError, judgeAgent, promptFailureKind } from '../turns/agent-verdict';

@@ -10,7 +10,7 @@ import {
 } from '@kandev/protocol';
 import type { AgentctlEndpoint } from '../executors/executor';
 import type { Logger } from '../logger';
-import { retryDelayMs } from '../sessions/retry-backoff';
+import { retryDelayMs } from '../retry/retry-backoff';
 import type { SessionEventSink } from '../turns/session-event-handler';
 import type { ToolCallChannel } from './tool-call-dispatcher';
 

@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { DrainGate } from '../prompt-queue/drain-gate';
 import { PromptDrainer } from '../prompt-queue/prompt-drainer';
 import { createParentQuestionGate } from '../questions/parent-question-gate';
-import type { BackoffPolicy } from '../sessions/retry-backoff';
+import type { BackoffPolicy } from '../retry/retry-backoff';
 import { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../sessions/session-reconciler';
 import type { UnitOfWork } from '../store/unit-of-work';
