@@ -10,10 +10,10 @@ import { WorkspaceCredentialService } from '../provider-automation/workspace-cre
 import { QuestionService } from '../questions/question-service';
 import { RepositoryService } from '../repositories/repository-service';
 import { OrphanSweeper } from '../sessions/orphan-sweeper';
-import { ProviderPusher } from '../sessions/provider-pusher';
-import { ProviderRefreshService } from '../sessions/provider-refresh-service';
+import { ProviderPusher } from '../providers/provider-pusher';
+import { ProviderRefreshService } from '../providers/provider-refresh-service';
 import { AgentctlRuntimeSessions } from '../sessions/runtime-session-control';
-import { SessionReconciler } from '../sessions/session-reconciler';
+import { SessionReconciler } from '../providers/provider-reconciler';
 import { SessionService } from '../sessions/session-service';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work';
 import { TaskService } from '../tasks/task-service';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { LaunchConfigSchema, PROVIDERS, selectTools, SURFACES, toolContextFromConfig } from '@kandev/protocol';
-import { taskProviders } from '../tasks/task-providers';
+import { taskProviders } from '../providers/provider-set';
 import { buildLaunchConfig, type LaunchInput } from './launch-config-builder';
 import { QUESTION_TOOL, toolNamesIn } from './system-prompt';
 

@@ -1,5 +1,5 @@
 import type { AgentCommand, LaunchConfig, Surface } from '@kandev/protocol';
-import { taskProviders } from '../tasks/task-providers';
+import { taskProviders } from '../providers/provider-set';
 import { questionCapabilityFor } from './question-capability-rule';
 import { systemPromptFor } from './system-prompt';
 

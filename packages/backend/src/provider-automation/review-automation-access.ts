@@ -1,6 +1,6 @@
 import { AppError, normalizeProvider, type Provider } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
-import { canCallProviderTool } from '../tasks/provider-tool-access';
+import { canCallProviderTool } from '../providers/provider-tool-access';
 import type { ToolCallContext } from '../tool-calls/tool-call';
 import { providerLabel } from './review-link';
 

@@ -13,7 +13,7 @@ import type { RuntimeSessionControl } from './runtime-session-control';
 import { runtimeReport } from './runtime-report';
 import { canResume, isLive } from './session-lifecycle';
 import type { SessionLanes } from './session-lanes';
-import type { RefreshScheduler } from './session-reconciler';
+import type { RefreshScheduler } from '../providers/provider-reconciler';
 import { type LaunchedSession, SessionStarter } from './session-starter';
 import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';

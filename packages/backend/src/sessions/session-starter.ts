@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { AgentSession } from './agent-session';
-import type { RefreshScheduler } from './session-reconciler';
+import type { RefreshScheduler } from '../providers/provider-reconciler';
 
 export interface SessionStarterDeps {
   uow: UnitOfWork;

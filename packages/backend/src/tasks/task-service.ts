@@ -15,7 +15,7 @@ import {
   type UpdateTaskBody,
 } from './task';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
-import { taskProviders } from './task-providers';
+import { taskProviders } from '../providers/provider-set';
 
 async function parentCandidate(stores: Stores, parentId: string): Promise<ParentCandidate> {
   const parent = await stores.tasks.findById(parentId);

@@ -5,7 +5,7 @@ import type { PromptDrainer } from '../prompt-queue/prompt-drainer';
 import type { AgentSession } from '../sessions/agent-session';
 import { LIVE_SESSION_STATES } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
-import { LOST_PROMPT_ERROR } from '../sessions/session-refresh';
+import { LOST_PROMPT_ERROR } from '../providers/provider-refresh';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import { type AgentVerdict, agentExitedError, judgeAgent, LOST_SESSION_REASON } from './agent-verdict';
 import { applyAgentGone, applyTurnEnded } from './turn-outcome';

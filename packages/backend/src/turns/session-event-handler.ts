@@ -2,7 +2,7 @@ import type { SessionEvent } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { SessionLanes } from '../sessions/session-lanes';
-import type { RefreshScheduler } from '../sessions/session-reconciler';
+import type { RefreshScheduler } from '../providers/provider-reconciler';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { recordAgentExit, recordAgentMessage, recordToolCall } from './agent-output';
 import { planSessionEvent } from './session-event-plan';

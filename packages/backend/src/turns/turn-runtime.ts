@@ -5,7 +5,7 @@ import { PromptDrainer } from '../prompt-queue/prompt-drainer';
 import { createParentQuestionGate } from '../questions/parent-question-gate';
 import type { BackoffPolicy } from '../retry/retry-backoff';
 import { SessionLanes } from '../sessions/session-lanes';
-import type { RefreshScheduler } from '../sessions/session-reconciler';
+import type { RefreshScheduler } from '../providers/provider-reconciler';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { BootReconciler } from './boot-reconcile';
 import { SessionEventHandler } from './session-event-handler';

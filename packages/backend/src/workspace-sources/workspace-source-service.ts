@@ -7,8 +7,8 @@ import {
   committedProviders,
   type ProviderRefreshService,
   type RefreshPlan,
-} from '../sessions/provider-refresh-service';
-import { type RefreshSummary, summarizeRefresh } from '../sessions/session-refresh';
+} from '../providers/provider-refresh-service';
+import { type RefreshSummary, summarizeRefresh } from '../providers/provider-refresh';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Task, TaskAttachment } from '../tasks/task';

@@ -8,7 +8,7 @@ import {
   type RepositoryView,
   toRepositoryView,
 } from '../repositories/repository';
-import type { RefreshStatus, RefreshSummary, SessionRefreshStatus } from '../sessions/session-refresh';
+import type { RefreshStatus, RefreshSummary, SessionRefreshStatus } from '../providers/provider-refresh';
 import { IdSchema } from '../store/id-schema';
 import type { TaskAttachment } from '../tasks/task';
 

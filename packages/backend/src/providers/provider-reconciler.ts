@@ -2,7 +2,7 @@ import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { ProviderPusher } from './provider-pusher';
 import { type BackoffPolicy, canRetry, retryDelayMs } from '../retry/retry-backoff';
-import { isSettledLive } from './session-lifecycle';
+import { isSettledLive } from '../sessions/session-lifecycle';
 
 /** Asks for a session to be brought up to its desired revision later. */
 export interface RefreshScheduler {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { PROVIDERS } from '@kandev/protocol';
-import { taskProviders } from './task-providers';
+import { taskProviders } from './provider-set';
 
 // Stored provider values as they could appear on repository rows (normalised or not, or none).
 const storedProvider = fc.oneof(

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PROVIDERS } from '@kandev/protocol';
 import { canCallProviderTool } from './provider-tool-access';
-import { taskProviders } from './task-providers';
+import { taskProviders } from './provider-set';
 
 describe('canCallProviderTool', () => {
   test.each([

@@ -7,7 +7,7 @@ import {
   type SessionRefreshResult,
   type SessionRefreshStatus,
   summarizeRefresh,
-} from './session-refresh';
+} from './provider-refresh';
 
 const providersArb = fc.subarray([...PROVIDERS]);
 

@@ -2,17 +2,17 @@ import type { Provider } from '@kandev/protocol';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/unit-of-work';
-import { taskProviders } from '../tasks/task-providers';
-import type { AgentSessionState } from './agent-session';
+import { taskProviders } from './provider-set';
+import type { AgentSessionState } from '../sessions/agent-session';
 import type { ProviderPusher } from './provider-pusher';
-import { isSettledLive } from './session-lifecycle';
+import { isSettledLive } from '../sessions/session-lifecycle';
 import {
   decideProviderRefresh,
   type RefreshSummary,
   type SessionRefreshResult,
   summarizeRefresh,
-} from './session-refresh';
-import type { RefreshScheduler } from './session-reconciler';
+} from './provider-refresh';
+import type { RefreshScheduler } from './provider-reconciler';
 
 /** A live session after a committed source change, with its (possibly bumped) desired state. */
 export interface PlannedSession {

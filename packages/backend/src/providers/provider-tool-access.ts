@@ -1,5 +1,5 @@
 import type { Provider } from '@kandev/protocol';
-import { taskProviders } from './task-providers';
+import { taskProviders } from './provider-set';
 
 /**
  * The backend's provider check for a provider tool call (GitHub PR or GitLab MR automation): allowed

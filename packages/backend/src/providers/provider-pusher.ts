@@ -4,7 +4,7 @@ import type { Agentctls } from '../executors/agentctls';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
-import type { Acknowledged } from './session-store';
+import type { Acknowledged } from '../sessions/session-store';
 import {
   aheadMessage,
   compareHeldRevision,
@@ -12,7 +12,7 @@ import {
   LOST_SESSION_MESSAGE,
   pushFailureKind,
   type SessionRefreshResult,
-} from './session-refresh';
+} from './provider-refresh';
 
 /** One session's desired provider set, at its desired revision. */
 export interface PushTarget {
