@@ -5,7 +5,7 @@
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
 import { createLogger } from '../../packages/backend/src/logger';
-import { createPromptRoutes } from '../../packages/backend/src/prompt-queue/prompt-routes';
+import { createPromptRoutes } from '../../packages/backend/src/session-runtime/prompt-routes';
 import { createQuestionRoutes } from '../../packages/backend/src/questions/question-routes';
 import { createTaskRoutes } from '../../packages/backend/src/tasks/task-routes';
 import { BackendApi } from '../helpers/backend-api';

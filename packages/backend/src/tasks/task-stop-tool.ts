@@ -1,7 +1,7 @@
 import { stopTaskTool } from '@kandev/protocol';
 import { newId } from '../store/row-values';
-import type { RuntimeStopOutcome } from '../sessions/runtime-session-control';
-import { recordSessionStopped } from '../sessions/session-stop';
+import type { RuntimeStopOutcome } from '../session-runtime/runtime-session-control';
+import { recordSessionStopped } from '../session-runtime/session-stop';
 import { taskAuthor } from '../messages/message';
 import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';

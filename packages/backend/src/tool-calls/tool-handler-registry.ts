@@ -4,7 +4,7 @@ import { createProviderToolHandlers } from '../provider-automation/provider-tool
 import { createParentQuestionToolHandlers } from '../questions/parent-question-tool-handlers';
 import { createQuestionToolHandlers } from '../questions/question-tool-handlers';
 import type { QuestionService } from '../questions/question-service';
-import type { RuntimeSessionControl } from '../sessions/runtime-session-control';
+import type { RuntimeSessionControl } from '../session-runtime/runtime-session-control';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { createTaskToolHandlers } from '../tasks/task-tool-handlers';
 import type { TaskService } from '../tasks/task-service';

@@ -8,7 +8,7 @@ import {
   redactLaunchConfig,
   type Surface,
 } from '@kandev/protocol';
-import type { AgentSession, AgentSessionState } from './agent-session';
+import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
 
 /** A launch config as REST shows it: snake_case, never the MCP token. */
 export interface LaunchConfigView {

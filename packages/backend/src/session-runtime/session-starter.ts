@@ -4,7 +4,7 @@ import type { AgentctlEndpoint } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
-import type { AgentSession } from './agent-session';
+import type { AgentSession } from '../sessions/agent-session';
 import type { RefreshScheduler } from '../providers/provider-reconciler';
 
 export interface SessionStarterDeps {

@@ -6,8 +6,8 @@ import { recordTaskPrompt } from '../messages/task-prompt';
 import { supersedePendingQuestions } from '../questions/parent-question-lifecycle';
 import type { AgentSession } from '../sessions/agent-session';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
-import type { PromptKicker } from './drain-gate';
-import type { QueuedPrompt } from './queued-prompt';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
+import type { QueuedPrompt } from '../prompt-queue/queued-prompt';
 
 export const MAX_PROMPT_LENGTH = 100_000;
 

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { parseInput } from '../http/parse';
 import { IdParamsSchema } from '../store/id-schema';
-import { LaunchSessionBodySchema, ResumeSessionBodySchema } from './agent-session';
+import { LaunchSessionBodySchema, ResumeSessionBodySchema } from '../sessions/agent-session';
 import type { LaunchedSession, SessionService } from './session-service';
 import { type LaunchedSessionView, toLaunchConfigView, toSessionView } from './session-view';
 

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { applyAgentGone } from '../turns/turn-outcome';
-import type { SessionLanes } from './session-lanes';
+import type { SessionLanes } from '../sessions/session-lanes';
 
 export interface AgentctlLossDeps {
   uow: UnitOfWork;

@@ -1,7 +1,7 @@
 import type { Agentctls, ReachedAgentctl } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { isEnded } from './session-lifecycle';
+import { isEnded } from '../sessions/session-lifecycle';
 
 export interface OrphanSweeperDeps {
   uow: UnitOfWork;

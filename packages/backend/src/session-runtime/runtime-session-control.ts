@@ -1,6 +1,6 @@
 import { isAppError } from '@kandev/protocol';
 import type { Agentctls } from '../executors/agentctls';
-import type { AgentSession } from './agent-session';
+import type { AgentSession } from '../sessions/agent-session';
 
 /** What agentctl said when asked to stop a session's runtime. */
 export type RuntimeStopOutcome =

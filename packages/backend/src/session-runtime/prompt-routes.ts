@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { parseInput } from '../http/parse';
 import { IdParamsSchema } from '../store/id-schema';
 import { EnqueuePromptBodySchema, type PromptService } from './prompt-service';
-import { toQueuedPromptView } from './queued-prompt';
+import { toQueuedPromptView } from '../prompt-queue/queued-prompt';
 
 /** An operator's prompts for a session: queue one (202, it runs when the agent is free), list them. */
 export function createPromptRoutes(prompts: PromptService): Router {

@@ -2,7 +2,7 @@ import type { AgentctlApi, AgentctlConnector } from '../executors/agentctl-clien
 import type { AgentctlDirectory } from '../executors/agentctl-directory';
 import { Agentctls } from '../executors/agentctls';
 import type { AgentctlEndpoint } from '../executors/executor';
-import type { AgentSession } from './agent-session';
+import type { AgentSession } from '../sessions/agent-session';
 import { AgentctlRuntimeSessions } from './runtime-session-control';
 
 const ENDPOINT: AgentctlEndpoint = { grpcAddress: 'd:1', mcpBaseUrl: 'http://d:2', controlToken: 't'.repeat(32) };
