@@ -2,7 +2,7 @@
 // prompt id delivered exactly once, also when Prompt fails ambiguously and is re-sent, when kicks race,
 // when agentctl refuses, and behind a closed gate.
 import { AppError } from '@kandev/protocol';
-import { recordTaskPrompt } from '../../packages/backend/src/messages/task-prompt';
+import { recordTaskPrompt } from '../../packages/backend/src/prompt-queue/task-prompt';
 import type { DrainGate } from '../../packages/backend/src/prompt-queue/drain-gate';
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';

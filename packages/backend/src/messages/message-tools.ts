@@ -8,7 +8,7 @@ import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/too
 import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
 import { readConversation } from './conversation';
 import { type Message, taskAuthor, toMessageView } from './message';
-import { recordTaskPrompt } from './task-prompt';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 
 // Messaging: prompts to a task's agent (your own task or a direct subtask), step completion on your
 // own task, and reading a conversation of your workspace.

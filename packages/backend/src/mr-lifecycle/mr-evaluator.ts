@@ -1,6 +1,6 @@
 import type { GitlabClient } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
-import { recordTaskPrompt } from '../messages/task-prompt';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { coalescingKey, type Evaluation, evaluate, needsReviewers, promptText } from './lifecycle-rules';

@@ -1,6 +1,6 @@
 import { AppError } from '@kandev/protocol';
 import { taskAuthor } from '../messages/message';
-import { recordTaskPrompt } from '../messages/task-prompt';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';

@@ -1,6 +1,6 @@
 import { AppError } from '@kandev/protocol';
 import { type Message, taskAuthor } from '../messages/message';
-import { recordTaskPrompt } from '../messages/task-prompt';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import type { QueuedPrompt } from '../prompt-queue/queued-prompt';
 import { newId } from '../store/row-values';
 import type { Stores } from '../store/unit-of-work';

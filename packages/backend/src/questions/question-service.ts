@@ -1,7 +1,7 @@
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
-import { recordTaskPrompt } from '../messages/task-prompt';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../store/row-values';
 import type { UnitOfWork } from '../store/unit-of-work';
 import {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { Message } from '../messages/message';
-import { recordTaskPrompt } from '../messages/task-prompt';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { supersedePendingQuestions } from '../questions/parent-question-lifecycle';
 import type { AgentSession } from '../sessions/agent-session';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';

@@ -1,6 +1,6 @@
 import { AppError, createTaskTool, setTaskTitleTool, updateTaskTool } from '@kandev/protocol';
 import { taskAuthor } from '../messages/message';
-import { recordTaskPrompt } from '../messages/task-prompt';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../store/row-values';
 import { parseToolArgs } from '../tool-calls/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';

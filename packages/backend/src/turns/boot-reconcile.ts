@@ -1,7 +1,7 @@
 import { isAppError, type RuntimeSessionState } from '@kandev/protocol';
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
-import type { PromptDrainer } from '../prompt-queue/prompt-drainer';
+import type { PromptDrainer } from './prompt-drainer';
 import type { AgentSession } from '../sessions/agent-session';
 import { LIVE_SESSION_STATES } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';

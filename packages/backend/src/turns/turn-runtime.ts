@@ -1,7 +1,7 @@
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { DrainGate } from '../prompt-queue/drain-gate';
-import { PromptDrainer } from '../prompt-queue/prompt-drainer';
+import { PromptDrainer } from './prompt-drainer';
 import { createParentQuestionGate } from '../questions/parent-question-gate';
 import type { BackoffPolicy } from '../retry/retry-backoff';
 import { SessionLanes } from '../sessions/session-lanes';

@@ -1,7 +1,7 @@
-import { newQueuedPrompt, type PromptPriority, type QueuedPrompt } from '../prompt-queue/queued-prompt';
+import { newQueuedPrompt, type PromptPriority, type QueuedPrompt } from './queued-prompt';
 import { newId } from '../store/row-values';
 import type { Stores } from '../store/unit-of-work';
-import type { Message, MessageAuthor, MessageMetadata, MessageType } from './message';
+import type { Message, MessageAuthor, MessageMetadata, MessageType } from '../messages/message';
 
 export interface TaskPrompt {
   taskId: string;

@@ -5,11 +5,11 @@ import type { AgentSession } from '../sessions/agent-session';
 import { type BackoffPolicy, canRetry, retryDelayMs } from '../retry/retry-backoff';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { type AgentVerdict, agentExitedError, judgeAgent, promptFailureKind } from '../turns/agent-verdict';
-import { applyAgentGone, applyTurnEnded } from '../turns/turn-outcome';
-import { decideDrain } from './drain-decision';
-import { type DrainGate, OPEN_GATE, type PromptKicker } from './drain-gate';
-import type { QueuedPrompt } from './queued-prompt';
+import { type AgentVerdict, agentExitedError, judgeAgent, promptFailureKind } from './agent-verdict';
+import { applyAgentGone, applyTurnEnded } from './turn-outcome';
+import { decideDrain } from '../prompt-queue/drain-decision';
+import { type DrainGate, OPEN_GATE, type PromptKicker } from '../prompt-queue/drain-gate';
+import type { QueuedPrompt } from '../prompt-queue/queued-prompt';
 
 export interface PromptDrainerDeps {
   uow: UnitOfWork;
