@@ -5,7 +5,7 @@ import type { GitlabPort } from '../../packages/backend/src/composition/backend-
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
-import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
+import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tools/tool-handler';
 import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';

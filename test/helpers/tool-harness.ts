@@ -4,7 +4,7 @@ import { AppError, type LaunchConfig, type QuestionCapability, type Surface } fr
 import type { StartTimer } from '../../packages/backend/src/questions/question-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
 import { isLive } from '../../packages/backend/src/sessions/session-lifecycle';
-import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
+import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tools/tool-handler';
 import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
 import type { Cleanup } from './cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from './fake-agentctl';

@@ -6,7 +6,7 @@ import { listen } from '../../packages/backend/src/http/http-server';
 import { createLogger } from '../../packages/backend/src/logger';
 import { createQuestionRoutes } from '../../packages/backend/src/questions/question-routes';
 import type { StartTimer } from '../../packages/backend/src/questions/question-service';
-import type { ToolReply } from '../../packages/backend/src/tool-calls/tool-call';
+import type { ToolReply } from '../../packages/backend/src/tools/tool-handler';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { createInProcessBackend } from '../helpers/in-process-backend';

@@ -17,7 +17,7 @@ import { SessionReconciler } from '../providers/provider-reconciler';
 import { SessionService } from '../session-runtime/session-service';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work';
 import { TaskService } from '../tasks/task-service';
-import { createToolHandlers } from '../tool-calls/tool-handler-registry';
+import { createToolHandlers } from '../tools/tool-handler-registry';
 import { createTurnRuntime } from '../turns/turn-runtime';
 import { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
 import type { BackendConfig, BackendPorts } from './backend-ports';

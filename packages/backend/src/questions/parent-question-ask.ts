@@ -5,8 +5,8 @@ import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Task } from '../tasks/task';
-import { assertWritable, loadCaller } from '../tasks/task-tool-scope';
-import type { ToolCallContext } from '../tool-calls/tool-call';
+import { assertWritable, loadCaller } from '../tools/tool-scope';
+import type { ToolCallContext } from '../tools/tool-handler';
 import {
   type AskParentQuestionArgs,
   askRefusal,

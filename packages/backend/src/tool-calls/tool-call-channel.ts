@@ -4,7 +4,7 @@ import type { SessionEventSink } from '../turns/session-event-handler';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { AttachClient } from './attach-client';
 import { AttachSupervisor } from './attach-supervisor';
-import type { ToolHandlers } from './tool-call';
+import type { ToolHandlers } from '../tools/tool-handler';
 import { ToolCallDispatcher } from './tool-call-dispatcher';
 
 /** Re-open delays of a dropped Attach stream: from ~100 ms, doubling, at most 5 s (jittered). */

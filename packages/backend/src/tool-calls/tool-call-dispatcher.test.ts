@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { AppError, type Provider, type WireBackendMessage } from '@kandev/protocol';
 import type { AgentSession } from '../sessions/agent-session';
-import type { ToolCallContext, ToolHandler } from './tool-call';
+import type { ToolCallContext, ToolHandler } from '../tools/tool-handler';
 import { type ToolCallChannel, ToolCallDispatcher } from './tool-call-dispatcher';
 
 const AGENTCTL = '127.0.0.1:7421';

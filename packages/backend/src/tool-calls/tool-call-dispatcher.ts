@@ -2,7 +2,7 @@ import { AppError, assertToolServed, isAppError, type WireBackendMessage } from 
 import type { Logger } from '../logger';
 import type { AgentSession } from '../sessions/agent-session';
 import { isLive } from '../sessions/session-lifecycle';
-import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-call';
+import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from '../tools/tool-handler';
 import {
   callIdOf,
   errorMessage,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, type ErrorCode, type WireBackendMessage } from '@kandev/protocol';
-import type { ToolReply } from './tool-call';
+import type { ToolReply } from '../tools/tool-handler';
 
 // Pure mappers between the Attach wire messages and the dispatcher's typed values.
 

@@ -1,7 +1,7 @@
-import { createMessageToolHandlers } from '../messages/message-tools';
-import type { ToolHandlers } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { createWorkspaceSourceToolHandlers } from '../workspace-sources/workspace-source-tools';
+import { createMessageToolHandlers } from './message-tools';
+import type { ToolHandlers } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { createWorkspaceSourceToolHandlers } from './workspace-source-tools';
 import { createTaskReadToolHandlers } from './task-read-tools';
 import { createTaskStopToolHandlers } from './task-stop-tool';
 import { createTaskWriteToolHandlers } from './task-write-tools';

@@ -1,11 +1,11 @@
 import { AppError, listAgentProfilesTool, listRepositoriesTool, listWorkspacesTool } from '@kandev/protocol';
 import { toAgentProfileView } from '../agent-profiles/agent-profile';
 import { toRepositoryView } from '../repositories/repository';
-import { loadCaller, reply } from '../tasks/task-tool-scope';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { toWorkspaceView } from './workspace';
+import { loadCaller, reply } from './tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { toWorkspaceView } from '../workspaces/workspace';
 
 // Configuration surface tools. A configuration session is bound to a task like any other; what it
 // may configure is that task's workspace. Agent profiles are global (not per workspace).

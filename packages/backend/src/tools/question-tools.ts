@@ -1,9 +1,9 @@
 import { askUserQuestionTool } from '@kandev/protocol';
-import { assertNotCancelled, assertWritable, loadCaller } from '../tasks/task-tool-scope';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { describeAnswers, type Question } from './question';
+import { assertNotCancelled, assertWritable, loadCaller } from './tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { describeAnswers, type Question } from '../questions/question';
 
 // ask_user_question_kandev: records a pending question and holds the call open (the dispatcher's
 // heartbeats keep agentctl's inactivity timeout from firing) until the operator answers over REST, the

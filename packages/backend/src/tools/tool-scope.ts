@@ -1,7 +1,7 @@
 import { AppError } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
-import type { ToolCallContext, ToolReply } from '../tool-calls/tool-call';
-import type { Task } from './task';
+import type { ToolCallContext, ToolReply } from './tool-handler';
+import type { Task } from '../tasks/task';
 import { assertTargetAllowed, relationOf, type TargetScope } from './task-tool-access';
 
 // What every task-related tool handler does after parsing its arguments: resolve the caller (from the

@@ -1,8 +1,8 @@
 import { AppError, normalizeProvider, type Provider } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
 import { canCallProviderTool } from '../providers/provider-tool-access';
-import type { ToolCallContext } from '../tool-calls/tool-call';
-import { providerLabel } from './review-link';
+import type { ToolCallContext } from './tool-handler';
+import { providerLabel } from '../provider-automation/review-link';
 
 export interface ProviderAccess {
   taskId: string;

@@ -2,11 +2,11 @@ import { AppError, createTaskTool, setTaskTitleTool, updateTaskTool } from '@kan
 import { taskAuthor } from '../messages/message';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../store/row-values';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { rejectImmutableTaskFields, type Task } from './task';
-import { assertNotCancelled, assertWritable, loadCaller, loadTarget, reply } from './task-tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { rejectImmutableTaskFields, type Task } from '../tasks/task';
+import { assertNotCancelled, assertWritable, loadCaller, loadTarget, reply } from './tool-scope';
 import { toTaskToolView } from './task-tool-views';
 
 // Writes on tasks: create (top level or under your own task), update and retitle your own task.

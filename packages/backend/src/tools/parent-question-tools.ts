@@ -1,10 +1,10 @@
 import { askParentQuestionTool } from '@kandev/protocol';
-import { assertNotCancelled } from '../tasks/task-tool-scope';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import type { ParentQuestion } from './parent-question';
-import { type AskOutcome, askParentQuestion, precheckAsk } from './parent-question-ask';
+import { assertNotCancelled } from './tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ParentQuestion } from '../questions/parent-question';
+import { type AskOutcome, askParentQuestion, precheckAsk } from '../questions/parent-question-ask';
 
 // ask_parent_question_kandev: never holds the call open. The question is recorded, the child gated and
 // the parent's prompt queued in one transaction; the call returns at once and tells the agent to end its

@@ -1,9 +1,9 @@
 import { addWorkspaceSourcesTool } from '@kandev/protocol';
-import { assertNotCancelled, assertWritable, loadTarget, reply } from '../tasks/task-tool-scope';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { type SourceBatchView, toAddedSourceView, toRefreshView } from './workspace-source';
+import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { type SourceBatchView, toAddedSourceView, toRefreshView } from '../workspace-sources/workspace-source';
 
 // add_workspace_sources_kandev: the same batch path as REST (WorkspaceSourceService.add), so a batch
 // is committed as a whole and followed by exactly one provider recomputation and refresh.

@@ -3,10 +3,10 @@ import { newId } from '../store/row-values';
 import type { RuntimeStopOutcome } from '../session-runtime/runtime-session-control';
 import { recordSessionStopped } from '../session-runtime/session-stop';
 import { taskAuthor } from '../messages/message';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { assertNotCancelled, loadTarget, reply } from './task-tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { assertNotCancelled, loadTarget, reply } from './tool-scope';
 
 // stop_task_kandev: halts a DIRECT subtask's agent. Its live sessions are asked to stop in agentctl
 // (when the backend has a runtime control) and recorded 'cancelled' either way (their prompt in flight

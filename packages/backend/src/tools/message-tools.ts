@@ -2,12 +2,12 @@ import { getTaskConversationTool, messageTaskTool, stepCompleteTool } from '@kan
 import { supersedePendingQuestions } from '../questions/parent-question-lifecycle';
 import { replyToParentQuestion } from '../questions/parent-question-reply';
 import { newId } from '../store/row-values';
-import { assertNotCancelled, assertWritable, loadTarget, reply } from '../tasks/task-tool-scope';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { readConversation } from './conversation';
-import { type Message, taskAuthor, toMessageView } from './message';
+import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { readConversation } from '../messages/conversation';
+import { type Message, taskAuthor, toMessageView } from '../messages/message';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 
 // Messaging: prompts to a task's agent (your own task or a direct subtask), step completion on your

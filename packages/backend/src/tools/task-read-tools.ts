@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { getTaskTool, listTaskSessionsTool, listTasksTool } from '@kandev/protocol';
 import { toTaskMrView, toTaskPrView } from '../provider-automation/review-link';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../store/page-cursor';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
-import { loadCaller, loadTarget, reply } from './task-tool-scope';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
+import { loadCaller, loadTarget, reply } from './tool-scope';
 import { pendingActionsOf } from '../questions/pending-action';
 import { describeFlags, describeTasks, toSessionToolView, toTaskSummaryView, toTaskToolView } from './task-tool-views';
 

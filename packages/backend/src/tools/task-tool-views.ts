@@ -1,6 +1,6 @@
 import type { Provider, TaskState } from '@kandev/protocol';
 import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
-import type { PendingAction, Task, TaskDetails } from './task';
+import type { PendingAction, Task, TaskDetails } from '../tasks/task';
 
 // Pure: what the task tools hand back as `structured` JSON (snake_case, no tokens or hashes).
 

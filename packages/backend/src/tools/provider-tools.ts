@@ -8,9 +8,9 @@ import {
   updateTaskPrAutomationTool,
 } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
-import { parseToolArgs } from '../tool-calls/tool-args';
-import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from '../tool-calls/tool-call';
-import type { ToolHandlerDeps } from '../tool-calls/tool-handler-registry';
+import { parseToolArgs } from './tool-args';
+import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-handler';
+import type { ToolHandlerDeps } from './tool-handler-registry';
 import { requireProviderAccess } from './review-automation-access';
 import {
   type AutomationUpdate,
@@ -20,8 +20,8 @@ import {
   pickTargets,
   toMrAutomationItem,
   toPrAutomationItem,
-} from './review-automation';
-import { type AutomationPatch, providerLabel, type TaskMr, type TaskPr } from './review-link';
+} from '../provider-automation/review-automation';
+import { type AutomationPatch, providerLabel, type TaskMr, type TaskPr } from '../provider-automation/review-link';
 
 /** What differs between GitHub PRs and GitLab MRs; the handlers are the same. */
 interface LinkKind<L extends TaskPr | TaskMr> {

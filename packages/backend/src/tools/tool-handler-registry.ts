@@ -1,16 +1,16 @@
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
-import { createProviderToolHandlers } from '../provider-automation/provider-tool-handlers';
-import { createParentQuestionToolHandlers } from '../questions/parent-question-tool-handlers';
-import { createQuestionToolHandlers } from '../questions/question-tool-handlers';
+import { createProviderToolHandlers } from './provider-tools';
+import { createParentQuestionToolHandlers } from './parent-question-tools';
+import { createQuestionToolHandlers } from './question-tools';
 import type { QuestionService } from '../questions/question-service';
 import type { RuntimeSessionControl } from '../session-runtime/runtime-session-control';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { createTaskToolHandlers } from '../tasks/task-tool-handlers';
+import { createTaskToolHandlers } from './task-tool-handlers';
 import type { TaskService } from '../tasks/task-service';
 import type { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
-import { createConfigurationToolHandlers } from '../workspaces/configuration-tool-handlers';
-import type { ToolHandlers } from './tool-call';
+import { createConfigurationToolHandlers } from './configuration-tools';
+import type { ToolHandlers } from './tool-handler';
 
 /** What tool handlers may use. Extend it additively; handlers take only what they need. */
 export interface ToolHandlerDeps {
