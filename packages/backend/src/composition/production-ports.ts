@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import { AgentctlClients } from '../executors/agentctl-client';
 import { AgentctlEventHub } from '../executors/agentctl-event-hub';
-import { createExecutors } from '../executors/create-executors';
+import { createExecutors } from './create-executors';
 import type { FetchLike } from '../gitlab/gitlab-client';
 import { createGitlabVerifier, gitlabClientFor } from '../gitlab/gitlab-credentials';
 import type { Logger } from '../logger';

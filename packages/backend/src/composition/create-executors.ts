@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { loadBackendId } from './backend-id';
-import { DockerExecutor } from './docker-executor';
-import type { AgentctlEvents, ExecutorBackend } from './executor';
-import type { ExecutorEntry } from './executor-config';
-import { ExecutorRegistry } from './executor-registry';
-import { LocalExecutorBackend } from './local-executor-backend';
-import { defaultAgentctlEntry, LocalProcessExecutor } from './local-process-executor';
-import { RemoteExecutor } from './remote-executor';
+import { loadBackendId } from '../executors/backend-id';
+import { DockerExecutor } from '../executors/docker-executor';
+import type { AgentctlEvents, ExecutorBackend } from '../executors/executor';
+import type { ExecutorEntry } from '../executors/executor-config';
+import { ExecutorRegistry } from '../executors/executor-registry';
+import { LocalExecutorBackend } from '../executors/local-executor-backend';
+import { defaultAgentctlEntry, LocalProcessExecutor } from '../executors/local-process-executor';
+import { RemoteExecutor } from '../executors/remote-executor';
 
 /** A Docker Engine client for DOCKER_HOST (unix:///path or tcp://host:port), or the default socket. */
 export function dockerClient(dockerHost: string | undefined): Dockerode {
