@@ -1,5 +1,5 @@
 import { AppError, type Provider, updateTaskMrAutomationTool, updateTaskPrAutomationTool } from '@kandev/protocol';
-import { parseToolArgs } from '../tools/tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import {
   AUTOMATION_OPTIONS,
   type AutomationOptions,

@@ -2,7 +2,7 @@ import { AppError, listAgentProfilesTool, listRepositoriesTool, listWorkspacesTo
 import { toAgentProfileView } from '../agent-profiles/agent-profile';
 import { toRepositoryView } from '../repositories/repository';
 import { loadCaller, reply } from './tool-scope';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { toWorkspaceView } from '../workspaces/workspace';

@@ -3,7 +3,7 @@ import { supersedePendingQuestions } from '../questions/parent-question-lifecycl
 import { replyToParentQuestion } from '../questions/parent-question-reply';
 import { newId } from '../store/row-values';
 import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { readConversation } from '../messages/conversation';

@@ -1,6 +1,6 @@
 import { askParentQuestionTool } from '@kandev/protocol';
 import { assertNotCancelled } from './tool-scope';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import type { ParentQuestion } from '../questions/parent-question';

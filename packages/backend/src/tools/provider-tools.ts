@@ -8,7 +8,7 @@ import {
   updateTaskPrAutomationTool,
 } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { requireProviderAccess } from './review-automation-access';

@@ -1,6 +1,6 @@
 import { askUserQuestionTool } from '@kandev/protocol';
 import { assertNotCancelled, assertWritable, loadCaller } from './tool-scope';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { describeAnswers, type Question } from '../questions/question';

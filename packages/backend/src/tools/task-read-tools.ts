@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getTaskTool, listTaskSessionsTool, listTasksTool } from '@kandev/protocol';
 import { toTaskMrView, toTaskPrView } from '../provider-automation/review-link';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../store/page-cursor';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { loadCaller, loadTarget, reply } from './tool-scope';

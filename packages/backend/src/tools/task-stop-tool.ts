@@ -3,7 +3,7 @@ import { newId } from '../store/row-values';
 import type { RuntimeStopOutcome } from '../session-runtime/runtime-session-control';
 import { recordSessionStopped } from '../session-runtime/session-stop';
 import { taskAuthor } from '../messages/message';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { assertNotCancelled, loadTarget, reply } from './tool-scope';

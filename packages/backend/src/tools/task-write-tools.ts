@@ -2,7 +2,7 @@ import { AppError, createTaskTool, setTaskTitleTool, updateTaskTool } from '@kan
 import { taskAuthor } from '../messages/message';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../store/row-values';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { rejectImmutableTaskFields, type Task } from '../tasks/task';

@@ -1,6 +1,6 @@
 import { addWorkspaceSourcesTool } from '@kandev/protocol';
 import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
-import { parseToolArgs } from './tool-args';
+import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler-registry';
 import { type SourceBatchView, toAddedSourceView, toRefreshView } from '../workspace-sources/workspace-source';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ToolDefinition, ToolInput } from '@kandev/protocol';
-import { parseInput } from '../http/parse';
+import { parseInput } from './parse';
 
 /**
  * A tool's arguments are untrusted (agentctl validated them, but discovery is not a security boundary):
