@@ -4,7 +4,7 @@ import { toRepositoryView } from '../repositories/repository';
 import { loadCaller, reply } from './tool-scope';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ToolHandlerDeps } from './tool-handler';
 import { toWorkspaceView } from '../workspaces/workspace';
 
 // Configuration surface tools. A configuration session is bound to a task like any other; what it

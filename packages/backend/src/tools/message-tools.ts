@@ -5,7 +5,7 @@ import { newId } from '../store/row-values';
 import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ToolHandlerDeps } from './tool-handler';
 import { readConversation } from '../messages/conversation';
 import { type Message, taskAuthor, toMessageView } from '../messages/message';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';

@@ -10,7 +10,7 @@ import {
 import type { Stores } from '../store/unit-of-work';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ToolHandlerDeps } from './tool-handler';
 import { requireProviderAccess } from './review-automation-access';
 import {
   type AutomationUpdate,

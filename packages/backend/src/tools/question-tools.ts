@@ -2,7 +2,7 @@ import { askUserQuestionTool } from '@kandev/protocol';
 import { assertNotCancelled, assertWritable, loadCaller } from './tool-scope';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ToolHandlerDeps } from './tool-handler';
 import { describeAnswers, type Question } from '../questions/question';
 
 // ask_user_question_kandev: records a pending question and holds the call open (the dispatcher's

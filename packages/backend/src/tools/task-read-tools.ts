@@ -4,7 +4,7 @@ import { toTaskMrView, toTaskPrView } from '../provider-automation/review-link';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../store/page-cursor';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ToolHandlerDeps } from './tool-handler';
 import { loadCaller, loadTarget, reply } from './tool-scope';
 import { pendingActionsOf } from '../questions/pending-action';
 import { describeFlags, describeTasks, toSessionToolView, toTaskSummaryView, toTaskToolView } from './task-tool-views';

@@ -4,7 +4,7 @@ import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../store/row-values';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ToolHandlerDeps } from './tool-handler';
 import { rejectImmutableTaskFields, type Task } from '../tasks/task';
 import { assertNotCancelled, assertWritable, loadCaller, loadTarget, reply } from './tool-scope';
 import { toTaskToolView } from './task-tool-views';

@@ -1,4 +1,11 @@
 import type { AgentSession } from '../sessions/agent-session';
+import type { Logger } from '../logger';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
+import type { QuestionService } from '../questions/question-service';
+import type { RuntimeSessionControl } from '../session-runtime/runtime-session-control';
+import type { UnitOfWork } from '../store/unit-of-work';
+import type { TaskService } from '../tasks/task-service';
+import type { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
 
 /**
  * One tool call as the backend handles it. The identity fields come from agentctl's session binding
@@ -44,3 +51,18 @@ export interface ToolHandler {
 }
 
 export type ToolHandlers = Readonly<Record<string, ToolHandler>>;
+
+/** What tool handlers may use. Extend it additively; handlers take only what they need. */
+export interface ToolHandlerDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  logger: Logger;
+  tasks: TaskService;
+  workspaceSources: WorkspaceSourceService;
+  /** Stops child sessions' runtimes for stop_task_kandev; without it the stop is recorded only. */
+  runtimeSessions?: RuntimeSessionControl;
+  /** Operator questions: held ask_user_question calls, ended when their session stops. */
+  questions: QuestionService;
+  /** Drains a session's queue after a tool queued a prompt for it (message_task_kandev). */
+  prompts: PromptKicker;
+}

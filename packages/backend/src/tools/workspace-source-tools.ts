@@ -2,7 +2,7 @@ import { addWorkspaceSourcesTool } from '@kandev/protocol';
 import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler-registry';
+import type { ToolHandlerDeps } from './tool-handler';
 import { type SourceBatchView, toAddedSourceView, toRefreshView } from '../workspace-sources/workspace-source';
 
 // add_workspace_sources_kandev: the same batch path as REST (WorkspaceSourceService.add), so a batch
