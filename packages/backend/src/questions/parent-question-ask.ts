@@ -4,8 +4,8 @@ import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
-import type { Task } from '../tasks/task';
-import { assertWritable, loadCaller } from '../tools/tool-scope';
+import { assertWritable, type Task } from '../tasks/task';
+import { loadCaller } from '../tasks/task-binding';
 import type { ToolCallContext } from '../tools/tool-handler';
 import {
   type AskParentQuestionArgs,

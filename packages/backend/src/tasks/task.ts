@@ -135,3 +135,8 @@ export function toTaskView({ task, repositoryIds, providers, pendingAction }: Ta
     updated_at: task.updatedAt,
   };
 }
+
+/** An archived task is read-only. */
+export function assertWritable(task: Task): void {
+  if (task.archivedAt !== null) throw new AppError('failed_precondition', `task ${task.id} is archived`);
+}

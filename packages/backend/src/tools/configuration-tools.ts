@@ -1,7 +1,8 @@
 import { AppError, listAgentProfilesTool, listRepositoriesTool, listWorkspacesTool } from '@kandev/protocol';
 import { toAgentProfileView } from '../agent-profiles/agent-profile';
 import { toRepositoryView } from '../repositories/repository';
-import { loadCaller, reply } from './tool-scope';
+import { reply } from './tool-scope';
+import { loadCaller } from '../tasks/task-binding';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler';

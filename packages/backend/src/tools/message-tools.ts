@@ -2,7 +2,8 @@ import { getTaskConversationTool, messageTaskTool, stepCompleteTool } from '@kan
 import { supersedePendingQuestions } from '../questions/parent-question-lifecycle';
 import { replyToParentQuestion } from '../questions/parent-question-reply';
 import { newId } from '../store/row-values';
-import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
+import { assertNotCancelled, loadTarget, reply } from './tool-scope';
+import { assertWritable } from '../tasks/task';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler';

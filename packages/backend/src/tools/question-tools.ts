@@ -1,5 +1,7 @@
 import { askUserQuestionTool } from '@kandev/protocol';
-import { assertNotCancelled, assertWritable, loadCaller } from './tool-scope';
+import { assertNotCancelled } from './tool-scope';
+import { loadCaller } from '../tasks/task-binding';
+import { assertWritable } from '../tasks/task';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler';

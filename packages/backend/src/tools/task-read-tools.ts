@@ -5,7 +5,8 @@ import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../store/page-cursor';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler';
-import { loadCaller, loadTarget, reply } from './tool-scope';
+import { loadTarget, reply } from './tool-scope';
+import { loadCaller } from '../tasks/task-binding';
 import { pendingActionsOf } from '../questions/pending-action';
 import { describeFlags, describeTasks, toSessionToolView, toTaskSummaryView, toTaskToolView } from './task-tool-views';
 

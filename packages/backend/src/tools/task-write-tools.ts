@@ -5,8 +5,9 @@ import { newId } from '../store/row-values';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler';
-import { rejectImmutableTaskFields, type Task } from '../tasks/task';
-import { assertNotCancelled, assertWritable, loadCaller, loadTarget, reply } from './tool-scope';
+import { assertWritable, rejectImmutableTaskFields, type Task } from '../tasks/task';
+import { assertNotCancelled, loadTarget, reply } from './tool-scope';
+import { loadCaller } from '../tasks/task-binding';
 import { toTaskToolView } from './task-tool-views';
 
 // Writes on tasks: create (top level or under your own task), update and retitle your own task.

@@ -1,26 +1,20 @@
-import type { AgentSession } from '../sessions/agent-session';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { QuestionService } from '../questions/question-service';
 import type { RuntimeSessionControl } from '../session-runtime/runtime-session-control';
 import type { UnitOfWork } from '../store/unit-of-work';
+import type { CallBinding } from '../tasks/task-binding';
 import type { TaskService } from '../tasks/task-service';
 import type { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
 
 /**
- * One tool call as the backend handles it. The identity fields come from agentctl's session binding
- * (the Attach request), never from the agent's arguments; the dispatcher has already checked that the
- * session exists, is live, and was launched on the agentctl the call arrived from.
+ * One tool call as the backend handles it. The identity (CallBinding) comes from agentctl's session
+ * binding (the Attach request), never from the agent's arguments; the dispatcher has already checked
+ * that the session exists, is live, and was launched on the agentctl the call arrived from.
  */
-export interface ToolCallContext {
+export interface ToolCallContext extends CallBinding {
   readonly callId: string;
   readonly toolName: string;
-  readonly sessionId: string;
-  /** The caller's own task (bound). Handlers resolve `"self"` and check targets against it. */
-  readonly taskId: string;
-  readonly workspaceId: string;
-  /** The session row as loaded for this call. */
-  readonly session: AgentSession;
   /** Tells the agent the call is still being worked on (relayed as an MCP progress notification). */
   reportProgress(message: string): void;
   /** Aborted when the call is cancelled or its channel dropped: stop waiting, write nothing more. */

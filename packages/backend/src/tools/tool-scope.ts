@@ -2,23 +2,11 @@ import { AppError } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
 import type { ToolCallContext, ToolReply } from './tool-handler';
 import type { Task } from '../tasks/task';
+import { loadCaller } from '../tasks/task-binding';
 import { assertTargetAllowed, relationOf, type TargetScope } from './task-tool-access';
 
 // What every task-related tool handler does after parsing its arguments: resolve the caller (from the
 // binding) and the target. Whether the session is served the tool at all, the dispatcher checked first.
-
-/** The calling task, from the bound identity only; the database must agree with the binding. */
-export async function loadCaller(stores: Stores, context: ToolCallContext): Promise<Task> {
-  if (context.session.id !== context.sessionId || context.session.taskId !== context.taskId) {
-    throw new AppError('permission_denied', "the call is not bound to its session's task");
-  }
-  const caller = await stores.tasks.findById(context.taskId);
-  if (caller === undefined) throw new AppError('failed_precondition', `your task ${context.taskId} no longer exists`);
-  if (caller.workspaceId !== context.workspaceId) {
-    throw new AppError('permission_denied', "the call's workspace is not your task's workspace");
-  }
-  return caller;
-}
 
 /** `undefined` or "self" name the caller's own task. */
 export function resolveTaskId(taskId: string | undefined, caller: Task): string {
@@ -38,10 +26,6 @@ export async function loadTarget(
   const relation = relationOf({ taskId: caller.id, workspaceId: caller.workspaceId }, target);
   assertTargetAllowed(request.tool, request.scope, relation, target.id);
   return { caller, target };
-}
-
-export function assertWritable(task: Task): void {
-  if (task.archivedAt !== null) throw new AppError('failed_precondition', `task ${task.id} is archived`);
 }
 
 /** A cancelled call writes nothing more. */

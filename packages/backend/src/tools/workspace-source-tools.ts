@@ -1,5 +1,6 @@
 import { addWorkspaceSourcesTool } from '@kandev/protocol';
-import { assertNotCancelled, assertWritable, loadTarget, reply } from './tool-scope';
+import { assertNotCancelled, loadTarget, reply } from './tool-scope';
+import { assertWritable } from '../tasks/task';
 import { parseToolArgs } from '../http/tool-args';
 import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
 import type { ToolHandlerDeps } from './tool-handler';
