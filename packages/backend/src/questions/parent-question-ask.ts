@@ -5,8 +5,7 @@ import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import { assertWritable, type Task } from '../tasks/task';
-import { loadCaller } from '../tasks/task-binding';
-import type { ToolCallContext } from '../tools/tool-handler';
+import { type CallBinding, loadCaller } from '../tasks/task-binding';
 import {
   type AskParentQuestionArgs,
   askRefusal,
@@ -22,6 +21,11 @@ import { toQuestionItems } from './question';
 // 'parent_question' entry on the child) and one attributed prompt is queued for the parent; the gate
 // holds the child from then on because the row is pending. Nothing waits: delivery to the parent is
 // the prompt queue's exactly-once drainer, so a failed delivery is the same prompt sent again.
+
+/** The asking call: its binding and its id (a tool call's context is one). */
+export interface AskContext extends CallBinding {
+  readonly callId: string;
+}
 
 export type AskOutcome = 'asked' | 'retried' | 'already_pending';
 
@@ -39,14 +43,14 @@ export function assertMayAskParent(caller: Task): void {
 }
 
 /** Checked before the arguments, so a root or a normal task hears why, whatever it sent. */
-export async function precheckAsk(stores: Stores, context: ToolCallContext): Promise<void> {
+export async function precheckAsk(stores: Stores, context: AskContext): Promise<void> {
   assertMayAskParent(await loadCaller(stores, context));
 }
 
 export async function askParentQuestion(
   uow: UnitOfWork,
   clock: () => Date,
-  context: ToolCallContext,
+  context: AskContext,
   args: AskParentQuestionArgs,
 ): Promise<AskResult> {
   const attempt = () => uow.transaction((stores) => askWithin(stores, context, args, clock().toISOString()));
@@ -61,7 +65,7 @@ export async function askParentQuestion(
 
 async function askWithin(
   stores: Stores,
-  context: ToolCallContext,
+  context: AskContext,
   args: AskParentQuestionArgs,
   now: string,
 ): Promise<AskResult> {

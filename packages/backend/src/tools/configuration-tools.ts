@@ -4,8 +4,7 @@ import { toRepositoryView } from '../repositories/repository';
 import { reply } from './tool-scope';
 import { loadCaller } from '../tasks/task-binding';
 import { parseToolArgs } from '../http/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolCallContext, ToolHandlerDeps, ToolHandlers, ToolReply } from './tool-handler';
 import { toWorkspaceView } from '../workspaces/workspace';
 
 // Configuration surface tools. A configuration session is bound to a task like any other; what it

@@ -1,8 +1,7 @@
 import { askParentQuestionTool } from '@kandev/protocol';
 import { assertNotCancelled } from './tool-scope';
 import { parseToolArgs } from '../http/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolCallContext, ToolHandlerDeps, ToolHandlers, ToolReply } from './tool-handler';
 import type { ParentQuestion } from '../questions/parent-question';
 import { type AskOutcome, askParentQuestion, precheckAsk } from '../questions/parent-question-ask';
 

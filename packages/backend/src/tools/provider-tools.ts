@@ -9,8 +9,7 @@ import {
 } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
 import { parseToolArgs } from '../http/tool-args';
-import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolCallContext, ToolHandler, ToolHandlerDeps, ToolHandlers, ToolReply } from './tool-handler';
 import { requireProviderAccess } from './review-automation-access';
 import {
   type AutomationUpdate,

@@ -3,8 +3,7 @@ import { assertNotCancelled } from './tool-scope';
 import { loadCaller } from '../tasks/task-binding';
 import { assertWritable } from '../tasks/task';
 import { parseToolArgs } from '../http/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolCallContext, ToolHandlerDeps, ToolHandlers, ToolReply } from './tool-handler';
 import { describeAnswers, type Question } from '../questions/question';
 
 // ask_user_question_kandev: records a pending question and holds the call open (the dispatcher's

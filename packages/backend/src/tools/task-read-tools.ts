@@ -3,8 +3,7 @@ import { getTaskTool, listTaskSessionsTool, listTasksTool } from '@kandev/protoc
 import { toTaskMrView, toTaskPrView } from '../provider-automation/review-link';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../store/page-cursor';
 import { parseToolArgs } from '../http/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolCallContext, ToolHandlerDeps, ToolHandlers, ToolReply } from './tool-handler';
 import { loadTarget, reply } from './tool-scope';
 import { loadCaller } from '../tasks/task-binding';
 import { pendingActionsOf } from '../questions/pending-action';

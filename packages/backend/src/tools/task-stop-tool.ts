@@ -4,8 +4,7 @@ import type { RuntimeStopOutcome } from '../session-runtime/runtime-session-cont
 import { recordSessionStopped } from '../session-runtime/session-stop';
 import { taskAuthor } from '../messages/message';
 import { parseToolArgs } from '../http/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolCallContext, ToolHandlerDeps, ToolHandlers, ToolReply } from './tool-handler';
 import { assertNotCancelled, loadTarget, reply } from './tool-scope';
 
 // stop_task_kandev: halts a DIRECT subtask's agent. Its live sessions are asked to stop in agentctl

@@ -1,6 +1,5 @@
 import { createMessageToolHandlers } from './message-tools';
-import type { ToolHandlers } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolHandlerDeps, ToolHandlers } from './tool-handler';
 import { createWorkspaceSourceToolHandlers } from './workspace-source-tools';
 import { createTaskReadToolHandlers } from './task-read-tools';
 import { createTaskStopToolHandlers } from './task-stop-tool';

@@ -2,8 +2,7 @@ import { addWorkspaceSourcesTool } from '@kandev/protocol';
 import { assertNotCancelled, loadTarget, reply } from './tool-scope';
 import { assertWritable } from '../tasks/task';
 import { parseToolArgs } from '../http/tool-args';
-import type { ToolCallContext, ToolHandlers, ToolReply } from './tool-handler';
-import type { ToolHandlerDeps } from './tool-handler';
+import type { ToolCallContext, ToolHandlerDeps, ToolHandlers, ToolReply } from './tool-handler';
 import { type SourceBatchView, toAddedSourceView, toRefreshView } from '../workspace-sources/workspace-source';
 
 // add_workspace_sources_kandev: the same batch path as REST (WorkspaceSourceService.add), so a batch
