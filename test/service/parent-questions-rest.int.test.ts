@@ -6,6 +6,7 @@ import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
 import { createLogger } from '../../packages/backend/src/logger';
 import { createPromptRoutes } from '../../packages/backend/src/session-runtime/prompt-routes';
+import { createParentQuestionRoutes } from '../../packages/backend/src/questions/parent-question-routes';
 import { createQuestionRoutes } from '../../packages/backend/src/questions/question-routes';
 import { createTaskRoutes } from '../../packages/backend/src/tasks/task-routes';
 import { BackendApi } from '../helpers/backend-api';
@@ -20,6 +21,7 @@ import {
 async function serve(h: ParentQuestionHarness, cleanup: Parameters<typeof createParentQuestionHarness>[0]) {
   const app = createApp(createLogger('silent'), [
     createTaskRoutes(h.tasks),
+    createParentQuestionRoutes({ uow: h.uow, clock: h.clock }),
     createQuestionRoutes(h.questions),
     createPromptRoutes(h.prompts),
   ]);

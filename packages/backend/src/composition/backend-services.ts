@@ -16,6 +16,7 @@ import { AgentctlRuntimeSessions } from '../session-runtime/runtime-session-cont
 import { SessionReconciler } from '../providers/provider-reconciler';
 import { SessionService } from '../session-runtime/session-service';
 import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work';
+import { pendingActionsOf } from '../questions/pending-action';
 import { TaskService } from '../tasks/task-service';
 import { createToolHandlers } from '../tools/tool-handler-registry';
 import { createTurnRuntime } from '../turns/turn-runtime';
@@ -82,7 +83,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   });
   const prompts = turns.drainer;
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
-  const tasks = new TaskService({ uow, clock });
+  const tasks = new TaskService({ uow, clock, pendingActions: pendingActionsOf });
   const runtimeSessions = new AgentctlRuntimeSessions({ agentctls });
   const questions = new QuestionService({
     uow,

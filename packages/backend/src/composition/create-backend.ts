@@ -8,6 +8,7 @@ import { createMessageRoutes } from '../messages/message-routes';
 import { createMrLifecycleRoutes } from '../mr-lifecycle/mr-lifecycle-routes';
 import { createPromptRoutes } from '../session-runtime/prompt-routes';
 import { createProviderAutomationRoutes } from '../provider-automation/provider-automation-routes';
+import { createParentQuestionRoutes } from '../questions/parent-question-routes';
 import { createQuestionRoutes } from '../questions/question-routes';
 import { createRepositoryRoutes } from '../repositories/repository-routes';
 import { AgentctlLossHandler } from '../session-runtime/agentctl-loss';
@@ -30,6 +31,7 @@ function createRouters(s: BackendServices, ports: BackendPorts): Router[] {
     createRepositoryRoutes(s.repositories),
     createAgentProfileRoutes(new AgentProfileService({ uow, clock })),
     createTaskRoutes(s.tasks),
+    createParentQuestionRoutes({ uow, clock }),
     createWorkspaceSourceRoutes(s.sources),
     createSessionRoutes(s.sessions),
     createPromptRoutes(s.prompts),

@@ -17,7 +17,3 @@ export async function pendingActionsOf(
   for (const taskId of await stores.questions.taskIdsWithPending(taskIds, now)) waiting.add(taskId);
   return new Map(taskIds.map((id) => [id, waiting.has(id) ? 'clarification' : null]));
 }
-
-export async function pendingActionOf(stores: Stores, taskId: string, now: string): Promise<PendingAction | null> {
-  return (await pendingActionsOf(stores, [taskId], now)).get(taskId) ?? null;
-}

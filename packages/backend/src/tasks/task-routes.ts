@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import { parseInput } from '../http/parse';
-import { toParentQuestionView } from '../questions/parent-question';
 import { IdParamsSchema } from '../store/id-schema';
 import {
   CreateTaskBodySchema,
@@ -25,17 +24,6 @@ export function createTaskRoutes(tasks: TaskService): Router {
   router.get('/api/tasks/:id', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     res.json(toTaskView(await tasks.get(id)));
-  });
-  // A task's questions to its parent, for operators: read-only (only the parent's agent answers them, with
-  // message_task_kandev; they are never operator questions under /api/questions).
-  router.get('/api/tasks/:id/parent-questions', async (req, res) => {
-    const { id } = parseInput(IdParamsSchema, req.params, 'path');
-    const questions = await tasks.parentQuestions(id);
-    res.json({ task_id: id, parent_questions: questions.map(toParentQuestionView) });
-  });
-  router.get('/api/parent-questions/:id', async (req, res) => {
-    const { id } = parseInput(IdParamsSchema, req.params, 'path');
-    res.json(toParentQuestionView(await tasks.parentQuestion(id)));
   });
   router.patch('/api/tasks/:id', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

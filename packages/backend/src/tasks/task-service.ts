@@ -1,8 +1,5 @@
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
-import type { ParentQuestion } from '../questions/parent-question';
-import { getParentQuestion, listParentQuestions } from '../questions/parent-question-queries';
-import { pendingActionOf, pendingActionsOf } from '../questions/pending-action';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../store/page-cursor';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
@@ -10,6 +7,7 @@ import {
   assertProfileFitsAutopilot,
   type ListTasksQuery,
   type NewTask,
+  type PendingAction,
   type Task,
   type TaskDetails,
   type UpdateTaskBody,
@@ -39,8 +37,24 @@ async function checkRepositories(stores: Stores, workspaceId: string, ids: reado
 
 const TaskCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }).strict();
 
+/**
+ * What each task waits for from someone else, read in the caller's transaction (a stale question found
+ * is written down). questions/pending-action.ts's pendingActionsOf, injected: questions/ sits above tasks/.
+ */
+export type PendingActionsOf = (
+  stores: Stores,
+  taskIds: readonly string[],
+  now: string,
+) => Promise<Map<string, PendingAction | null>>;
+
+export interface TaskServiceDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  pendingActions: PendingActionsOf;
+}
+
 export class TaskService {
-  constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
+  constructor(private readonly deps: TaskServiceDeps) {}
 
   /** autopilot defaults to false and is never inherited from the parent. All or nothing. */
   async create(body: NewTask): Promise<TaskDetails> {
@@ -132,7 +146,7 @@ export class TaskService {
       });
       const page = pageOf(rows, limit, (task) => ({ c: task.createdAt, i: task.id }));
       const now = this.deps.clock().toISOString();
-      const actions = await pendingActionsOf(
+      const actions = await this.deps.pendingActions(
         stores,
         page.items.map((task) => task.id),
         now,
@@ -143,19 +157,11 @@ export class TaskService {
     });
   }
 
-  /** The questions the task asked its parent (autopilot), with their status; 404 for an unknown task. */
-  async parentQuestions(taskId: string): Promise<ParentQuestion[]> {
-    return listParentQuestions(this.deps.uow, taskId, this.deps.clock().toISOString());
-  }
-
-  async parentQuestion(id: string): Promise<ParentQuestion> {
-    return getParentQuestion(this.deps.uow, id, this.deps.clock().toISOString());
-  }
-
   private async readDetails(stores: Stores, id: string): Promise<TaskDetails> {
     const task = await stores.tasks.findById(id);
     if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
-    return this.attachedOf(stores, task, await pendingActionOf(stores, id, this.deps.clock().toISOString()));
+    const actions = await this.deps.pendingActions(stores, [id], this.deps.clock().toISOString());
+    return this.attachedOf(stores, task, actions.get(id) ?? null);
   }
 
   private async attachedOf(stores: Stores, task: Task, pendingAction: TaskDetails['pendingAction']) {
