@@ -19,6 +19,7 @@ import { createUnitOfWork, type UnitOfWork } from '../store/unit-of-work';
 import { pendingActionsOf } from '../questions/pending-action';
 import { TaskService } from '../tasks/task-service';
 import { createToolHandlers } from '../tools/tool-handler-registry';
+import { applyAgentGone } from '../turns/turn-outcome';
 import { createTurnRuntime } from '../turns/turn-runtime';
 import { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
 import type { BackendConfig, BackendPorts } from './backend-ports';
@@ -35,7 +36,7 @@ interface Base {
 /** A task's provider set pushed to its live sessions: the pusher, its retries, the refresh after a change. */
 function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls) {
   const { uow, clock, random, component } = base;
-  const pusher = new ProviderPusher({ uow, clock, agentctls, logger: component('refresh') });
+  const pusher = new ProviderPusher({ applyAgentGone, uow, clock, agentctls, logger: component('refresh') });
   const policy = config.refreshRetry;
   const reconciler = new SessionReconciler({ uow, pusher, policy, logger: component('reconciler'), random });
   const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });

@@ -1,9 +1,9 @@
-import { applyAgentGone } from '../turns/turn-outcome';
 import { AppError, isAppError, type Provider } from '@kandev/protocol';
 import type { Agentctls } from '../executors/agentctls';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
-import type { UnitOfWork } from '../store/unit-of-work';
+import type { AgentGone } from '../sessions/agent-session';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Acknowledged } from '../sessions/session-store';
 import {
   aheadMessage,
@@ -27,7 +27,15 @@ export interface PushResult extends SessionRefreshResult {
   retry: boolean;
 }
 
+/**
+ * Ends a session whose agent is gone, in the caller's transaction: turns/turn-outcome.ts's
+ * applyAgentGone (it also marks the session's parent questions stale), passed in by the composition
+ * root because turns/ sits above providers/.
+ */
+export type ApplyAgentGone = (stores: Stores, sessionId: string, gone: AgentGone, now: string) => Promise<unknown>;
+
 export interface ProviderPusherDeps {
+  applyAgentGone: ApplyAgentGone;
   uow: UnitOfWork;
   clock: () => Date;
   agentctls: Agentctls;
@@ -119,7 +127,7 @@ export class ProviderPusher {
         // The same ending as any other lost agent: session failed, its prompt in flight failed (the queue
         // behind it waits for a resume), its pending parent question stale.
         const gone = { kind: 'lost' as const, reason, promptError: LOST_PROMPT_ERROR, cleanExit: false };
-        await applyAgentGone(stores, sessionId, gone, now);
+        await this.deps.applyAgentGone(stores, sessionId, gone, now);
       }
       await stores.sessions.recordRefreshError(sessionId, reason, now);
       return false;

@@ -58,3 +58,14 @@ export type LaunchSessionBody = z.infer<typeof LaunchSessionBodySchema>;
 
 /** Resume rebuilds everything from the database; the body carries nothing. */
 export const ResumeSessionBodySchema = z.object({}).strict();
+
+/** The agent is gone by itself ('exited') or agentctl does not hold it / runs none ('lost'). */
+export interface AgentGone {
+  kind: 'exited' | 'lost';
+  /** Stored as the session's last_error. */
+  reason: string;
+  /** The error the prompt in flight fails with. */
+  promptError: string;
+  /** Exit code 0: outside a turn the session completed rather than failed. */
+  cleanExit: boolean;
+}

@@ -1,6 +1,6 @@
 import type { SessionEvent, TurnRecord } from '@kandev/protocol';
 import type { PromptOutcome } from '../prompt-queue/queued-prompt';
-import type { AgentSessionState } from '../sessions/agent-session';
+import type { AgentGone, AgentSessionState } from '../sessions/agent-session';
 import type { SessionFact } from '../sessions/session-lifecycle';
 import { agentExitedError } from './agent-verdict';
 
@@ -30,17 +30,6 @@ export interface EventPlan {
 }
 
 const NOTHING: EventPlan = { acpSessionId: null, prompt: null, fact: null, lastError: null, record: null, kick: false };
-
-/** The agent is gone by itself ('exited') or agentctl does not hold it / runs none ('lost'). */
-export interface AgentGone {
-  kind: 'exited' | 'lost';
-  /** Stored as the session's last_error. */
-  reason: string;
-  /** The error the prompt in flight fails with. */
-  promptError: string;
-  /** Exit code 0: outside a turn the session completed rather than failed. */
-  cleanExit: boolean;
-}
 
 function outcomeOf(turn: TurnRecord): PromptOutcome {
   return turn.status === 'completed'

@@ -1,9 +1,9 @@
 import type { TurnRecord } from '@kandev/protocol';
 import { markSessionQuestionsStale } from '../questions/parent-question-lifecycle';
-import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
+import type { AgentGone, AgentSession, AgentSessionState } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
 import type { Stores } from '../store/unit-of-work';
-import { type AgentGone, type EventContext, type EventPlan, planAgentGone, planTurnEnded } from './session-event-plan';
+import { type EventContext, type EventPlan, planAgentGone, planTurnEnded } from './session-event-plan';
 
 // Applies an event plan inside the caller's transaction. Shared by the session event handler, the
 // drainer (a duplicate Prompt reply, a refused prompt) and the boot reconcile, so all of them record
