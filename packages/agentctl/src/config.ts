@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { AppError, CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { z } from 'zod';
 import { pickAgentBaseEnv } from './agents/agent-env';
+import { LOG_LEVELS } from './logger';
 
 // The only module under src/ that reads the environment. Errors name variables, never their values.
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const portSchema = (fallback: number) =>
   z
@@ -56,7 +55,6 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: millisecondsSchema(3_000),
 });
 
-export type LogLevel = (typeof LOG_LEVELS)[number];
 export type ReadTextFile = (path: string) => string;
 
 /** Blank variables count as unset (compose files often write `VAR=`). */

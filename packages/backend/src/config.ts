@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import { LOG_LEVELS } from './logger';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveMs = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
