@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { LaunchConfigSchema, PROVIDERS, selectTools, SURFACES, toolContextFromConfig } from '@kandev/protocol';
-import { taskProviders } from '../providers/provider-set';
+import { providerSetOf } from '../providers/provider-set';
 import { buildLaunchConfig, type LaunchInput } from './launch-config-builder';
 import { QUESTION_TOOL, toolNamesIn } from './system-prompt';
 
@@ -72,7 +72,7 @@ describe('buildLaunchConfig', () => {
       fc.property(inputArb, (input) => {
         const config = buildLaunchConfig(input);
         expect(config.questionCapability).toBe(expectedCapability(input));
-        expect(config.providers).toEqual(taskProviders(input.repositoryProviders));
+        expect(config.providers).toEqual(providerSetOf(input.repositoryProviders));
         expect(LaunchConfigSchema.safeParse(config).success).toBe(true);
         expect(config).toMatchObject({ sessionId: input.sessionId, taskId: input.task.id, revision: input.revision });
       }),

@@ -1,5 +1,5 @@
 import type { AgentCommand, LaunchConfig, Surface } from '@kandev/protocol';
-import { taskProviders } from '../providers/provider-set';
+import { providerSetOf } from '../providers/provider-set';
 import { questionCapabilityFor } from './question-capability-rule';
 import { systemPromptFor } from './system-prompt';
 
@@ -27,7 +27,7 @@ export function buildLaunchConfig(input: LaunchInput): LaunchConfig {
     workspaceId: input.task.workspaceId,
     surface: input.surface,
     questionCapability,
-    providers: taskProviders(input.repositoryProviders),
+    providers: providerSetOf(input.repositoryProviders),
     revision: input.revision,
     ownsTaskTitle: input.ownsTaskTitle,
     mcpToken: input.mcpToken,

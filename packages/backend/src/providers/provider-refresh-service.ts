@@ -2,7 +2,7 @@ import type { Provider } from '@kandev/protocol';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/unit-of-work';
-import { taskProviders } from './provider-set';
+import { loadProviderSet } from './provider-set';
 import type { AgentSessionState } from '../sessions/agent-session';
 import type { ProviderPusher } from './provider-pusher';
 import { isSettledLive } from '../sessions/session-lifecycle';
@@ -38,11 +38,6 @@ export interface ProviderRefreshServiceDeps {
   logger: Logger;
 }
 
-/** The task's provider set: the union over every attached repository, in ONE query (the join). */
-export async function committedProviders(stores: Stores, taskId: string): Promise<Provider[]> {
-  return taskProviders((await stores.tasks.attachedRepositories(taskId)).map((a) => a.provider));
-}
-
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
@@ -54,7 +49,7 @@ export class ProviderRefreshService {
 
   /** Call inside the transaction that changed the task's sources. */
   async plan(stores: Stores, taskId: string, now: string): Promise<RefreshPlan> {
-    const providers = await committedProviders(stores, taskId);
+    const providers = await loadProviderSet(stores, taskId);
     const sessions: PlannedSession[] = [];
     for (const session of await stores.sessions.listLive(taskId)) {
       const current = { revision: session.revision, providers: session.launchConfig.providers };

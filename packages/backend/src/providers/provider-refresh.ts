@@ -1,4 +1,5 @@
 import { type ErrorCode, normalizeProviderSet, type Provider } from '@kandev/protocol';
+import { sameProviderSet } from './provider-set';
 
 // Pure rules of live provider refreshes: when a session's desired revision moves, what agentctl's
 // answer means for the backend's record, and how a batch's outcome is summarised.
@@ -32,7 +33,7 @@ export type RefreshDecision = { kind: 'not_needed' } | { kind: 'bump'; revision:
 /** One revision bump per effective change: only when the normalised provider set differs. */
 export function decideProviderRefresh(desired: RevisionedProviders, derived: readonly Provider[]): RefreshDecision {
   const next = normalizeProviderSet(derived);
-  if (normalizeProviderSet(desired.providers).join(',') === next.join(',')) return { kind: 'not_needed' };
+  if (sameProviderSet(normalizeProviderSet(desired.providers), next)) return { kind: 'not_needed' };
   return { kind: 'bump', revision: desired.revision + 1, providers: next };
 }
 

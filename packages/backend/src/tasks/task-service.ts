@@ -13,7 +13,7 @@ import {
   type UpdateTaskBody,
 } from './task';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
-import { taskProviders } from '../providers/provider-set';
+import { providerSetOf } from '../providers/provider-set';
 
 async function parentCandidate(stores: Stores, parentId: string): Promise<ParentCandidate> {
   const parent = await stores.tasks.findById(parentId);
@@ -169,7 +169,7 @@ export class TaskService {
     return {
       task,
       repositoryIds: attached.map((a) => a.repositoryId),
-      providers: taskProviders(attached.map((a) => a.provider)),
+      providers: providerSetOf(attached.map((a) => a.provider)),
       pendingAction,
     } satisfies TaskDetails;
   }

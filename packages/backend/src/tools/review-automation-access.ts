@@ -1,6 +1,6 @@
 import { AppError, normalizeProvider, type Provider } from '@kandev/protocol';
 import type { Stores } from '../store/unit-of-work';
-import { canCallProviderTool } from '../providers/provider-tool-access';
+import { hasProvider, providerSetOf } from '../providers/provider-set';
 import type { ToolCallContext } from './tool-handler';
 import { providerLabel } from '../provider-automation/review-link';
 
@@ -31,12 +31,7 @@ export async function requireProviderAccess(
     throw new AppError('permission_denied', 'This session is not bound to the workspace it calls for.');
   }
   const attached = await stores.tasks.attachedRepositories(task.id);
-  if (
-    !canCallProviderTool(
-      attached.map((repository) => repository.provider),
-      provider,
-    )
-  ) {
+  if (!hasProvider(providerSetOf(attached.map((repository) => repository.provider)), provider)) {
     throw new AppError(
       'permission_denied',
       `This task has no ${name} repository attached, so ${name} ${change} automation is not available.`,

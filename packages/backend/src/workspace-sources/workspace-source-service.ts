@@ -3,11 +3,8 @@ import type { Logger } from '../logger';
 import type { RepositoryIdentity } from '../repositories/provider-identity';
 import type { Repository } from '../repositories/repository';
 import type { RepositoryService } from '../repositories/repository-service';
-import {
-  committedProviders,
-  type ProviderRefreshService,
-  type RefreshPlan,
-} from '../providers/provider-refresh-service';
+import type { ProviderRefreshService, RefreshPlan } from '../providers/provider-refresh-service';
+import { loadProviderSet } from '../providers/provider-set';
 import { type RefreshSummary, summarizeRefresh } from '../providers/provider-refresh';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
@@ -76,7 +73,7 @@ export class WorkspaceSourceService {
           batchId: null,
           toAttach,
           resolved,
-          providers: await committedProviders(stores, taskId),
+          providers: await loadProviderSet(stores, taskId),
           plan: undefined,
         };
       }
