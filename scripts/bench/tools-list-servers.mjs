@@ -25,8 +25,8 @@ function baselineApp(config) {
   const { McpServer } = fromAgentctl('@modelcontextprotocol/sdk/server/mcp.js');
   const { StreamableHTTPServerTransport } = fromAgentctl('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const { isInitializeRequest } = fromAgentctl('@modelcontextprotocol/sdk/types.js');
-  const { selectTools } = fromAgentctl('./dist/tools/tool-groups.js');
-  const { toolContextFromConfig } = fromAgentctl('./dist/tools/tool-context.js');
+  // The tool catalogue is @kandev/protocol's, as agentctl resolves it.
+  const { selectTools, toolContextFromConfig } = fromAgentctl('@kandev/protocol');
   const tools = selectTools(toolContextFromConfig(config));
 
   function newServer() {
