@@ -1,10 +1,9 @@
+import { messageTaskTool } from '@kandev/protocol';
 import type { ParentQuestion } from './parent-question';
 import type { QuestionItem } from './question';
 
 // Pure: the two prompts of a parent question. The parent's says who asks, what exactly, under which
 // id and how to answer (the exact message_task_kandev arguments); the child's carries the answer.
-
-export const MESSAGE_TASK_TOOL = 'message_task_kandev';
 
 function describeItem(item: QuestionItem, index: number): string {
   const head = `${index + 1}. [${item.id}] ${item.prompt}`;
@@ -46,7 +45,7 @@ export function parentPromptText(question: ParentQuestion, child: ChildIdentity)
     '',
     describeItems(question.questions),
     '',
-    `Answer once by calling ${MESSAGE_TASK_TOOL} with:`,
+    `Answer once by calling ${messageTaskTool.name} with:`,
     replyShape(question),
     'The first answer wins; sending it again is harmless (already_answered). If you cannot decide yourself, ' +
       'you may ask whoever you can ask first and answer here afterwards. A message to the subtask without ' +
