@@ -1,5 +1,6 @@
 import { type Config, ConfigError, loadConfig } from './config';
 import { createBackend } from './composition/create-backend';
+import { secureDataDir } from './composition/data-dir';
 import { createAgentctlPort, createGitlabPort } from './composition/production-ports';
 import { connectableHost } from './connectable-host';
 import { createApp } from './http/app';
@@ -26,6 +27,11 @@ async function main(): Promise<void> {
   // agentctl already spawned (it would otherwise outlive the backend).
   installShutdown({ logger, timeoutMs: config.shutdownTimeoutMs, steps, exit: (code) => process.exit(code) });
   try {
+    // Before the database opens: a data dir left readable by others is fixed, and said so once.
+    const tightened = secureDataDir(config.dataDir);
+    if (tightened.length > 0) {
+      logger.warn({ paths: tightened }, 'tightened data dir permissions: group or other had access');
+    }
     const db = createDatabase(config.dataDir);
     steps.unshift({ name: 'database', run: () => db.destroy() });
     const applied = await migrateToLatest(db);

@@ -10,6 +10,7 @@ import { ExecutorRegistry } from '../executors/executor-registry';
 import { LocalExecutorBackend } from '../executors/local-executor-backend';
 import { defaultAgentctlEntry, LocalProcessExecutor } from '../executors/local-process-executor';
 import { RemoteExecutor } from '../executors/remote-executor';
+import { AGENTCTL_LOG_FILE, AGENTCTL_STATE_FILE, BACKEND_ID_FILE, DOCKER_TOKEN_DIR } from './data-dir';
 
 /** A Docker Engine client for DOCKER_HOST (unix:///path or tcp://host:port), or the default socket. */
 export function dockerClient(dockerHost: string | undefined): Dockerode {
@@ -28,8 +29,8 @@ function localExecutor(config: Config, logger: Logger): LocalProcessExecutor {
     token: config.agentctl.token,
     logLevel: config.logLevel,
     passEnv: config.agentctl.passEnv,
-    logFile: join(config.dataDir, 'agentctl.log'),
-    stateFile: join(config.dataDir, 'agentctl.json'),
+    logFile: join(config.dataDir, AGENTCTL_LOG_FILE),
+    stateFile: join(config.dataDir, AGENTCTL_STATE_FILE),
     startTimeoutMs: 15_000,
     stopGraceMs: Math.max(1, Math.floor(config.shutdownTimeoutMs / 2)),
     toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
@@ -57,13 +58,13 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
         });
       case 'docker':
         docker ??= dockerClient(config.executors.dockerHost);
-        backendId ??= loadBackendId(join(config.dataDir, 'backend-id'));
+        backendId ??= loadBackendId(join(config.dataDir, BACKEND_ID_FILE));
         return new DockerExecutor({
           docker,
           name: entry.name,
           image: entry.image,
           backendId,
-          tokenDir: join(config.dataDir, 'docker-agentctl'),
+          tokenDir: join(config.dataDir, DOCKER_TOKEN_DIR),
           publishHost: entry.publishHost,
           network: entry.network,
           logLevel: config.logLevel,

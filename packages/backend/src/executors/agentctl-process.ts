@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AppError } from '@kandev/protocol';
+import { openPrivateAppend, PRIVATE_DIR_MODE } from '../private-files';
 import { type AgentctlReady, parseAgentctlReadyLine } from './agentctl-ready-line';
 
 export interface SpawnAgentctlOptions {
@@ -24,8 +25,8 @@ export function isAlive(child: ChildProcess): boolean {
 }
 
 function openLogFile(path: string): number {
-  mkdirSync(dirname(path), { recursive: true });
-  return openSync(path, 'a');
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  return openPrivateAppend(path); // 0600: agentctl's log may quote what agents and the backend sent
 }
 
 /** Resolves the ready line; rejects when the child exits first or the deadline passes. */

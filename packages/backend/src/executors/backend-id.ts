@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
 /**
  * This backend's id on the containers it starts: kept in the data dir, so a backend restarted on the
@@ -14,7 +15,8 @@ export function loadBackendId(path: string): string {
     // none yet
   }
   const id = randomUUID();
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${id}\n`, { mode: 0o600 });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  writeFileSync(path, `${id}\n`, { mode: PRIVATE_FILE_MODE });
+  chmodSync(path, PRIVATE_FILE_MODE);
   return id;
 }

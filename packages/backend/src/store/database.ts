@@ -1,11 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import knex, { type Knex } from 'knex';
+import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { MIGRATION_SOURCE } from './migration-source';
 
 export type Database = Knex;
 
 export const DATABASE_FILE_NAME = 'kandev.sqlite3';
+
+/** The files SQLite keeps next to the database (rollback journal, WAL and its shared-memory index). */
+export const DATABASE_SIDE_FILE_SUFFIXES = ['-journal', '-wal', '-shm'] as const;
 
 interface PragmaConnection {
   pragma(statement: string): unknown;
@@ -29,13 +32,24 @@ function enableForeignKeys(connection: unknown, done: (error: Error | null, conn
   }
 }
 
-/** A knex instance on `<dataDir>/kandev.sqlite3`; the directory is created when missing. */
+/**
+ * A knex instance on `<dataDir>/kandev.sqlite3`; the directory is created 0700 when missing.
+ *
+ * The database file is created (or tightened) 0600 before SQLite opens it. That is what makes the
+ * journal, WAL and shm files 0600 too: SQLite's unix VFS creates each of them with the database file's
+ * own permission bits and fchmods it to them, whatever the umask. This keeps the process umask alone
+ * (it is process-wide and would also apply to agentctl and every agent we spawn) and needs no chmod
+ * racing SQLite each time it creates a journal. Side files left looser by an older version are
+ * tightened at start (composition/data-dir.ts).
+ */
 export function createDatabase(dataDir: string): Database {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
+  const filename = join(dir, DATABASE_FILE_NAME);
+  ensurePrivateFile(filename);
   return knex({
     client: 'better-sqlite3',
-    connection: { filename: join(dir, DATABASE_FILE_NAME) },
+    connection: { filename },
     useNullAsDefault: true,
     pool: { min: 1, max: 1, afterCreate: enableForeignKeys },
   });
