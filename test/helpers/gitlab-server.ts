@@ -16,6 +16,8 @@ function fixture(name: string): Record<string, unknown> {
 }
 
 export const GITLAB_TOKEN = 'glpat-test-token-0123456789';
+/** The server listens on plain http here: a credential pointing at it needs KANDEV_GITLAB_INSECURE_HOSTS. */
+export const GITLAB_TEST_HOST = '127.0.0.1';
 
 export interface MrFixture {
   state: 'opened' | 'closed' | 'merged' | 'locked';
@@ -108,7 +110,7 @@ export async function startGitlabServer(
 ): Promise<GitlabTestServer> {
   const holder: { gitlab?: GitlabTestServer } = {};
   const server = createServer((req, res) => holder.gitlab?.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, GITLAB_TEST_HOST, resolve));
   cleanup.defer(
     () =>
       new Promise<void>((resolve) => {
@@ -117,7 +119,7 @@ export async function startGitlabServer(
       }),
   );
   const { port } = server.address() as AddressInfo;
-  const gitlab = new GitlabTestServer(`http://127.0.0.1:${port}`, options.prefix ?? '');
+  const gitlab = new GitlabTestServer(`http://${GITLAB_TEST_HOST}:${port}`, options.prefix ?? '');
   holder.gitlab = gitlab;
   return gitlab;
 }

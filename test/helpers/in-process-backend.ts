@@ -18,6 +18,7 @@ import { tempDir } from './processes';
 /** The configuration defaults, with quick refresh retries. */
 export const TEST_CONFIG: BackendConfig = {
   gitlabHosts: [],
+  gitlabInsecureHosts: [],
   questionTimeoutMs: 600_000,
   refreshRetry: { baseMs: 1, maxDelayMs: 4, maxAttempts: 3 },
   gitlabPoll: { intervalMs: 60_000, jitterMs: 5_000, concurrency: 4, backoffBaseMs: 60_000, backoffMaxMs: 900_000 },

@@ -4,7 +4,7 @@
 import { createGitlabPort } from '../../packages/backend/src/composition/production-ports';
 import type { AutomationPatch } from '../../packages/backend/src/provider-automation/review-link';
 import type { Cleanup } from './cleanup';
-import { GITLAB_TOKEN, startGitlabServer } from './gitlab-server';
+import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from './gitlab-server';
 import { recordKicks } from './in-process-backend';
 import { createProviderAutomationEnv, NOW } from './provider-automation';
 
@@ -14,13 +14,19 @@ export const POLICY = { intervalMs: 1_000, jitterMs: 0, concurrency: 2, backoffB
 
 export async function createMrLifecycleEnv(
   cleanup: Cleanup,
-  options: { prefix?: string; switches?: AutomationPatch; credential?: boolean } = {},
+  options: {
+    prefix?: string;
+    switches?: AutomationPatch;
+    credential?: boolean;
+    /** KANDEV_GITLAB_INSECURE_HOSTS; default: the test server's (plain http on loopback). */
+    insecureHosts?: string[];
+  } = {},
 ) {
   let now = Date.parse(NOW);
   const env = await createProviderAutomationEnv(cleanup, {
     clock: () => new Date(now),
     gitlab: createGitlabPort(),
-    config: { gitlabPoll: POLICY },
+    config: { gitlabPoll: POLICY, gitlabInsecureHosts: options.insecureHosts ?? [GITLAB_TEST_HOST] },
     random: () => 1, // full jitter: each backoff wait is exactly its ceiling, so the test can step to it
   });
   const gitlab = await startGitlabServer(cleanup, { prefix: options.prefix });

@@ -5,7 +5,7 @@
 import { AgentRuntimeApi, RUNTIME_TIMEOUT_MS, waitForAgentReady } from '../helpers/agent-runtime';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { GITLAB_TOKEN, startGitlabServer } from '../helpers/gitlab-server';
+import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from '../helpers/gitlab-server';
 import { startBackend, stopProcess } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 
@@ -29,6 +29,7 @@ describe('GitLab MR lifecycle with a real backend and the test agent', () => {
     const backend = await startBackend(cleanup, {
       KANDEV_GITLAB_POLL_INTERVAL_MS: '100',
       KANDEV_GITLAB_POLL_JITTER_MS: '20',
+      KANDEV_GITLAB_INSECURE_HOSTS: GITLAB_TEST_HOST, // the test server is plain http on loopback
     });
     cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
     const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url), cleanup, backend.logs);

@@ -9,6 +9,7 @@ import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TOKEN } from '../helpers/gitlab-server';
 import { createMrLifecycleEnv, IID, type MrLifecycleEnv, POLICY, PROJECT } from '../helpers/mr-lifecycle';
+import { NOW } from '../helpers/provider-automation';
 
 const ME = 'reviewer-bot';
 
@@ -33,6 +34,34 @@ describe('GitLab MR lifecycle (in process)', () => {
     expect(rejected).toMatchObject({ code: 'invalid_argument', message: 'GitLab rejected the token (401)' });
     expect(JSON.stringify(rejected)).not.toContain('glpat-wrong');
     expect(await t.env.uow.read.workspaceCredentials.findSecret('w', 'gitlab')).toMatchObject({ token: GITLAB_TOKEN });
+  });
+
+  test('a base_url outside the host allow-lists: 400 before any call, nothing stored', async () => {
+    const t = await createMrLifecycleEnv(cleanup, { credential: false, insecureHosts: [] });
+    for (const base_url of [t.gitlab.baseUrl, `${t.gitlab.baseUrl}/anything`, 'http://127.0.0.1:1/anything']) {
+      const refused = await t.credentials
+        .put('w', 'gitlab', { token: GITLAB_TOKEN, base_url })
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('INSECURE_HOSTS') });
+    }
+    expect(t.gitlab.requests).toEqual([]);
+    expect(await t.env.uow.read.workspaceCredentials.find('w', 'gitlab')).toBeUndefined();
+  });
+
+  test('a stored credential the allow-lists no longer admit is not used: no call, a poll error', async () => {
+    const t = await createMrLifecycleEnv(cleanup, { credential: false, insecureHosts: [] });
+    await t.env.uow.read.workspaceCredentials.upsert({
+      workspaceId: 'w',
+      provider: 'gitlab',
+      token: GITLAB_TOKEN,
+      username: ME,
+      baseUrl: t.gitlab.baseUrl, // stored while 127.0.0.1 was an insecure host
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+    await t.poller.pollOnce();
+    expect(t.gitlab.requests).toEqual([]);
+    expect((await t.lifecycle()).poll_error).toContain('the stored GitLab credential is not used');
   });
 
   test('an observed update with a valid reviewer list makes zero further GitLab calls during evaluation', async () => {

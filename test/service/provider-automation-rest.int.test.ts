@@ -122,6 +122,30 @@ describe('provider automation REST (in process)', () => {
     expect(await counts(env)).toEqual(before);
   });
 
+  test('credentials: a GitLab base_url must be https on gitlab.com or KANDEV_GITLAB_HOSTS, http only if insecure', async () => {
+    const env = await createProviderAutomationEnv(cleanup, { config: { gitlabHosts: ['git.corp.example'] } });
+    const api = await serveProviderAutomation(cleanup, env);
+    await env.uow.read.workspaces.insert({ id: 'w', name: 'w', createdAt: '2026-11-30T10:00:00.000Z' });
+    const put = (base_url: string) =>
+      api.request('PUT', '/api/workspaces/w/credentials/gitlab', { token: TOKEN, base_url });
+    for (const [base_url, message] of [
+      ['http://127.0.0.1:1/anything', /plain http is allowed only for hosts in KANDEV_GITLAB_INSECURE_HOSTS/],
+      ['http://gitlab.com', /must be https/],
+      ['https://evil.example', /evil.example is not gitlab.com or a host in KANDEV_GITLAB_HOSTS/],
+      ['https://user:pw@gitlab.com', /must not contain credentials/],
+    ] as const) {
+      const refused = await put(base_url);
+      expectError(refused, 400, 'invalid_argument', message);
+      expect(JSON.stringify(refused.body)).not.toContain(TOKEN);
+    }
+    expect((await counts(env)).creds).toBe(0);
+    expect((await put('https://gitlab.com')).body).toMatchObject({ base_url: 'https://gitlab.com' });
+    expect((await put('https://git.corp.example/gitlab')).body).toMatchObject({
+      base_url: 'https://git.corp.example/gitlab',
+    });
+    expect((await counts(env)).creds).toBe(1);
+  });
+
   test('credentials: stored, replaced, listed and deleted; the token never appears in a response', async () => {
     const { env, api } = await setup();
     const bodies: string[] = [];

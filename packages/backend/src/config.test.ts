@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       http: { host: '127.0.0.1', port: 7420 },
       dataDir: './data',
       gitlabHosts: [],
+      gitlabInsecureHosts: [],
       agentctl: {
         host: '127.0.0.1',
         grpcPort: 7421,
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
       KANDEV_HTTP_PORT: '0',
       KANDEV_DATA_DIR: '/var/lib/kandev',
       KANDEV_GITLAB_HOSTS: ' Git.Example.com, ,gitlab.internal ',
+      KANDEV_GITLAB_INSECURE_HOSTS: 'GitLab.Lab, 127.0.0.1',
       KANDEV_AGENTCTL_HOST: '127.0.0.2',
       KANDEV_AGENTCTL_GRPC_PORT: '9001',
       KANDEV_AGENTCTL_MCP_PORT: '9002',
@@ -62,6 +64,7 @@ describe('loadConfig', () => {
       http: { host: '0.0.0.0', port: 0 },
       dataDir: '/var/lib/kandev',
       gitlabHosts: ['git.example.com', 'gitlab.internal'],
+      gitlabInsecureHosts: ['gitlab.lab', '127.0.0.1'],
       agentctl: {
         host: '127.0.0.2',
         grpcPort: 9001,

@@ -13,6 +13,7 @@ const EnvSchema = z.object({
   KANDEV_HTTP_PORT: port(7420),
   KANDEV_DATA_DIR: z.string().trim().min(1).default('./data'),
   KANDEV_GITLAB_HOSTS: z.string().default(''),
+  KANDEV_GITLAB_INSECURE_HOSTS: z.string().default(''),
   KANDEV_AGENTCTL_HOST: z.string().trim().min(1).default('127.0.0.1'),
   KANDEV_AGENTCTL_GRPC_PORT: port(7421),
   KANDEV_AGENTCTL_MCP_PORT: port(7422),
@@ -106,6 +107,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
     http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT }),
     dataDir: e.KANDEV_DATA_DIR,
     gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),
+    gitlabInsecureHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_INSECURE_HOSTS)),
     agentctl: Object.freeze({
       host: e.KANDEV_AGENTCTL_HOST,
       grpcPort: e.KANDEV_AGENTCTL_GRPC_PORT,

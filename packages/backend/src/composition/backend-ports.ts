@@ -12,8 +12,10 @@ import type { BackoffPolicy } from '../retry/retry-backoff';
 
 /** What the composition root reads of the configuration (a loaded Config is one). */
 export interface BackendConfig {
-  /** Self-hosted GitLab hosts (repository identity). */
+  /** Self-hosted GitLab hosts (repository identity; https base URLs of GitLab credentials). */
   gitlabHosts: readonly string[];
+  /** GitLab hosts a credential's base URL may also reach over plain http. */
+  gitlabInsecureHosts: readonly string[];
   questionTimeoutMs: number;
   /** Refresh retries, and re-sends of a prompt whose Prompt call failed ambiguously. */
   refreshRetry: BackoffPolicy;

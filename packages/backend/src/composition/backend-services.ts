@@ -1,10 +1,12 @@
 import { Agentctls } from '../executors/agentctls';
+import { GitlabError } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
 import { MrEvaluator, type WorkspaceGitlab } from '../mr-lifecycle/mr-evaluator';
 import { MrPoller } from '../mr-lifecycle/mr-poller';
 import { MrUpdates } from '../mr-lifecycle/mr-updates';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { PromptService } from '../session-runtime/prompt-service';
+import { checkGitlabBaseUrl, type BaseUrlVerdict } from '../provider-automation/gitlab-base-url';
 import { ReviewLinkService } from '../provider-automation/review-link-service';
 import { WorkspaceCredentialService } from '../provider-automation/workspace-credential-service';
 import { QuestionService } from '../questions/question-service';
@@ -46,9 +48,16 @@ function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls
 /** The GitLab MR lifecycle: each workspace's own token and base URL, never an ambient one. */
 function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, prompts: PromptKicker) {
   const { uow, clock, random, component } = base;
+  const gitlabHosts = { hosts: config.gitlabHosts, insecureHosts: config.gitlabInsecureHosts };
   const gitlab: WorkspaceGitlab = async (workspaceId) => {
     const credential = await uow.read.workspaceCredentials.findSecret(workspaceId, 'gitlab');
-    return credential === undefined ? undefined : ports.gitlab.clientFor(credential);
+    if (credential === undefined) return undefined;
+    // Checked again at each use: a row stored before the allow-list was narrowed is not called.
+    const verdict: BaseUrlVerdict =
+      credential.baseUrl === null ? { ok: true } : checkGitlabBaseUrl(credential.baseUrl, gitlabHosts);
+    if (!verdict.ok)
+      throw new GitlabError('forbidden', `the stored GitLab credential is not used: ${verdict.reason}`, null);
+    return ports.gitlab.clientFor(credential);
   };
   const updates = new MrUpdates(component('mr-lifecycle'));
   const evaluator = new MrEvaluator({ uow, clock, logger: component('mr-lifecycle'), gitlab, prompts });
@@ -56,7 +65,7 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
   const policy = config.gitlabPoll;
   const poller = new MrPoller({ uow, clock, logger: component('mr-poller'), gitlab, updates, policy, random });
   const verifiers = ports.gitlab.verify === undefined ? {} : { gitlab: ports.gitlab.verify };
-  const credentials = new WorkspaceCredentialService({ uow, clock, verifiers });
+  const credentials = new WorkspaceCredentialService({ uow, clock, verifiers, gitlabHosts });
   return { evaluator, poller, credentials, links: new ReviewLinkService({ uow, clock }) };
 }
 

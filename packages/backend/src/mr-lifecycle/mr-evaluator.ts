@@ -114,11 +114,12 @@ export class MrEvaluator {
     if (event.reviewers.valid) return { usernames: event.reviewers.usernames, source: 'observation', error: null };
     if (!needsReviewers(event.state, username, record.switches))
       return { usernames: null, source: 'none', error: null };
-    const client = await this.deps.gitlab(record.workspaceId);
-    if (client === undefined) {
-      return { usernames: null, source: 'none', error: 'no GitLab credentials are configured for this workspace' };
-    }
     try {
+      // Inside the try: a stored credential the host allow-list refuses fails here, like a failed read.
+      const client = await this.deps.gitlab(record.workspaceId);
+      if (client === undefined) {
+        return { usernames: null, source: 'none', error: 'no GitLab credentials are configured for this workspace' };
+      }
       const observed = await client.mergeRequest(record.projectPath, record.iid);
       return { usernames: observed.reviewers, state: observed.state, source: 'fallback', error: null };
     } catch (error) {

@@ -1,5 +1,6 @@
 import { AppError, type Provider } from '@kandev/protocol';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import { checkGitlabBaseUrl, type GitlabHostPolicy } from './gitlab-base-url';
 import type { CredentialSummary, PutCredentialBody } from './workspace-credential';
 
 async function requireWorkspace(stores: Stores, workspaceId: string): Promise<void> {
@@ -22,6 +23,8 @@ export class WorkspaceCredentialService {
       clock: () => Date;
       /** Per provider; a provider without one stores the token unverified, with the given username. */
       verifiers?: Partial<Record<Provider, CredentialVerifier>>;
+      /** Where a GitLab credential's base_url may point (checked before anything is called or stored). */
+      gitlabHosts: GitlabHostPolicy;
     },
   ) {}
 
@@ -31,6 +34,10 @@ export class WorkspaceCredentialService {
    * evaluator reads it instead of asking the provider on every evaluation).
    */
   async put(workspaceId: string, provider: Provider, body: PutCredentialBody): Promise<CredentialSummary> {
+    if (provider === 'gitlab' && body.base_url !== undefined) {
+      const verdict = checkGitlabBaseUrl(body.base_url, this.deps.gitlabHosts);
+      if (!verdict.ok) throw new AppError('invalid_argument', verdict.reason);
+    }
     const verify = this.deps.verifiers?.[provider];
     await requireWorkspace(this.deps.uow.read, workspaceId); // before calling out: a 404 needs no token check
     const username =
