@@ -9,9 +9,6 @@ export class RequestRefusedError extends Error {
   }
 }
 
-const single = (value: string | string[] | undefined): string | undefined =>
-  Array.isArray(value) ? value.join(',') : value;
-
 /** Runs before the body parser, so a refused body is never read. */
 export function requestGuard(access: RequestAccess) {
   return (req: Request, _res: Response, next: NextFunction): void => {
@@ -20,7 +17,7 @@ export function requestGuard(access: RequestAccess) {
         method: req.method,
         path: req.path,
         host: req.headers.host,
-        origin: single(req.headers.origin),
+        origin: req.headers.origin,
         contentType: req.headers['content-type'],
         contentLength: req.headers['content-length'],
         transferEncoding: req.headers['transfer-encoding'],
