@@ -40,7 +40,7 @@ const MCP_TOKEN = randomBytes(24).toString('hex');
 
 /** The largest realistic list: kanban task, asks the user, both providers attached, owns its title. */
 const LAUNCH_CONFIG = {
-  sessionId: 'bench-tools-list',
+  sessionId: '6b656e64-6576-4265-8e63-68746f6f6c73', // CreateSession accepts only UUIDs
   taskId: 'bench-task',
   workspaceId: 'bench-workspace',
   surface: 'kanban_task',

@@ -17,6 +17,7 @@ import {
 import { unary } from './agentctl-grpc';
 import type { Cleanup } from './cleanup';
 import { REPO_ROOT, TEST_CONTROL_TOKEN, tempDir } from './processes';
+import { sessionUuid } from './session-ids';
 
 export const TEST_AGENT_MAIN = join(REPO_ROOT, 'packages/test-agent/dist/main.js');
 export const AGENT_MCP_TOKEN = 'mcp-token-agent-runtime-0123456789abcdef012345';
@@ -41,9 +42,12 @@ export function testAgentCommand(scriptPath: string, overrides: Partial<AgentCom
   };
 }
 
+/** The session id agentLaunchConfig uses unless overridden. */
+export const AGENT_SESSION_ID = sessionUuid('agent-session');
+
 export function agentLaunchConfig(agent: AgentCommand | null, overrides: Partial<LaunchConfig> = {}): LaunchConfig {
   return {
-    sessionId: 'agent-session',
+    sessionId: AGENT_SESSION_ID,
     taskId: 'task-1',
     workspaceId: 'ws-1',
     surface: 'kanban_task',

@@ -79,6 +79,8 @@ export interface PromptCall {
   outcome: 'delivered' | 'duplicate' | 'refused' | 'failed';
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 type Method = 'CreateSession' | 'GetSession' | 'Prompt' | 'CancelTurn' | 'StopSession';
 
 interface ScheduledFailure {
@@ -130,6 +132,8 @@ export class FakeAgentctl implements AgentctlApi {
 
   createSession(config: LaunchConfig): Promise<RuntimeSessionState> {
     return this.answer('CreateSession', `CreateSession ${config.sessionId} ${config.revision}`, () => {
+      // As the real agentctl: only a UUID registers (the backend mints them with randomUUID).
+      if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
       const current = this.held.get(config.sessionId);
       if (current !== undefined && config.revision < current.revision) {
         throw new AppError('failed_precondition', `revision ${config.revision} is below ${current.revision}`);

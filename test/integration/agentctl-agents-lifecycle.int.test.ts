@@ -8,6 +8,7 @@ import { agentctlClient, grpcFailureCode } from '../helpers/agentctl-grpc';
 import { attachBackend } from '../helpers/agent-backend';
 import { isLiveProcess, liveGroupMembers } from '../helpers/agent-process-group';
 import {
+  AGENT_SESSION_ID,
   agentLaunchConfig,
   agentState,
   createSession,
@@ -20,8 +21,9 @@ import {
 import { useCleanup } from '../helpers/cleanup';
 import { killPid, startAgentctl, stopProcess, tempDir } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
+import { sessionUuid } from '../helpers/session-ids';
 
-const SESSION = 'agent-session';
+const SESSION = AGENT_SESSION_ID;
 const RESUME_TOKEN = 'mcp-token-agent-runtime-resumed-0123456789abcdef';
 const SCRIPT = {
   turns: [
@@ -194,9 +196,9 @@ describe('agentctl agent runtime: the agent process', () => {
     expect(await agentState(client, SESSION)).toMatchObject({ status: 'exited', pid: null });
 
     const badCwd = testAgentCommand('unused', { cwd: '/nonexistent/dir' });
-    await createSession(client, agentLaunchConfig(badCwd, { sessionId: 'bad-cwd' }));
+    await createSession(client, agentLaunchConfig(badCwd, { sessionId: sessionUuid('bad-cwd') }));
     const exitedBadCwd = await backend.waitFor(
-      (e) => e.kind === 'agent_exited' && e.sessionId === 'bad-cwd',
+      (e) => e.kind === 'agent_exited' && e.sessionId === sessionUuid('bad-cwd'),
       'agent_exited (bad cwd)',
     );
     expect(exitedBadCwd).toMatchObject({

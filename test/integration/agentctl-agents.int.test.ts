@@ -5,6 +5,7 @@ import { type SessionEvent } from '@kandev/protocol';
 import { agentctlClient, grpcFailureCode, unary } from '../helpers/agentctl-grpc';
 import { attachBackend, describeEvent } from '../helpers/agent-backend';
 import {
+  AGENT_SESSION_ID,
   agentLaunchConfig,
   agentState,
   cancelTurn,
@@ -16,8 +17,11 @@ import {
 import { useCleanup } from '../helpers/cleanup';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
+import { sessionUuid } from '../helpers/session-ids';
 
-const SESSION = 'agent-session';
+const MCP_ONLY = sessionUuid('mcp-only');
+
+const SESSION = AGENT_SESSION_ID;
 
 /** Prompts the scripted agent logged on its stderr (agentctl logs each agent stderr line at debug). */
 const agentPromptsLogged = (logs: () => string): number => (logs().match(/\\"msg\\":\\"prompt\\"/g) ?? []).length;
@@ -143,7 +147,7 @@ describe('agentctl agent runtime: turns', () => {
   test('bad Prompt requests change nothing: INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION without an agent', async () => {
     const { client, logs, script } = await start();
     await createSession(client, agentLaunchConfig(testAgentCommand(script)));
-    await createSession(client, agentLaunchConfig(null, { sessionId: 'mcp-only' }));
+    await createSession(client, agentLaunchConfig(null, { sessionId: MCP_ONLY }));
     await waitUntil(async () => (await agentState(client, SESSION)).status === 'ready', {
       timeoutMs: 20_000,
       logs,
@@ -155,14 +159,14 @@ describe('agentctl agent runtime: turns', () => {
       [{ session_id: SESSION, prompt_id: 'p1', text: '' }, status.INVALID_ARGUMENT],
       [{ session_id: '', prompt_id: 'p1', text: 'x' }, status.INVALID_ARGUMENT],
       [{ session_id: 'nope', prompt_id: 'p1', text: 'x' }, status.NOT_FOUND],
-      [{ session_id: 'mcp-only', prompt_id: 'p1', text: 'x' }, status.FAILED_PRECONDITION],
+      [{ session_id: MCP_ONLY, prompt_id: 'p1', text: 'x' }, status.FAILED_PRECONDITION],
     ];
     for (const [request, code] of cases) expect(await grpcFailureCode(call(request))).toBe(code);
     expect(await grpcFailureCode(unary(client, client.CancelTurn, { session_id: '' }, TEST_CONTROL_TOKEN))).toBe(
       status.INVALID_ARGUMENT,
     );
     expect(await agentState(client, SESSION)).toMatchObject({ status: 'ready', turns: [] });
-    expect(await agentState(client, 'mcp-only')).toMatchObject({ status: 'none', pid: null });
+    expect(await agentState(client, MCP_ONLY)).toMatchObject({ status: 'none', pid: null });
   });
 
   test('events published while no backend is attached arrive, in order, after the next hello', async () => {

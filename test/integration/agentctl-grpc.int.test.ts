@@ -23,10 +23,11 @@ interface Stopped {
 }
 
 const MCP_TOKEN = 'grpc-test-mcp-token-0123456789abcdef0123456789';
+const SESSION_ID = '5f0c2a4e-1d3b-4c6a-8e9f-7a2b1c3d4e5f';
 
 function config(overrides: Partial<LaunchConfig> = {}): LaunchConfig {
   return {
-    sessionId: 'sess-grpc',
+    sessionId: SESSION_ID,
     taskId: 'task-grpc',
     workspaceId: 'ws-1',
     surface: 'kanban_task',
@@ -73,13 +74,16 @@ describe('agentctl gRPC', () => {
     expect(await checkHealth(address, AGENTCTL_SERVICE_NAME, { timeoutMs: 2_000 })).toBe('SERVING');
   });
 
-  test('UNSPECIFIED capability or surface, empty ids, short token, bad revision: INVALID_ARGUMENT, nothing created', async () => {
+  test('UNSPECIFIED capability or surface, bad ids, short token, bad revision: INVALID_ARGUMENT, nothing created', async () => {
     const client = await start();
     const valid = launchConfigToWire(config());
     const bad: Record<string, object> = {
       capability: { ...valid, question_capability: 'QUESTION_CAPABILITY_UNSPECIFIED' },
       surface: { ...valid, surface: 'SURFACE_UNSPECIFIED' },
       sessionId: { ...valid, session_id: '' },
+      pathSessionId: { ...valid, session_id: '../../x' },
+      hugeSessionId: { ...valid, session_id: 'a'.repeat(10_000) },
+      notUuidSessionId: { ...valid, session_id: 'sess-grpc' },
       taskId: { ...valid, task_id: '' },
       token: { ...valid, mcp_token: 'too-short' },
       revision: { ...valid, revision: '0' },
@@ -90,6 +94,11 @@ describe('agentctl gRPC', () => {
         code: status.INVALID_ARGUMENT,
       });
     }
+    // The refusal names the rule and never echoes the id it refused.
+    await expect(create(client, { ...valid, session_id: '../../x' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'session_id must be a UUID',
+    });
     expect(await list(client)).toEqual([]);
   });
 
@@ -101,7 +110,7 @@ describe('agentctl gRPC', () => {
     expect(state.config?.mcp_token).toBe('');
     expect(state.tool_names).toEqual(expect.arrayContaining(['get_task_mr_automation_kandev']));
     expect(state.tool_names).not.toContain('get_task_pr_automation_kandev');
-    expect(state.mcp_path).toBe('/sessions/sess-grpc/mcp');
+    expect(state.mcp_path).toBe(`/sessions/${SESSION_ID}/mcp`);
   });
 
   test('CreateSession is idempotent for the same revision and content, and refuses a conflicting one', async () => {
@@ -113,15 +122,15 @@ describe('agentctl gRPC', () => {
     const otherToken = launchConfigToWire(config({ mcpToken: `${MCP_TOKEN}-other` }));
     expect(await grpcFailureCode(create(client, otherToken))).toBe(status.FAILED_PRECONDITION);
     expect(
-      await unary<object, SessionState>(client, client.GetSession, { session_id: 'sess-grpc' }, TEST_CONTROL_TOKEN),
+      await unary<object, SessionState>(client, client.GetSession, { session_id: SESSION_ID }, TEST_CONTROL_TOKEN),
     ).toEqual(first);
-    expect(await list(client)).toEqual(['sess-grpc']);
+    expect(await list(client)).toEqual([SESSION_ID]);
   });
 
   test('UpdateProviders: applied, unchanged, conflicting, stale, unknown session', async () => {
     const client = await start();
     await create(client, launchConfigToWire(config({ revision: 3 })));
-    const update = (providers: string[], revision: string, sessionId = 'sess-grpc') =>
+    const update = (providers: string[], revision: string, sessionId = SESSION_ID) =>
       unary<object, WireUpdateProvidersResponseOutput>(
         client,
         client.UpdateProviders,
@@ -149,12 +158,12 @@ describe('agentctl gRPC', () => {
     const client = await start();
     await create(client, launchConfigToWire(config()));
     const stop = () =>
-      unary<object, Stopped>(client, client.StopSession, { session_id: 'sess-grpc' }, TEST_CONTROL_TOKEN);
+      unary<object, Stopped>(client, client.StopSession, { session_id: SESSION_ID }, TEST_CONTROL_TOKEN);
     expect(await stop()).toEqual({ stopped: true });
     expect(await stop()).toEqual({ stopped: false });
     expect(
       await grpcFailureCode(
-        unary<object, SessionState>(client, client.GetSession, { session_id: 'sess-grpc' }, TEST_CONTROL_TOKEN),
+        unary<object, SessionState>(client, client.GetSession, { session_id: SESSION_ID }, TEST_CONTROL_TOKEN),
       ),
     ).toBe(status.NOT_FOUND);
     expect(await list(client)).toEqual([]);

@@ -15,6 +15,7 @@ import { connectMcp, finalListChangedCount, type McpConnection, rawInitialize } 
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 import { KANBAN_CORE, MR_PAIR, PR_PAIR, sorted } from '../helpers/tool-names';
+import { sessionUuid } from '../helpers/session-ids';
 
 type SessionState = WireSessionStateOutput;
 interface Stopped {
@@ -24,10 +25,11 @@ interface Stopped {
 const TOKEN_A = 'mcp-token-session-a-0123456789abcdef0123456789';
 const TOKEN_B = 'mcp-token-session-b-0123456789abcdef0123456789';
 
-function config(sessionId: string, mcpToken: string, overrides: Partial<LaunchConfig> = {}): LaunchConfig {
+/** Sessions are named in the test; on the wire each name is a UUID (sessionUuid). */
+function config(name: string, mcpToken: string, overrides: Partial<LaunchConfig> = {}): LaunchConfig {
   return {
-    sessionId,
-    taskId: `task-of-${sessionId}`,
+    sessionId: sessionUuid(name),
+    taskId: `task-of-${name}`,
     workspaceId: 'ws-1',
     surface: 'kanban_task',
     questionCapability: 'user',
@@ -66,14 +68,14 @@ describe('agentctl MCP endpoint', () => {
       unary<object, WireUpdateProvidersResponseOutput>(
         grpc,
         grpc.UpdateProviders,
-        { session_id: sessionId, providers, revision },
+        { session_id: sessionUuid(sessionId), providers, revision },
         TEST_CONTROL_TOKEN,
       );
     const getSession = (sessionId: string) =>
-      unary<object, SessionState>(grpc, grpc.GetSession, { session_id: sessionId }, TEST_CONTROL_TOKEN);
+      unary<object, SessionState>(grpc, grpc.GetSession, { session_id: sessionUuid(sessionId) }, TEST_CONTROL_TOKEN);
     const stopSession = (sessionId: string) =>
-      unary<object, Stopped>(grpc, grpc.StopSession, { session_id: sessionId }, TEST_CONTROL_TOKEN);
-    const url = (sessionId: string) => `${base}${mcpPathFor(sessionId)}`;
+      unary<object, Stopped>(grpc, grpc.StopSession, { session_id: sessionUuid(sessionId) }, TEST_CONTROL_TOKEN);
+    const url = (sessionId: string) => `${base}${mcpPathFor(sessionUuid(sessionId))}`;
     return { daemon, base, url, create, updateProviders, getSession, stopSession };
   }
 
@@ -82,7 +84,7 @@ describe('agentctl MCP endpoint', () => {
     return connection;
   }
 
-  test('bearer per session: missing, wrong or another session token -> 401; unknown session -> 404', async () => {
+  test('bearer per session: missing, wrong or another session token, or an unknown session -> the same 401', async () => {
     const { url, create } = await setup();
     await create(config('a', TOKEN_A));
     await create(config('b', TOKEN_B));
@@ -100,9 +102,36 @@ describe('agentctl MCP endpoint', () => {
       });
     }
     expect((await rawInitialize(url('a'), { authorization: `Bearer ${TOKEN_A}` })).status).toBe(200);
-    const unknown = await rawInitialize(url('nobody'), { authorization: `Bearer ${TOKEN_A}` });
-    expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: { message: 'unknown session' } });
+  });
+
+  test('the port does not tell who exists: an unknown session and a wrong token get the identical 401', async () => {
+    const { base, url, create } = await setup();
+    await create(config('a', TOKEN_A));
+    const refusal = async (target: string, headers: Record<string, string>) => {
+      const response = await rawInitialize(target, headers);
+      return {
+        status: response.status,
+        challenge: response.headers.get('www-authenticate'),
+        contentType: response.headers.get('content-type'),
+        body: await response.text(),
+      };
+    };
+    const wrongToken = await refusal(url('a'), { authorization: 'Bearer wrong-token' });
+    expect(wrongToken).toMatchObject({ status: 401, challenge: expect.stringMatching(/^Bearer/) as string });
+    const probes: [string, Record<string, string>][] = [
+      [url('nobody'), { authorization: `Bearer ${TOKEN_A}` }],
+      [url('nobody'), { authorization: 'Bearer wrong-token' }],
+      [url('nobody'), {}],
+      [url('a'), {}],
+      [`${base}/sessions/not-even-a-uuid/mcp`, { authorization: `Bearer ${TOKEN_A}` }],
+    ];
+    for (const [target, headers] of probes) {
+      expect({ target, headers, refusal: await refusal(target, headers) }).toEqual({
+        target,
+        headers,
+        refusal: wrongToken,
+      });
+    }
   });
 
   test('Host header: foreign -> 403, localhost names and configured extras accepted; /healthz', async () => {
@@ -211,14 +240,14 @@ describe('agentctl MCP endpoint', () => {
     expect(await finalListChangedCount(mcp, logs)).toBe(2);
   });
 
-  test('StopSession closes the connections and the endpoint disappears', async () => {
+  test('StopSession closes the connections and the endpoint disappears (401 like any unknown session)', async () => {
     const { url, create, stopSession, getSession } = await setup();
     await create(config('gone', TOKEN_A));
     const mcp = await connectMcp(cleanup, url('gone'), TOKEN_A);
     expect((await getSession('gone')).connection_count).toBe(1);
     expect(await stopSession('gone')).toEqual({ stopped: true });
     await expect(mcp.client.listTools()).rejects.toThrow();
-    expect((await rawInitialize(url('gone'), { authorization: `Bearer ${TOKEN_A}` })).status).toBe(404);
+    expect((await rawInitialize(url('gone'), { authorization: `Bearer ${TOKEN_A}` })).status).toBe(401);
   });
 
   test('a resume with a new token closes old connections; the new token works, the old one does not', async () => {

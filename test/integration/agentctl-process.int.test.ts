@@ -20,6 +20,7 @@ import {
   TEST_CONTROL_TOKEN,
 } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
+import { sessionUuid } from '../helpers/session-ids';
 
 type SessionState = WireSessionStateOutput;
 interface SessionList {
@@ -28,9 +29,10 @@ interface SessionList {
 
 const MCP_TOKEN = 'process-test-mcp-token-0123456789abcdef0123';
 
-const launch = (sessionId: string) =>
+/** Sessions are named in the test; on the wire each name is a UUID (sessionUuid). */
+const launch = (name: string) =>
   launchConfigToWire({
-    sessionId,
+    sessionId: sessionUuid(name),
     taskId: 'task-1',
     workspaceId: 'ws-1',
     surface: 'kanban_task',
@@ -83,7 +85,11 @@ describe('agentctl process', () => {
     const daemon = await startAgentctl(cleanup);
     const client = agentctlClient(cleanup, daemon.ready.grpcPort);
     await unary<object, SessionState>(client, client.CreateSession, launch('s1'), TEST_CONTROL_TOKEN);
-    const mcp = await connectMcp(cleanup, `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor('s1')}`, MCP_TOKEN);
+    const mcp = await connectMcp(
+      cleanup,
+      `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(sessionUuid('s1'))}`,
+      MCP_TOKEN,
+    );
     await waitUntil(() => mcp.notificationStreamOpen(), { timeoutMs: 5_000, logs: daemon.logs });
     expect(await stopProcess(daemon.child, { graceMs: 5_000, signal })).toEqual({ code: 0, signal: null });
     expect(daemon.logs()).toMatch(/"msg":"agentctl stopped"/);
@@ -140,10 +146,16 @@ describe('agentctl process', () => {
     const client = agentctlClient(cleanup, grpcPort);
     for (const id of ['after-1', 'after-2', 'after-3'])
       await unary<object, SessionState>(client, client.CreateSession, launch(id), TEST_CONTROL_TOKEN);
-    const mcp = await connectMcp(cleanup, `http://127.0.0.1:${mcpPort}${mcpPathFor('after-1')}`, MCP_TOKEN);
+    const mcp = await connectMcp(
+      cleanup,
+      `http://127.0.0.1:${mcpPort}${mcpPathFor(sessionUuid('after-1'))}`,
+      MCP_TOKEN,
+    );
     expect((await mcp.toolNames()).length).toBeGreaterThan(0);
     const sessions = await unary<object, SessionList>(client, client.ListSessions, {}, TEST_CONTROL_TOKEN);
-    expect(sessions.sessions.map((s) => s.config?.session_id)).toEqual(['after-1', 'after-2', 'after-3']);
+    expect(sessions.sessions.map((s) => s.config?.session_id)).toEqual(
+      ['after-1', 'after-2', 'after-3'].map(sessionUuid).sort(),
+    );
     expect(isPidAlive(pid)).toBe(true);
     expect(await checkHealth(`127.0.0.1:${grpcPort}`, '', { timeoutMs: 2_000 })).toBe('SERVING');
   });

@@ -16,6 +16,7 @@ import { connectMcp, finalListChangedCount } from '../helpers/mcp';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { MR_PAIR, PR_PAIR } from '../helpers/tool-names';
 import { waitUntil } from '../helpers/wait';
+import { sessionUuid } from '../helpers/session-ids';
 
 const MCP_TOKEN = 'mcp-token-revisions-0123456789abcdef0123456789';
 const PROVIDER_TOOLS: Record<Provider, string[]> = { github: PR_PAIR, gitlab: MR_PAIR };
@@ -23,10 +24,11 @@ const providerToolsIn = (names: string[]) =>
   names.filter((name) => Object.values(PROVIDER_TOOLS).some((tools) => tools.includes(name))).sort();
 const toolsOf = (providers: readonly Provider[]) => providers.flatMap((p) => PROVIDER_TOOLS[p]).sort();
 
-function config(sessionId: string): LaunchConfig {
+/** Sessions are named in the test; on the wire each name is a UUID (sessionUuid). */
+function config(name: string): LaunchConfig {
   return {
-    sessionId,
-    taskId: `task-${sessionId}`,
+    sessionId: sessionUuid(name),
+    taskId: `task-${name}`,
     workspaceId: 'ws',
     surface: 'kanban_task',
     questionCapability: 'user',
@@ -56,12 +58,17 @@ describe('agentctl revisions', () => {
       unary<object, WireUpdateProvidersResponseOutput>(
         grpc,
         grpc.UpdateProviders,
-        { session_id: sessionId, providers: providers.map(providerToWire), revision: String(revision) },
+        { session_id: sessionUuid(sessionId), providers: providers.map(providerToWire), revision: String(revision) },
         TEST_CONTROL_TOKEN,
       );
     const stop = (sessionId: string) =>
-      unary<object, { stopped: boolean }>(grpc, grpc.StopSession, { session_id: sessionId }, TEST_CONTROL_TOKEN);
-    const url = (sessionId: string) => `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(sessionId)}`;
+      unary<object, { stopped: boolean }>(
+        grpc,
+        grpc.StopSession,
+        { session_id: sessionUuid(sessionId) },
+        TEST_CONTROL_TOKEN,
+      );
+    const url = (sessionId: string) => `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(sessionUuid(sessionId))}`;
     return { daemon, create, push, stop, url };
   }
 

@@ -199,7 +199,7 @@ describe('backend REST: workspaces, repositories, errors', () => {
     for (const [method, path, body] of requests) expectError(await api.request(method, path, body), 404, 'not_found');
   });
 
-  test('malformed JSON -> 400, oversized body -> 413, non-JSON body -> 400', async () => {
+  test('malformed JSON -> 400, oversized body -> 413, non-JSON body -> 415', async () => {
     const { backend } = await setup();
     const post = (body: string, contentType = 'application/json') =>
       fetch(`${backend.ready.url}/api/workspaces`, { method: 'POST', headers: { 'content-type': contentType }, body });
@@ -210,7 +210,8 @@ describe('backend REST: workspaces, repositories, errors', () => {
     expect(oversized.status).toBe(413);
     expect(((await oversized.json()) as ErrorBody).error.code).toBe('invalid_argument');
     const text = await post('name=w', 'text/plain');
-    expect(text.status).toBe(400);
+    expect(text.status).toBe(415);
+    expect(((await text.json()) as ErrorBody).error.code).toBe('unsupported_media_type');
     expect(await fetch(`${backend.ready.url}/healthz`).then((r) => r.json())).toEqual({ status: 'ok' });
   });
 

@@ -89,12 +89,15 @@ async function initialize(driver: AcpDriver): Promise<Record<string, unknown>> {
   return driver.ok('initialize', { protocolVersion: 1, clientCapabilities: {} });
 }
 
+/** The kandev session (a UUID, as CreateSession requires); not the ACP session ids below. */
+const KANDEV_SESSION_ID = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
+
 /** A real agentctl with one kanban_task session; returns the MCP server entry for session/new. */
 async function agentctlMcpServer(cleanup: Cleanup) {
   const daemon = await startAgentctl(cleanup);
   const grpc = agentctlClient(cleanup, daemon.ready.grpcPort);
   const config = launchConfigToWire({
-    sessionId: 'agent-session',
+    sessionId: KANDEV_SESSION_ID,
     taskId: 'task-1',
     workspaceId: 'ws',
     surface: 'kanban_task',
@@ -110,7 +113,7 @@ async function agentctlMcpServer(cleanup: Cleanup) {
   return {
     type: 'http',
     name: 'kandev',
-    url: `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor('agent-session')}`,
+    url: `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(KANDEV_SESSION_ID)}`,
     headers: [{ name: 'Authorization', value: `Bearer ${MCP_TOKEN}` }],
   };
 }

@@ -33,9 +33,13 @@ interface ToolResult {
   structuredContent?: Record<string, unknown>;
 }
 
+/** CreateSession accepts only UUID session ids. */
+const SESSION_ID = 'c1d2e3f4-0a1b-4c2d-8e3f-405162738495';
+const FORGED_SESSION_ID = 'f0f0f0f0-dead-4bee-8f00-0123456789ab';
+
 function config(overrides: Partial<LaunchConfig> = {}): LaunchConfig {
   return {
-    sessionId: 's-1',
+    sessionId: SESSION_ID,
     taskId: 'task-1',
     workspaceId: 'ws-1',
     surface: 'kanban_task',
@@ -76,7 +80,11 @@ describe('tool-call channel', () => {
     const daemon = await startAgentctl(cleanup);
     const grpc = agentctlClient(cleanup, daemon.ready.grpcPort);
     await unary(grpc, grpc.CreateSession, launchConfigToWire(config()), TEST_CONTROL_TOKEN);
-    const mcp = await connectMcp(cleanup, `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor('s-1')}`, MCP_TOKEN);
+    const mcp = await connectMcp(
+      cleanup,
+      `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(SESSION_ID)}`,
+      MCP_TOKEN,
+    );
 
     // Refused at once as "no backend", not held for one: a held call would end with the inactivity timeout's
     // "did not answer" (after the 30 s default), never with this.
@@ -103,7 +111,7 @@ describe('tool-call channel', () => {
     const request = (await first.next()).tool_call;
     expect(request).toEqual({
       call_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      session_id: 's-1',
+      session_id: SESSION_ID,
       task_id: 'task-1',
       workspace_id: 'ws-1',
       tool_name: 'get_task_kandev',
@@ -222,7 +230,7 @@ describe('tool-call channel', () => {
     const grpc = agentctlClient(cleanup, Number(grpcAddress.split(':').pop()));
     const origin = new URL(current.mcp_url).origin;
     const replay = { sessionId: old.session_id, taskId: first.id, workspaceId, mcpToken: MCP_TOKEN };
-    const forgedSession = { sessionId: 'forged-session', taskId: first.id, workspaceId, mcpToken: FORGED_TOKEN };
+    const forgedSession = { sessionId: FORGED_SESSION_ID, taskId: first.id, workspaceId, mcpToken: FORGED_TOKEN };
     const db = createDatabase(backend.dataDir);
     cleanup.defer(() => db.destroy());
     const countTasks = async () => Number((await db('tasks').count({ n: '*' }))[0]?.n);
@@ -230,7 +238,7 @@ describe('tool-call channel', () => {
 
     for (const [launch, reason] of [
       [replay, /was not launched on this agentctl/],
-      [forgedSession, /session forged-session does not exist/],
+      [forgedSession, new RegExp(`session ${FORGED_SESSION_ID} does not exist`)],
     ] as const) {
       await unary(grpc, grpc.CreateSession, launchConfigToWire(config(launch)), TEST_CONTROL_TOKEN);
       const mcp = await connectMcp(cleanup, `${origin}${mcpPathFor(launch.sessionId)}`, launch.mcpToken);

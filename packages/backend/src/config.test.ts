@@ -159,6 +159,32 @@ describe('loadConfig', () => {
     ).toEqual(['KANDEV_GITLAB_BACKOFF_BASE_MS', 'KANDEV_GITLAB_BACKOFF_MAX_MS']);
   });
 
+  test('REST access: loopback names and the listen host by default; extras from env, canonical', () => {
+    expect(loadConfig({}).http).toMatchObject({
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      allowedOrigins: [],
+    });
+    const config = loadConfig({
+      KANDEV_HTTP_HOST: 'Kandev.LAN',
+      KANDEV_ALLOWED_HOSTS: ' backend , 10.0.0.7,::1,',
+      KANDEV_ALLOWED_ORIGINS: 'https://UI.example.com:443/, http://10.0.0.7:8080',
+    });
+    expect(config.http).toMatchObject({
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]', 'kandev.lan', 'backend', '10.0.0.7'],
+      allowedOrigins: ['https://ui.example.com', 'http://10.0.0.7:8080'],
+    });
+    expect(loadConfig({ KANDEV_HTTP_HOST: '0.0.0.0' }).http.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
+  });
+
+  test('REST access: a bad entry names its variable, never its value', () => {
+    const error = configError({ KANDEV_ALLOWED_HOSTS: 'ok.example, secret-value:99', KANDEV_ALLOWED_ORIGINS: '*' });
+    expect(error.variables).toEqual(['KANDEV_ALLOWED_HOSTS', 'KANDEV_ALLOWED_ORIGINS']);
+    expect(error.message).not.toMatch(/secret-value/);
+    expect(configError({ KANDEV_ALLOWED_ORIGINS: 'http://ui.example/app' }).variables).toEqual([
+      'KANDEV_ALLOWED_ORIGINS',
+    ]);
+  });
+
   test('every bad variable is named at once', () => {
     expect(configError({ KANDEV_HTTP_PORT: 'x', LOG_LEVEL: 'loud', KANDEV_AGENTCTL_TOKEN: 'short' }).variables).toEqual(
       ['KANDEV_AGENTCTL_TOKEN', 'KANDEV_HTTP_PORT', 'LOG_LEVEL'],

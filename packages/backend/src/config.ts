@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
+import { allowedHostsFor, canonicalHostName, canonicalOrigin } from './http/request-access';
 import { LOG_LEVELS } from './logger';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -11,6 +12,8 @@ const optionalText = z.string().trim().min(1).optional();
 const EnvSchema = z.object({
   KANDEV_HTTP_HOST: z.string().trim().min(1).default('127.0.0.1'),
   KANDEV_HTTP_PORT: port(7420),
+  KANDEV_ALLOWED_HOSTS: z.string().default(''),
+  KANDEV_ALLOWED_ORIGINS: z.string().default(''),
   KANDEV_DATA_DIR: z.string().trim().min(1).default('./data'),
   KANDEV_GITLAB_HOSTS: z.string().default(''),
   KANDEV_GITLAB_INSECURE_HOSTS: z.string().default(''),
@@ -71,6 +74,35 @@ export class ConfigError extends Error {
   }
 }
 
+/** Each comma-separated entry in canonical form, or undefined when any entry is not one. */
+function parseCanonicalList(value: string, canonical: (entry: string) => string | undefined): string[] | undefined {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0)
+    .map(canonical);
+  return entries.every((entry) => entry !== undefined) ? [...new Set(entries)] : undefined;
+}
+
+/** Who may address the REST API: Host names and extra Origins (see http/request-access.ts). */
+function parseHttpAccess(e: {
+  KANDEV_HTTP_HOST: string;
+  KANDEV_ALLOWED_HOSTS: string;
+  KANDEV_ALLOWED_ORIGINS: string;
+}) {
+  const extraHosts = parseCanonicalList(e.KANDEV_ALLOWED_HOSTS, canonicalHostName);
+  const allowedOrigins = parseCanonicalList(e.KANDEV_ALLOWED_ORIGINS, canonicalOrigin);
+  const bad = [
+    ...(extraHosts === undefined ? ['KANDEV_ALLOWED_HOSTS'] : []),
+    ...(allowedOrigins === undefined ? ['KANDEV_ALLOWED_ORIGINS'] : []),
+  ];
+  if (extraHosts === undefined || allowedOrigins === undefined) throw new ConfigError(bad);
+  return {
+    allowedHosts: Object.freeze(allowedHostsFor(e.KANDEV_HTTP_HOST, extraHosts)),
+    allowedOrigins: Object.freeze(allowedOrigins),
+  };
+}
+
 /** A blank variable counts as unset, so it takes its default. */
 function withoutBlanks(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
@@ -104,7 +136,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
   }
   return Object.freeze({
     executors: Object.freeze(executors),
-    http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT }),
+    http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT, ...parseHttpAccess(e) }),
     dataDir: e.KANDEV_DATA_DIR,
     gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),
     gitlabInsecureHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_INSECURE_HOSTS)),

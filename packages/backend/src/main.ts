@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     // Executors recovered (an executor that cannot recover is logged; its sessions fail at reconcile),
     // sessions reconciled with agentctl: all before serving.
     await backend.start();
-    const app = createApp(logger.child({ component: 'http' }), backend.routers);
+    const app = createApp(logger.child({ component: 'http' }), backend.routers, config.http);
     const http = await listen(app, config.http.host, config.http.port);
     steps.unshift({ name: 'http', run: () => http.close() });
 

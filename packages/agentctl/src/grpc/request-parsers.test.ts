@@ -1,4 +1,5 @@
-import { wireLaunchConfig } from '../testing/launch-config-fixture';
+import fc from 'fast-check';
+import { WIRE_SESSION_ID, wireLaunchConfig } from '../testing/launch-config-fixture';
 import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseSessionId } from './request-parsers';
 
 const invalid = expect.objectContaining({ code: 'invalid_argument' }) as Error;
@@ -6,7 +7,7 @@ const invalid = expect.objectContaining({ code: 'invalid_argument' }) as Error;
 describe('parseLaunchConfig (CreateSession)', () => {
   test('a complete config parses to the domain type', () => {
     expect(parseLaunchConfig(wireLaunchConfig({ providers: ['gitlab', 'github'] }))).toMatchObject({
-      sessionId: 'session-1',
+      sessionId: WIRE_SESSION_ID,
       surface: 'kanban_task',
       questionCapability: 'user',
       providers: ['github', 'gitlab'],
@@ -19,12 +20,28 @@ describe('parseLaunchConfig (CreateSession)', () => {
     ['UNSPECIFIED surface', { surface: 'SURFACE_UNSPECIFIED' }],
     ['unknown surface number', { surface: 9 }],
     ['empty session id', { session_id: '' }],
+    ['path-like session id', { session_id: '../../x' }],
+    ['10,000-character session id', { session_id: 'a'.repeat(10_000) }],
+    ['UUID with trailing text', { session_id: `${WIRE_SESSION_ID}/../x` }],
+    ['UUID without dashes', { session_id: WIRE_SESSION_ID.replaceAll('-', '') }],
     ['empty task id', { task_id: '' }],
     ['short MCP token', { mcp_token: 'short' }],
     ['revision 0', { revision: '0' }],
     ['revision not a number', { revision: 'abc' }],
   ])('%s: invalid_argument', (_name, patch) => {
     expect(() => parseLaunchConfig({ ...wireLaunchConfig(), ...patch })).toThrow(invalid);
+  });
+
+  test('any UUID is a session id, in either case; the refusal never echoes the id', () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.boolean(), (uuid, upper) => {
+        const sessionId = upper ? uuid.toUpperCase() : uuid;
+        expect(parseLaunchConfig(wireLaunchConfig({ sessionId })).sessionId).toBe(sessionId);
+      }),
+    );
+    expect(() => parseLaunchConfig({ ...wireLaunchConfig(), session_id: '../../secret-path' })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', message: 'session_id must be a UUID' }) as Error,
+    );
   });
 
   test('unknown provider numbers are ignored (a newer backend)', () => {

@@ -22,9 +22,17 @@ const PromptRequestSchema = z.object({
   text: requiredString('text').regex(/\S/, 'text must not be blank'),
 });
 
-/** CreateSession: the real MCP token is required here (and only here). */
+/** Any RFC 9562 UUID, the form the backend mints session ids in (`randomUUID`); case-insensitive. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * CreateSession: the real MCP token is required here (and only here). The session id becomes part of
+ * the MCP URL and of log lines, so only a UUID registers a session (never echoed back: it may be huge).
+ */
 export function parseLaunchConfig(wire: WireLaunchConfigOutput): LaunchConfig {
-  return launchConfigFromWire(wire, { requireToken: true });
+  const config = launchConfigFromWire(wire, { requireToken: true });
+  if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
+  return config;
 }
 
 /** UpdateProviders: unknown provider numbers are dropped (fail closed). */

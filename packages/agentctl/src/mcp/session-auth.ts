@@ -1,13 +1,26 @@
-import { parseBearer } from '@kandev/protocol';
+import { parseBearer, secretMatchesHash, sha256Hex } from '@kandev/protocol';
 import type { Request, Response } from 'express';
 import type { RuntimeSession } from '../sessions/runtime-session';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { sendHttpError } from './http-error';
 
+/** One refusal for every failure, so the port never tells which session ids exist. */
+export const MCP_UNAUTHORIZED_MESSAGE = 'missing or invalid bearer token for this session';
+
+/** Compared against when the session is unknown, so both refusals cost the same hash and compare. */
+const NO_SESSION_HASH = sha256Hex('no session answers to this token');
+
+/** Spends the same hash and constant-time compare an existing session would; never accepts. */
+function compareWithoutSession(token: string): false {
+  secretMatchesHash(token, NO_SESSION_HASH);
+  return false;
+}
+
 /**
  * Resolves the session named in the URL and checks the request's bearer against THAT session's token
- * hash (constant time), so one session's token never opens another session's endpoint. Writes the
- * refusal (404 unknown session, 401 missing/wrong token) and returns undefined when refused.
+ * hash (constant time), so one session's token never opens another session's endpoint. An unknown
+ * session, a missing token and a wrong token all get the same 401 (status, header and body). Writes the
+ * refusal and returns undefined when refused.
  */
 export function authenticateSession(
   registry: SessionRegistry,
@@ -16,14 +29,11 @@ export function authenticateSession(
 ): RuntimeSession | undefined {
   const sessionId = req.params.sessionId;
   const session = typeof sessionId === 'string' ? registry.find(sessionId) : undefined;
-  if (session === undefined) {
-    sendHttpError(res, 404, 'unknown session');
-    return undefined;
-  }
-  const token = parseBearer(req.headers.authorization);
-  if (token === undefined || !session.acceptsToken(token)) {
+  const token = parseBearer(req.headers.authorization) ?? '';
+  const accepted = session === undefined ? compareWithoutSession(token) : session.acceptsToken(token);
+  if (session === undefined || token === '' || !accepted) {
     res.setHeader('WWW-Authenticate', 'Bearer realm="agentctl-mcp"');
-    sendHttpError(res, 401, 'missing or invalid bearer token for this session');
+    sendHttpError(res, 401, MCP_UNAUTHORIZED_MESSAGE);
     return undefined;
   }
   return session;

@@ -21,9 +21,12 @@ export function launchConfig(overrides: Partial<LaunchConfig> = {}): LaunchConfi
   };
 }
 
+/** CreateSession accepts only UUID session ids (the backend's `randomUUID`). */
+export const WIRE_SESSION_ID = '0b7c5f0e-6a4d-4f4e-9d7a-2f1c3b5a8e90';
+
 /** The launch config as grpc-js hands it to a handler (`--defaults`, enums as strings, uint64 as string). */
 export function wireLaunchConfig(overrides: Partial<LaunchConfig> = {}): WireLaunchConfigOutput {
-  const wire = launchConfigToWire(launchConfig(overrides));
+  const wire = launchConfigToWire(launchConfig({ sessionId: WIRE_SESSION_ID, ...overrides }));
   return {
     session_id: wire.session_id ?? '',
     task_id: wire.task_id ?? '',

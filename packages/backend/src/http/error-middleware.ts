@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError, HTTP_STATUS, isAppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import { issuesOf } from './parse';
+import { RequestRefusedError } from './request-guard';
 import { requestIdOf } from './request-id';
 
 export interface ErrorBody {
@@ -11,28 +12,46 @@ export interface ErrorBody {
 
 const BodyParserErrorSchema = z.object({ type: z.string(), status: z.number() });
 
+interface Rendered {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  status: number;
+}
+
+const rendered = (appError: AppError, status: number): Rendered => ({
+  code: appError.code,
+  message: appError.message,
+  ...(appError.details === undefined ? {} : { details: appError.details }),
+  status,
+});
+
 /** Errors thrown by express.json() before any handler runs. */
-function fromBodyParser(error: unknown): { appError: AppError; status: number } | undefined {
+function fromBodyParser(error: unknown): Rendered | undefined {
   const parsed = BodyParserErrorSchema.safeParse(error);
   if (!parsed.success) return undefined;
   const { type, status } = parsed.data;
   if (type === 'entity.parse.failed') {
-    return { appError: new AppError('invalid_argument', 'request body is not valid JSON'), status: 400 };
+    return rendered(new AppError('invalid_argument', 'request body is not valid JSON'), 400);
   }
   if (type === 'entity.too.large') {
-    return { appError: new AppError('invalid_argument', 'request body is larger than 1 MB'), status: 413 };
+    return rendered(new AppError('invalid_argument', 'request body is larger than 1 MB'), 413);
+  }
+  if (status === 415) {
+    // An unsupported charset or content encoding of a JSON body.
+    return { code: 'unsupported_media_type', message: `request body rejected (${type})`, status };
   }
   if (status >= 400 && status < 500) {
-    return { appError: new AppError('invalid_argument', `request body rejected (${type})`), status: 400 };
+    return rendered(new AppError('invalid_argument', `request body rejected (${type})`), 400);
   }
   return undefined;
 }
 
-function classify(error: unknown): { appError: AppError; status: number } | undefined {
-  if (isAppError(error)) return { appError: error, status: HTTP_STATUS[error.code] };
+function classify(error: unknown): Rendered | undefined {
+  if (isAppError(error)) return rendered(error, HTTP_STATUS[error.code]);
+  if (error instanceof RequestRefusedError) return { ...error.refusal };
   if (error instanceof z.ZodError) {
-    const appError = new AppError('invalid_argument', 'invalid input', { issues: issuesOf(error) });
-    return { appError, status: 400 };
+    return rendered(new AppError('invalid_argument', 'invalid input', { issues: issuesOf(error) }), 400);
   }
   return fromBodyParser(error);
 }
@@ -47,15 +66,12 @@ export function createErrorMiddleware(logger: Logger) {
       return;
     }
     const known = classify(error);
-    const { appError, status } = known ?? {
-      appError: new AppError('internal', 'internal error'),
-      status: HTTP_STATUS.internal,
-    };
+    const { code, message, details, status } = known ?? rendered(new AppError('internal', 'internal error'), 500);
     if (known === undefined || status >= 500) {
       logger.error({ err: error, requestId, method: req.method, path: req.path }, 'request failed');
     }
-    const body: ErrorBody = { error: { code: appError.code, message: appError.message, request_id: requestId } };
-    if (appError.details !== undefined) body.error.details = appError.details;
+    const body: ErrorBody = { error: { code, message, request_id: requestId } };
+    if (details !== undefined) body.error.details = details;
     res.status(status).json(body);
   };
 }
