@@ -31,7 +31,7 @@ describe('GitLab MR lifecycle with a real backend and the test agent', () => {
       KANDEV_GITLAB_POLL_JITTER_MS: '20',
     });
     cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
-    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url), cleanup, backend.logs);
+    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url, backend.apiToken), cleanup, backend.logs);
     const { api } = runtime;
     const workspace = await api.workspace();
     const put = await api.request('PUT', `/api/workspaces/${workspace}/credentials/gitlab`, {
