@@ -100,14 +100,30 @@ describe('operator API tokens', () => {
     expect((await admin.request('POST', '/api/tokens', { name: '' })).status).toBe(400);
   });
 
-  test('a restart on the same data dir reuses the token file and its token', async () => {
+  test('a restart reuses the token file while its token is active; once revoked, a new admin token is written', async () => {
     const first = await startBackend(cleanup);
     expect(await stopProcess(first.child, { graceMs: 10_000 })).toEqual({ code: 0, signal: null });
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: first.dataDir });
     expect(second.ready.apiTokenFile).toBe(first.ready.apiTokenFile);
     expect(second.apiToken).toBe(first.apiToken);
-    const api = new BackendApi(second.ready.url, first.apiToken);
-    expect((await api.request('GET', '/api/agent-profiles')).status).toBe(200);
+    const admin = new BackendApi(second.ready.url, first.apiToken);
+    expect((await admin.request('GET', '/api/agent-profiles')).status).toBe(200);
+
+    const ci = await admin.create<TokenView & { token: string }>('/api/tokens', { name: 'ci' });
+    const adminId = (await admin.request<{ tokens: TokenView[] }>('GET', '/api/tokens')).body.tokens.find(
+      (t) => t.name === 'admin',
+    )?.id;
+    expect((await admin.request('DELETE', `/api/tokens/${String(adminId)}`)).status).toBe(204);
+    expect(await stopProcess(second.child, { graceMs: 10_000 })).toEqual({ code: 0, signal: null });
+
+    const third = await startBackend(cleanup, { KANDEV_DATA_DIR: first.dataDir });
+    expect(third.apiToken).not.toBe(first.apiToken);
+    expect(statSync(join(first.dataDir, 'api-token')).mode & 0o777).toBe(0o600);
+    const status = (token: string) =>
+      new BackendApi(third.ready.url, token).request('GET', '/api/agent-profiles').then((r) => r.status);
+    expect(await status(third.apiToken)).toBe(200);
+    expect(await status(first.apiToken)).toBe(401);
+    expect(await status(ci.token)).toBe(200);
   });
 
   test('KANDEV_API_TOKEN: that token is accepted, no token file is written, a 401 names the variable', async () => {

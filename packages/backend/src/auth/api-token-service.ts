@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
@@ -42,15 +42,17 @@ export class ApiTokenService {
   }
 
   /**
-   * At start: unless a token is configured, make sure one can be used. With no active token, a new
-   * 'admin' token is written to `<dataDir>/api-token` (0600, created so; never logged). Returns the
-   * file path, or undefined when a configured token is in use.
+   * At start: unless a token is configured, make sure `<dataDir>/api-token` holds an active token. A
+   * file whose token is still active is reused; otherwise (first start, the file removed, or its token
+   * revoked) a new 'admin' token is written there (0600, created so; never logged): whoever can read
+   * the data dir is the operator. Returns the file path, or undefined when a configured token is in use.
    */
   async ensureAdminToken(dataDir: string): Promise<string | undefined> {
     if (this.deps.configured !== undefined) return undefined;
     const file = join(resolve(dataDir), API_TOKEN_FILE_NAME);
     this.tokenLocation = file;
-    if ((await this.store.listActive()).length > 0 && existsSync(file)) return file;
+    const existing = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+    if (existing !== '' && (await this.store.findActiveByHash(hashApiToken(existing))) !== undefined) return file;
     const created = await this.create(ADMIN_TOKEN_NAME);
     // The mode applies when the file is created; chmod covers a file left by an earlier token.
     writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
