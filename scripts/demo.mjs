@@ -8,6 +8,8 @@
 // and stops everything (no process left behind, data dir removed).
 //   npm run demo
 //   KANDEV_URL=http://127.0.0.1:7420 npm run demo   # against a backend you started (`npm start`)
+import { readFileSync } from 'node:fs';
+// (its API token: KANDEV_API_TOKEN, else the file KANDEV_API_TOKEN_FILE, else ./data/api-token)
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -209,6 +211,12 @@ async function stopSession(api, run) {
   console.log(`session ${stopped.state}; agent pid ${run.pid} is gone`);
 }
 
+/** The token for a backend the operator started: the variable, the file it names, or the default file. */
+function externalToken() {
+  if (process.env.KANDEV_API_TOKEN) return process.env.KANDEV_API_TOKEN;
+  return readFileSync(process.env.KANDEV_API_TOKEN_FILE || join('data', 'api-token'), 'utf8').trim();
+}
+
 async function main() {
   ensureBuilt();
   const external = process.env.KANDEV_URL;
@@ -219,7 +227,7 @@ async function main() {
     started = await embedded?.start();
     const url = external ?? started.url;
     console.log(external === undefined ? 'started a backend and its agentctl on a temp data dir' : `backend: ${url}`);
-    const api = new Api(url);
+    const api = new Api(url, external === undefined ? started.token : externalToken());
     const workspace = await api.create('/api/workspaces', { name: `demo ${new Date().toISOString()}` });
     const github = await scopedToolSets(api, workspace.id);
     const run = await agentAtWork(api, workspace.id, github, embedded);

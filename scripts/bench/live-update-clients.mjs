@@ -16,14 +16,19 @@ const MR_PAIR = ['get_task_mr_automation_kandev', 'update_task_mr_automation_kan
 // ---- REST -------------------------------------------------------------------------------------
 
 export class Api {
-  constructor(url) {
+  /** `token`: the operator API token (the ready line's apiTokenFile). */
+  constructor(url, token) {
     this.url = url;
+    this.token = token;
   }
 
   async request(method, path, body) {
     const response = await fetch(`${this.url}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        authorization: `Bearer ${this.token}`,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

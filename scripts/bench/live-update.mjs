@@ -130,7 +130,7 @@ async function startBackend() {
   });
   if (Number.isSafeInteger(ready.agentctl?.pid)) agentctlPids.add(ready.agentctl.pid);
   return {
-    api: new Api(ready.url),
+    api: new Api(ready.url, readFileSync(ready.apiTokenFile, 'utf8').trim()),
     logs,
     /** Warnings and errors so far: backend stderr lines and agentctl.log lines at warn or above. */
     warnings: () => ({ backend: stderr.total, agentctl: warnLines(agentctlLog()).length }),

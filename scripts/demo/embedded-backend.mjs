@@ -117,7 +117,7 @@ export function createEmbeddedBackend(root) {
       throw new Error(`backend: ${err.message}\n${logs()}`, { cause: err });
     });
     if (Number.isSafeInteger(ready.agentctl?.pid)) watched.add(ready.agentctl.pid);
-    return { url: ready.url, logs };
+    return { url: ready.url, token: readFileSync(ready.apiTokenFile, 'utf8').trim(), logs };
   }
 
   return {

@@ -3,14 +3,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export class Api {
-  constructor(baseUrl) {
+  /** `token`: the operator API token, sent on every call. */
+  constructor(baseUrl, token) {
     this.baseUrl = baseUrl;
+    this.token = token;
   }
 
   async call(method, path, expected, body) {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        authorization: `Bearer ${this.token}`,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

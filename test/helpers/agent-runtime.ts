@@ -249,7 +249,7 @@ export async function launchAgentSession(
   // Runs before startBackend's own steps (cleanup is a stack): a graceful stop lets the backend stop
   // its agentctl, which stops the agents, instead of agentctl being SIGKILLed under them.
   cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
-  const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url), cleanup, backend.logs);
+  const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url, backend.apiToken), cleanup, backend.logs);
   const workspaceId = await runtime.api.workspace();
   const profileId = await runtime.profile(script, { supportsMcp: options.supportsMcp });
   const repositoryIds =

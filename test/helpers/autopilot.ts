@@ -79,7 +79,7 @@ export class AutopilotWorld {
     // Before startBackend's own steps (cleanup is a stack): a graceful stop lets the backend stop its
     // agentctl, which stops the agents.
     cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
-    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url), cleanup, backend.logs);
+    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url, backend.apiToken), cleanup, backend.logs);
     return new AutopilotWorld(backend, runtime, await runtime.api.workspace(), cleanup);
   }
 
@@ -92,7 +92,11 @@ export class AutopilotWorld {
     await new Promise((resolve) => this.backend.child.once('exit', resolve));
     const backend = await startBackend(this.cleanup, { KANDEV_DATA_DIR: this.backend.dataDir });
     this.cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
-    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url), this.cleanup, backend.logs);
+    const runtime = new AgentRuntimeApi(
+      new BackendApi(backend.ready.url, backend.apiToken),
+      this.cleanup,
+      backend.logs,
+    );
     const world = new AutopilotWorld(backend, runtime, this.workspaceId, this.cleanup);
     for (const [script, id] of this.profiles) world.profiles.set(script, id);
     return world;

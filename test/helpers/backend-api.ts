@@ -63,12 +63,18 @@ export interface SessionTurnBody {
 }
 
 export class BackendApi {
-  constructor(private readonly baseUrl: string) {}
+  /** `token`: the operator API token (a spawned backend's; in-process apps without auth need none). */
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token?: string,
+  ) {}
 
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();

@@ -96,7 +96,7 @@ export class LiveApi extends BackendApi {
 /** A backend with its own agentctl, the API and a fresh workspace. */
 export async function startLiveBackend(cleanup: Cleanup, env: Record<string, string> = {}) {
   const backend = await startBackend(cleanup, env);
-  const api = new LiveApi(backend.ready.url);
+  const api = new LiveApi(backend.ready.url, backend.apiToken);
   return { backend, api, workspaceId: await api.workspace() };
 }
 

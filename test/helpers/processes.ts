@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -118,6 +118,8 @@ export interface BackendReady {
   event: 'ready';
   httpPort: number;
   url: string;
+  /** The admin token's file (absent when KANDEV_API_TOKEN(_FILE) is set). */
+  apiTokenFile?: string;
   agentctl: { pid: number; grpcAddress: string; mcpUrl: string };
 }
 
@@ -125,7 +127,7 @@ export interface BackendReady {
 export async function startBackend(
   cleanup: Cleanup,
   env: Record<string, string> = {},
-): Promise<Daemon<BackendReady> & { dataDir: string }> {
+): Promise<Daemon<BackendReady> & { dataDir: string; apiToken: string }> {
   const dataDir = env.KANDEV_DATA_DIR ?? tempDir(cleanup);
   const daemon = await startDaemon<BackendReady>(cleanup, BACKEND_MAIN, {
     KANDEV_HTTP_PORT: '0',
@@ -136,7 +138,9 @@ export async function startBackend(
   });
   // The local agentctl outlives a killed backend by design; make sure no test leaves one behind.
   cleanup.defer(() => killPid(daemon.ready.agentctl.pid));
-  return { ...daemon, dataDir };
+  const file = daemon.ready.apiTokenFile;
+  const apiToken = env.KANDEV_API_TOKEN ?? readFileSync(file ?? env.KANDEV_API_TOKEN_FILE ?? '', 'utf8').trim();
+  return { ...daemon, dataDir, apiToken };
 }
 
 export function killPid(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {

@@ -84,7 +84,7 @@ describe('agent runtime: recovery', () => {
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: first.backend.dataDir });
     cleanup.defer(() => stopProcess(second.child, { graceMs: 10_000 }));
     expect(second.ready.agentctl.pid).toBe(first.backend.ready.agentctl.pid);
-    const runtime = new AgentRuntimeApi(new BackendApi(second.ready.url), cleanup, second.logs);
+    const runtime = new AgentRuntimeApi(new BackendApi(second.ready.url, second.apiToken), cleanup, second.logs);
 
     // The turn is still the one running, on the same agent; the queue is intact and undelivered.
     const adopted = await runtime.waitForTurn(sessionId, blocking.queued_prompt_id);
@@ -127,7 +127,7 @@ describe('agent runtime: recovery', () => {
 
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: first.backend.dataDir });
     cleanup.defer(() => stopProcess(second.child, { graceMs: 10_000 }));
-    const runtime = new AgentRuntimeApi(new BackendApi(second.ready.url), cleanup, second.logs);
+    const runtime = new AgentRuntimeApi(new BackendApi(second.ready.url, second.apiToken), cleanup, second.logs);
     const failed = await runtime.waitForState(sessionId, 'failed');
     expect(failed.last_error).toEqual(expect.stringMatching(/\S/));
     await runtime.waitForPrompts(
@@ -174,7 +174,7 @@ describe('agent runtime: recovery', () => {
 
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: first.backend.dataDir });
     cleanup.defer(() => stopProcess(second.child, { graceMs: 10_000 }));
-    const runtime = new AgentRuntimeApi(new BackendApi(second.ready.url), cleanup, second.logs);
+    const runtime = new AgentRuntimeApi(new BackendApi(second.ready.url, second.apiToken), cleanup, second.logs);
     const drained = await runtime.waitForDrained(sessionId, 3);
     expect(drained.map((p) => [p.id, p.status, p.stop_reason])).toEqual([
       [holding.queued_prompt_id, 'completed', 'end_turn'],

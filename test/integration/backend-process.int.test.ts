@@ -15,6 +15,7 @@ describe('backend process', () => {
       event: 'ready',
       httpPort: expect.any(Number),
       url: `http://127.0.0.1:${ready.httpPort}`,
+      apiTokenFile: `${backend.dataDir}/api-token`,
       agentctl: {
         pid: expect.any(Number),
         grpcAddress: expect.stringMatching(/^127\.0\.0\.1:\d+$/),

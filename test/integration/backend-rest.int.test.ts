@@ -27,7 +27,7 @@ describe('backend REST: workspaces, repositories, errors', () => {
 
   async function setup(env: Record<string, string> = {}) {
     const backend = await startBackend(cleanup, { KANDEV_GITLAB_HOSTS: GITLAB_HOSTS, ...env });
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     return { backend, api, workspaceId: await api.workspace('main') };
   }
 
@@ -49,7 +49,9 @@ describe('backend REST: workspaces, repositories, errors', () => {
     expect(created.body).toEqual({ id: expect.any(String), name: 'Team', created_at: expect.any(String) });
     expect((await api.request('GET', `/api/workspaces/${String(created.body.id)}`)).body).toEqual(created.body);
 
-    const missing = await fetch(`${backend.ready.url}/api/workspaces/nope`, { headers: { 'x-request-id': 'req-42' } });
+    const missing = await fetch(`${backend.ready.url}/api/workspaces/nope`, {
+      headers: { 'x-request-id': 'req-42', authorization: `Bearer ${backend.apiToken}` },
+    });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('x-request-id')).toBe('req-42');
     expect(await missing.json()).toEqual({
@@ -118,7 +120,7 @@ describe('backend REST: workspaces, repositories, errors', () => {
     expect(await stopProcess(first.backend.child, { graceMs: 5_000 })).toEqual({ code: 0, signal: null });
 
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: first.backend.dataDir, KANDEV_GITLAB_HOSTS: '' });
-    const api = new BackendApi(second.ready.url);
+    const api = new BackendApi(second.ready.url, second.apiToken);
     expect((await api.request<Json>('GET', `/api/repositories/${repo.id}`)).body.provider).toBe('gitlab');
     expect((await api.request<Json>('GET', `/api/tasks/${task.id}`)).body.providers).toEqual(['gitlab']);
     const again = await api.request('POST', '/api/repositories', {
@@ -202,7 +204,11 @@ describe('backend REST: workspaces, repositories, errors', () => {
   test('malformed JSON -> 400, oversized body -> 413, non-JSON body -> 415', async () => {
     const { backend } = await setup();
     const post = (body: string, contentType = 'application/json') =>
-      fetch(`${backend.ready.url}/api/workspaces`, { method: 'POST', headers: { 'content-type': contentType }, body });
+      fetch(`${backend.ready.url}/api/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, authorization: `Bearer ${backend.apiToken}` },
+        body,
+      });
     const malformed = await post('{"name": ');
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as ErrorBody).error).toMatchObject({ code: 'invalid_argument', message: /JSON/ });

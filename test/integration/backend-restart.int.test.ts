@@ -14,7 +14,7 @@ describe('backend restart after a crash', () => {
 
   test('adopts the agentctl that outlived it; its sessions keep serving and are reported', async () => {
     const first = await startBackend(cleanup);
-    const api = new BackendApi(first.ready.url);
+    const api = new BackendApi(first.ready.url, first.apiToken);
     const workspaceId = await api.workspace();
     const repo = await api.repository(workspaceId, { remote_url: 'https://gitlab.com/acme/web' });
     const task = await api.task(workspaceId, { title: 't', repository_ids: [repo.id] });
@@ -30,10 +30,10 @@ describe('backend restart after a crash', () => {
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: first.dataDir });
     expect(second.ready.agentctl.pid).toBe(first.ready.agentctl.pid);
     expect(second.ready.agentctl.mcpUrl).toBe(first.ready.agentctl.mcpUrl);
-    const report = await new BackendApi(second.ready.url).request<{ tools: string[]; connection_count: number }>(
-      'GET',
-      `/api/sessions/${session.session_id}`,
-    );
+    const report = await new BackendApi(second.ready.url, second.apiToken).request<{
+      tools: string[];
+      connection_count: number;
+    }>('GET', `/api/sessions/${session.session_id}`);
     expect(report.body).toMatchObject({ tools, connection_count: 1 });
     expect(await mcp.toolNames()).toEqual(tools);
 

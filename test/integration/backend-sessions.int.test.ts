@@ -39,7 +39,7 @@ describe('backend sessions', () => {
 
   async function setup(env: Record<string, string> = {}) {
     const backend = await startBackend(cleanup, env);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspaceId = await api.workspace();
     const getSession = async (id: string) => {
       const response = await api.request<SessionBody>('GET', `/api/sessions/${id}`);

@@ -22,7 +22,7 @@ describe('backend REST: tasks', () => {
 
   async function setup() {
     const backend = await startBackend(cleanup);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     return { backend, api, workspaceId: await api.workspace('main') };
   }
 

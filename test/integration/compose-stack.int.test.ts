@@ -19,13 +19,17 @@ describe('docker-compose.yml', () => {
     const up = stack.compose('up', '-d');
     expect({ status: up.status, output: up.output }).toMatchObject({ status: 0 });
     const logs = () => stack.compose('logs', '--no-color').output;
-    const api = new LiveApi(`http://127.0.0.1:${stack.ports.http}`);
     await waitUntil(async () => (await fetch(`http://127.0.0.1:${stack.ports.http}/healthz`)).ok, {
       timeoutMs: 30_000,
       intervalMs: 200,
       logs,
       what: 'the backend to serve',
     });
+    // As the README says: the admin token the backend wrote to its data volume on first start.
+    const tokenFile = stack.compose('exec', '-T', 'backend', 'cat', '/data/api-token');
+    expect({ status: tokenFile.status, output: tokenFile.output }).toMatchObject({ status: 0 });
+    // output is stdout and stderr together: pick the token out of it.
+    const api = new LiveApi(`http://127.0.0.1:${stack.ports.http}`, /kdv_[\w-]+/.exec(tokenFile.output)?.[0]);
 
     const workspaceId = await api.workspace();
     const github = await api.repository(workspaceId, { remote_url: 'https://github.com/acme/api' });

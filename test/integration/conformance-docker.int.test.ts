@@ -27,7 +27,7 @@ export const docker: ConformanceTarget = {
       DOCKER_HOST: dockerHost(),
     });
     return {
-      api: new LiveApi(backend.ready.url),
+      api: new LiveApi(backend.ready.url, backend.apiToken),
       executor: 'docker',
       agentctlOf: (sessionId) => sessionContainer(dataDir, sessionId),
       expectReleased: (sessionId) => waitForNoContainers([MANAGED, `dev.kandev.session-id=${sessionId}`], backend.logs),

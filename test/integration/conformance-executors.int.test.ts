@@ -25,7 +25,7 @@ const local: ConformanceTarget = {
     const backend = await startBackend(cleanup, { KANDEV_AGENTCTL_TOKEN: TEST_CONTROL_TOKEN });
     const access = { grpcAddress: backend.ready.agentctl.grpcAddress, controlToken: TEST_CONTROL_TOKEN };
     return {
-      api: new LiveApi(backend.ready.url),
+      api: new LiveApi(backend.ready.url, backend.apiToken),
       executor: 'local',
       agentctlOf: () => Promise.resolve(access),
       expectReleased: (sessionId) => expectNotHeld(access, sessionId),
@@ -50,7 +50,7 @@ const remote: ConformanceTarget = {
     });
     expect(backend.ready.agentctl.pid).toBeNull();
     return {
-      api: new LiveApi(backend.ready.url),
+      api: new LiveApi(backend.ready.url, backend.apiToken),
       executor: 'remote',
       agentctlOf: () => Promise.resolve(access),
       expectReleased: (sessionId) => expectNotHeld(access, sessionId),

@@ -20,7 +20,7 @@ describe('discovery is not a security boundary', () => {
       KANDEV_AGENTCTL_TIMEOUT_MS: '500',
       KANDEV_REFRESH_RETRY_BASE_MS: '600000', // keep the reconciler out of the way: the window stays open
     });
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspaceId = await api.workspace();
     const github = await api.repository(workspaceId, { remote_url: 'https://github.com/acme/api' });
     const task = await api.task(workspaceId, { title: 'pr work', repository_ids: [github.id] });

@@ -12,7 +12,7 @@ describe('scoped MCP tools, end to end', () => {
 
   async function setup() {
     const backend = await startBackend(cleanup);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspaceId = await api.workspace();
     return { backend, api, workspaceId };
   }

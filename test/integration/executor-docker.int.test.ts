@@ -33,7 +33,7 @@ describe('docker executor', () => {
       KANDEV_DOCKER_IMAGE: AGENTCTL_IMAGE,
       DOCKER_HOST: dockerHost(),
     });
-    return { backend, api: new LiveApi(backend.ready.url) };
+    return { backend, api: new LiveApi(backend.ready.url, backend.apiToken) };
   }
 
   async function setup() {

@@ -145,7 +145,7 @@ describe('live source updates: failures and repair', () => {
     expect(second.ready.agentctl.pid).toBe(backend.ready.agentctl.pid); // adopted
     await expectListChangedCount(mcp, 1, second.logs);
     expect(providersIn(await mcp.toolNames())).toEqual(['github', 'gitlab']);
-    const api2 = new LiveApi(second.ready.url);
+    const api2 = new LiveApi(second.ready.url, second.apiToken);
     await waitUntil(async () => (await api2.session(session.session_id)).applied_revision === 2, {
       timeoutMs: 5_000,
       logs: second.logs,

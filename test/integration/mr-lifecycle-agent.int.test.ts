@@ -32,7 +32,7 @@ describe('GitLab MR lifecycle with a real backend and the test agent', () => {
       KANDEV_GITLAB_INSECURE_HOSTS: GITLAB_TEST_HOST, // the test server is plain http on loopback
     });
     cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
-    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url), cleanup, backend.logs);
+    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url, backend.apiToken), cleanup, backend.logs);
     const { api } = runtime;
     const workspace = await api.workspace();
     const put = await api.request('PUT', `/api/workspaces/${workspace}/credentials/gitlab`, {

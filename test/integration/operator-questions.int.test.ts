@@ -34,7 +34,7 @@ describe('operator questions through backend + agentctl + MCP client', () => {
 
   async function agentOf(env: Record<string, string> = {}) {
     const backend = await startBackend(cleanup, env);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const task = await api.task(await api.workspace(), { title: 'Importer' });
     const session = await api.launch(task.id);
     expect(session.launch_config.question_capability).toBe('user');
@@ -123,7 +123,7 @@ describe('operator questions through backend + agentctl + MCP client', () => {
     backend.child.kill('SIGKILL');
     await new Promise((resolve) => backend.child.once('exit', resolve));
     const second = await startBackend(cleanup, { KANDEV_DATA_DIR: backend.dataDir });
-    const api2 = new BackendApi(second.ready.url);
+    const api2 = new BackendApi(second.ready.url, second.apiToken);
     expect((await pendingOf(api2, task.id, second.logs)).id).toBe(pending.id);
 
     expect((await api2.request('POST', `/api/questions/${pending.id}/answer`, { answers: [] })).status).toBe(400);

@@ -16,7 +16,7 @@ describe('orphaned runtime sessions', () => {
 
   test('a launch that timed out but later landed in agentctl is stopped there', async () => {
     const backend = await startBackend(cleanup, { KANDEV_AGENTCTL_TIMEOUT_MS: '300' });
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspaceId = await api.workspace();
     const task = await api.task(workspaceId, { title: 'late launch' });
 

@@ -24,7 +24,7 @@ describe('PR automation through backend + agentctl + MCP client', () => {
 
   test('refused without credentials; then read and change one PR, seen through REST', async () => {
     const backend = await startBackend(cleanup);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspace = await api.workspace();
     const repo = await api.repository(workspace, { remote_url: 'https://github.com/acme/api' });
     const task = await api.task(workspace, { title: 't', repository_ids: [repo.id] });

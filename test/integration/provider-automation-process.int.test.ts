@@ -12,7 +12,7 @@ describe('provider automation in the backend process', () => {
 
   test('links, credentials, errors; the token is never echoed or logged', async () => {
     const backend = await startBackend(cleanup, { LOG_LEVEL: 'trace' });
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const bodies: string[] = [];
     const call = async (method: string, path: string, body?: unknown): Promise<ApiResponse> => {
       const response = await api.request(method, path, body);

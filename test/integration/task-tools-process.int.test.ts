@@ -23,7 +23,7 @@ describe('task tools through backend + agentctl + MCP client', () => {
 
   test('create a subtask, message it, retitle yourself, stop it; a forged target is refused', async () => {
     const backend = await startBackend(cleanup);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const parent = await api.task(await api.workspace(), { title: 'provisional', autopilot: true });
     const session = await api.launch(parent.id, { owns_task_title: true });
     const mcp = await connectMcp(cleanup, session.mcp_url, session.mcp_token);

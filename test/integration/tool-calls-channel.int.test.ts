@@ -160,7 +160,7 @@ describe('tool-call channel', () => {
   test('through the backend: bound identity; silent backend times out; killed backend fails the call; re-attach', async () => {
     const env = { KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '3000', KANDEV_TOOL_CALL_HEARTBEAT_MS: '200' };
     const backend = await startBackend(cleanup, env);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const task = await api.task(await api.workspace('mine'), { title: 'caller' });
     const foreign = await api.task(await api.workspace('theirs'), { title: 'foreign secret' });
     const session = await api.launch(task.id);
@@ -212,7 +212,7 @@ describe('tool-call channel', () => {
 
   test('a call for a session launched on another agentctl, or never launched, is refused and creates nothing', async () => {
     const backend = await startBackend(cleanup, { KANDEV_AGENTCTL_TOKEN: TEST_CONTROL_TOKEN });
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspaceId = await api.workspace();
     const first = await api.task(workspaceId, { title: 'launched on the first agentctl' });
     const old = await api.launch(first.id);

@@ -185,6 +185,19 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('operator API token: none by default, from the variable or the file (never both), too short refused', () => {
+    const token = 'operator-token-0123456789';
+    expect(loadConfig({}).apiToken).toBeUndefined();
+    expect(loadConfig({ KANDEV_API_TOKEN: token }).apiToken).toEqual({ token, source: 'KANDEV_API_TOKEN' });
+    const fromFile = loadConfig({ KANDEV_API_TOKEN_FILE: '/run/secrets/api' }, () => `${token}\n`).apiToken;
+    expect(fromFile).toEqual({ token, source: '/run/secrets/api (KANDEV_API_TOKEN_FILE)' });
+    expect(configError({ KANDEV_API_TOKEN: 'short' }).variables).toEqual(['KANDEV_API_TOKEN']);
+    const both = { KANDEV_API_TOKEN: token, KANDEV_API_TOKEN_FILE: '/x' };
+    expect(configError(both).variables).toEqual(['KANDEV_API_TOKEN', 'KANDEV_API_TOKEN_FILE']);
+    expect(configError({ KANDEV_API_TOKEN_FILE: '/no/such/file' }).message).not.toContain(token);
+    expect(configError({ KANDEV_API_TOKEN_FILE: '/no/such/file' }).variables).toEqual(['KANDEV_API_TOKEN_FILE']);
+  });
+
   test('every bad variable is named at once', () => {
     expect(configError({ KANDEV_HTTP_PORT: 'x', LOG_LEVEL: 'loud', KANDEV_AGENTCTL_TOKEN: 'short' }).variables).toEqual(
       ['KANDEV_AGENTCTL_TOKEN', 'KANDEV_HTTP_PORT', 'LOG_LEVEL'],

@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_MCP_PORT: port(7422),
   KANDEV_AGENTCTL_TOKEN: z.string().trim().min(CONTROL_TOKEN_MIN_LENGTH).optional(),
   KANDEV_AGENTCTL_BIN: optionalText,
+  KANDEV_API_TOKEN: z.string().trim().min(16).optional(),
+  KANDEV_API_TOKEN_FILE: optionalText,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KANDEV_SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
   KANDEV_AGENTCTL_TIMEOUT_MS: positiveMs(5_000),
@@ -64,6 +66,26 @@ function passedThrough(env: Env): Record<string, string> {
     if (value !== undefined) out[name] = value;
   }
   return out;
+}
+
+/** The operator token given by KANDEV_API_TOKEN or KANDEV_API_TOKEN_FILE (not both); errors name the variable. */
+function operatorApiToken(
+  e: { KANDEV_API_TOKEN?: string; KANDEV_API_TOKEN_FILE?: string },
+  readText: ReadTextFile,
+): { token: string; source: string } | undefined {
+  if (e.KANDEV_API_TOKEN !== undefined && e.KANDEV_API_TOKEN_FILE !== undefined) {
+    throw new ConfigError(['KANDEV_API_TOKEN', 'KANDEV_API_TOKEN_FILE']);
+  }
+  if (e.KANDEV_API_TOKEN !== undefined) return { token: e.KANDEV_API_TOKEN, source: 'KANDEV_API_TOKEN' };
+  if (e.KANDEV_API_TOKEN_FILE === undefined) return undefined;
+  let token: string;
+  try {
+    token = readText(e.KANDEV_API_TOKEN_FILE).trim();
+  } catch {
+    throw new ConfigError(['KANDEV_API_TOKEN_FILE']);
+  }
+  if (token.length < 16) throw new ConfigError(['KANDEV_API_TOKEN_FILE']);
+  return { token, source: `${e.KANDEV_API_TOKEN_FILE} (KANDEV_API_TOKEN_FILE)` };
 }
 
 /** Thrown for bad configuration; names the variables, never their values. */
@@ -135,6 +157,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
     throw error;
   }
   return Object.freeze({
+    apiToken: operatorApiToken(e, readText),
     executors: Object.freeze(executors),
     http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT, ...parseHttpAccess(e) }),
     dataDir: e.KANDEV_DATA_DIR,

@@ -1,3 +1,4 @@
+import { createAuthMiddleware } from './auth/auth-middleware';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createBackend } from './composition/create-backend';
 import { secureDataDir } from './composition/data-dir';
@@ -51,14 +52,21 @@ async function main(): Promise<void> {
     // Executors recovered (an executor that cannot recover is logged; its sessions fail at reconcile),
     // sessions reconciled with agentctl: all before serving.
     await backend.start();
-    const app = createApp(logger.child({ component: 'http' }), backend.routers, config.http);
+    // The token file's path goes in the ready line; the token itself is never printed or logged.
+    const apiTokenFile = await backend.tokens.ensureAdminToken(config.dataDir);
+    const app = createApp(logger.child({ component: 'http' }), backend.routers, {
+      access: config.http,
+      auth: createAuthMiddleware(backend.tokens),
+    });
     const http = await listen(app, config.http.host, config.http.port);
     steps.unshift({ name: 'http', run: () => http.close() });
 
     const url = `http://${connectableHost(config.http.host)}:${http.port}`;
     const status = agentctl.executors.status();
     const ready = { pid: status.pid, grpcAddress: status.grpcAddress, mcpUrl: status.mcpBaseUrl };
-    process.stdout.write(`${JSON.stringify({ event: 'ready', httpPort: http.port, url, agentctl: ready })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ event: 'ready', httpPort: http.port, url, apiTokenFile, agentctl: ready })}\n`,
+    );
     logger.info({ url }, 'backend listening');
     backend.serve();
   } catch (err) {

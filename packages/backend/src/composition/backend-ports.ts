@@ -23,6 +23,8 @@ export interface BackendConfig {
   toolCallHeartbeatMs: number;
   /** Each agentctl call's deadline (orphan sweeps follow an ambiguous launch at multiples of it). */
   agentctl: { callTimeoutMs: number };
+  /** An operator token from the environment (accepted besides the stored ones); none in most tests. */
+  apiToken?: { token: string; source: string };
 }
 
 /** The agentctls: where they run, how they are called, and what their executors announce. */

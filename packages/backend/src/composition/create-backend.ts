@@ -2,6 +2,8 @@ import type { Router } from 'express';
 import { AppError } from '@kandev/protocol';
 import { createAgentProfileRoutes } from '../agent-profiles/agent-profile-routes';
 import { AgentProfileService } from '../agent-profiles/agent-profile-service';
+import { createApiTokenRoutes } from '../auth/api-token-routes';
+import { ApiTokenService } from '../auth/api-token-service';
 import { createAgentctlRoutes } from '../executors/agentctl-routes';
 import { AttachPool } from '../executors/attach-pool';
 import { createMessageRoutes } from '../messages/message-routes';
@@ -23,10 +25,11 @@ import { createWorkspaceSourceRoutes } from '../workspace-sources/workspace-sour
 import type { BackendConfig, BackendPorts } from './backend-ports';
 import { type BackendServices, createServices } from './backend-services';
 
-function createRouters(s: BackendServices, ports: BackendPorts): Router[] {
+function createRouters(s: BackendServices, ports: BackendPorts, tokens: ApiTokenService): Router[] {
   const { uow } = s;
   const clock = ports.clock;
   return [
+    createApiTokenRoutes(tokens),
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(s.repositories),
     createAgentProfileRoutes(new AgentProfileService({ uow, clock })),
@@ -80,6 +83,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const { logger } = ports;
   const { executors } = ports.agentctl;
   const attach = followAgentctls(config, services, ports);
+  const tokens = new ApiTokenService({ db: ports.db, clock: ports.clock, logger, configured: config.apiToken });
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
     { name: 'mr poller', run: () => poller.stop() },
@@ -91,7 +95,9 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
 
   return {
     ...services,
-    routers: createRouters(services, ports),
+    routers: createRouters(services, ports, tokens),
+    /** Operator API tokens; main.ts guards /api with createAuthMiddleware(tokens). */
+    tokens,
 
     /**
      * Boot, before serving: questions left pending by an earlier process expire; each executor finds

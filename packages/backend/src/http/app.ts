@@ -1,4 +1,4 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from '../logger';
 import { createErrorMiddleware, notFoundHandler } from './error-middleware';
 import { LOOPBACK_ACCESS, type RequestAccess } from './request-access';
@@ -7,23 +7,28 @@ import { requestId } from './request-id';
 
 export const BODY_LIMIT = '1mb';
 
+export interface AppOptions {
+  /** Hosts and origins the guard admits (loopback only by default). */
+  access?: RequestAccess;
+  /** Guards every /api route (main.ts always passes it; in-process tests of single routers may not). */
+  auth?: RequestHandler;
+}
+
 /**
- * The express app: request ids, the Host/Origin/media-type guard (`access`; loopback only by default),
- * JSON bodies (1 MB), the given routers, one error middleware.
+ * The express app: request ids, the Host/Origin/media-type guard, the operator token on /api, JSON
+ * bodies (1 MB), the given routers, one error middleware. A foreign Host is refused (403) before a
+ * missing token (401), and neither refusal reads the body.
  */
-export function createApp(
-  logger: Logger,
-  routers: readonly Router[],
-  access: RequestAccess = LOOPBACK_ACCESS,
-): Express {
+export function createApp(logger: Logger, routers: readonly Router[], options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId);
-  app.use(requestGuard(access));
-  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(requestGuard(options.access ?? LOOPBACK_ACCESS));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  if (options.auth !== undefined) app.use('/api', options.auth);
+  app.use(express.json({ limit: BODY_LIMIT }));
   for (const router of routers) app.use(router);
   app.use(notFoundHandler);
   app.use(createErrorMiddleware(logger));
