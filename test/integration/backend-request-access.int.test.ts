@@ -45,14 +45,19 @@ describe('backend REST: Host, Origin and content type', () => {
 
   async function setup(env: Record<string, string> = {}) {
     const backend = await startBackend(cleanup, env);
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     const port = new URL(backend.ready.url).port;
     const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
       raw(
         backend.ready.url,
         method,
         path,
-        { ...(body === undefined ? {} : { 'content-length': `${Buffer.byteLength(body)}` }), ...headers },
+        {
+          // Authenticated: what is refused here is refused for its Host, Origin or media type alone.
+          authorization: `Bearer ${backend.apiToken}`,
+          ...(body === undefined ? {} : { 'content-length': `${Buffer.byteLength(body)}` }),
+          ...headers,
+        },
         body,
       );
     const rows = async (table: string): Promise<number> => {

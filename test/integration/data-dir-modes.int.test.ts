@@ -12,7 +12,8 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 /** Every file the backend keeps in its data dir that may hold a secret, with its mode. */
 function privateFileModes(dataDir: string): Record<string, number> {
   const names = readdirSync(dataDir).filter(
-    (name) => name.startsWith('kandev.sqlite3') || name === 'agentctl.log' || name === 'agentctl.json',
+    (name) =>
+      name.startsWith('kandev.sqlite3') || name === 'agentctl.log' || name === 'agentctl.json' || name === 'api-token',
   );
   return Object.fromEntries(names.map((name) => [name, mode(join(dataDir, name))]));
 }
@@ -23,12 +24,14 @@ describe('data dir modes', () => {
   test('a fresh data dir is 0700; the database, its side files, agentctl.log and agentctl.json 0600', async () => {
     const dataDir = join(tempDir(cleanup), 'nested', 'data');
     const backend = await startBackend(cleanup, { KANDEV_DATA_DIR: dataDir });
-    const api = new BackendApi(backend.ready.url);
+    const api = new BackendApi(backend.ready.url, backend.apiToken);
     await api.task(await api.workspace(), { title: 'a write, so SQLite has journalled' });
 
     expect(mode(dataDir)).toBe(0o700);
     const files = privateFileModes(dataDir);
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(['kandev.sqlite3', 'agentctl.log', 'agentctl.json']));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(['kandev.sqlite3', 'agentctl.log', 'agentctl.json', 'api-token']),
+    );
     for (const [name, fileMode] of Object.entries(files))
       expect({ name, mode: fileMode }).toEqual({ name, mode: 0o600 });
     expect(backend.logs()).not.toContain('tightened data dir permissions');
@@ -44,6 +47,7 @@ describe('data dir modes', () => {
     chmodSync(dataDir, 0o755);
     chmodSync(join(dataDir, 'kandev.sqlite3'), 0o644);
     chmodSync(join(dataDir, 'agentctl.log'), 0o644);
+    chmodSync(join(dataDir, 'api-token'), 0o644);
     writeFileSync(join(dataDir, 'kandev.sqlite3-journal'), '', { mode: 0o644 }); // a leftover (empty: nothing to roll back)
     chmodSync(join(dataDir, 'kandev.sqlite3-journal'), 0o644);
 
@@ -51,6 +55,7 @@ describe('data dir modes', () => {
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(join(dataDir, 'kandev.sqlite3'))).toBe(0o600);
     expect(mode(join(dataDir, 'agentctl.log'))).toBe(0o600);
+    expect(mode(join(dataDir, 'api-token'))).toBe(0o600);
     const warnings = second
       .logs()
       .split('\n')
@@ -64,6 +69,7 @@ describe('data dir modes', () => {
         join(dataDir, 'kandev.sqlite3'),
         join(dataDir, 'kandev.sqlite3-journal'),
         join(dataDir, 'agentctl.log'),
+        join(dataDir, 'api-token'),
       ].sort(),
     );
     expect(await stopProcess(second.child, { graceMs: 10_000 })).toEqual({ code: 0, signal: null });
