@@ -13,6 +13,8 @@ import { REPO_ROOT, tempDir } from './processes';
 export interface ComposeStack {
   project: string;
   token: string;
+  /** The operator API token the env file gives the backend (KANDEV_API_TOKEN). */
+  apiToken: string;
   ports: { http: number; grpc: number; mcp: number };
   compose(...args: string[]): { status: number | null; output: string };
 }
@@ -35,12 +37,14 @@ function composeCommand(): string[] {
 export async function composeStack(cleanup: Cleanup): Promise<ComposeStack> {
   const project = `kandevtest${randomBytes(4).toString('hex')}`;
   const token = randomBytes(32).toString('base64url');
+  const apiToken = `kdv_${randomBytes(32).toString('base64url')}`;
   const ports = { http: await freePort(), grpc: await freePort(), mcp: await freePort() };
   const envFile = join(tempDir(cleanup), 'compose.env');
   writeFileSync(
     envFile,
     [
       `KANDEV_CONTROL_TOKEN=${token}`,
+      `KANDEV_API_TOKEN=${apiToken}`,
       `KANDEV_HTTP_PUBLISH_PORT=${ports.http}`,
       `KANDEV_GRPC_PUBLISH_PORT=${ports.grpc}`,
       `KANDEV_MCP_PUBLISH_PORT=${ports.mcp}`,
@@ -69,5 +73,5 @@ export async function composeStack(cleanup: Cleanup): Promise<ComposeStack> {
     return { status: result.status, output: `${result.stdout}${result.stderr}` };
   };
   cleanup.defer(() => compose('down', '-v', '--remove-orphans'));
-  return { project, token, ports, compose };
+  return { project, token, apiToken, ports, compose };
 }

@@ -188,6 +188,7 @@ describe('loadConfig', () => {
   test('operator API token: none by default, from the variable or the file (never both), too short refused', () => {
     const token = 'operator-token-0123456789';
     expect(loadConfig({}).apiToken).toBeUndefined();
+    expect(loadConfig({ KANDEV_API_TOKEN: '' }).apiToken).toBeUndefined(); // compose passes it through empty
     expect(loadConfig({ KANDEV_API_TOKEN: token }).apiToken).toEqual({ token, source: 'KANDEV_API_TOKEN' });
     const fromFile = loadConfig({ KANDEV_API_TOKEN_FILE: '/run/secrets/api' }, () => `${token}\n`).apiToken;
     expect(fromFile).toEqual({ token, source: '/run/secrets/api (KANDEV_API_TOKEN_FILE)' });

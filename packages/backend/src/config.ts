@@ -22,7 +22,8 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_MCP_PORT: port(7422),
   KANDEV_AGENTCTL_TOKEN: z.string().trim().min(CONTROL_TOKEN_MIN_LENGTH).optional(),
   KANDEV_AGENTCTL_BIN: optionalText,
-  KANDEV_API_TOKEN: z.string().trim().min(16).optional(),
+  // Empty means unset: compose passes `${KANDEV_API_TOKEN:-}` through when .env does not set it.
+  KANDEV_API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(16).optional()),
   KANDEV_API_TOKEN_FILE: optionalText,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KANDEV_SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
