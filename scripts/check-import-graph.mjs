@@ -3,32 +3,12 @@
 // package import each other (directly or through other folders). The rules and their one exemption
 // (store/unit-of-work.ts aggregating every store) live in scripts/lib/import-graph.mjs.
 // Usage: node scripts/check-import-graph.mjs [--all-edges]   (--all-edges lists every file edge of a pair)
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkImportGraph, folderOf } from './lib/import-graph.mjs';
+import { sourceFiles } from './lib/source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const allEdges = process.argv.includes('--all-edges');
-
-function sourceFiles() {
-  const files = [];
-  for (const pkg of readdirSync(join(root, 'packages'))) {
-    const src = `packages/${pkg}/src`;
-    let entries;
-    try {
-      entries = readdirSync(join(root, src), { recursive: true });
-    } catch {
-      continue; // a package without src/
-    }
-    for (const entry of entries) {
-      const path = `${src}/${String(entry).split('\\').join('/')}`;
-      if (!/\.(m|c)?ts$/.test(path) || path.endsWith('.d.ts') || path.includes('/generated/')) continue;
-      files.push({ path, text: readFileSync(join(root, path), 'utf8') });
-    }
-  }
-  return files;
-}
 
 /** `packages/backend/src/tasks/task.ts` -> `tasks/task.ts`: the package is already in the heading. */
 const short = (path) => path.replace(/^packages\/[^/]+\/src\//, '');
@@ -41,7 +21,7 @@ function describeEdges(edges) {
 }
 
 const lines = [];
-const report = checkImportGraph(sourceFiles());
+const report = checkImportGraph(sourceFiles(root));
 
 if (report.fileCycles.length > 0) {
   lines.push(`File import cycles (${report.fileCycles.length}): break each loop by moving the shared piece down.`);
