@@ -1,6 +1,5 @@
 // The provider-automation tests in process: the backend's services and tool handlers on a fresh SQLite
 // file, and no agentctl (source changes commit; their live refresh fails and is only recorded).
-import type { LaunchConfig } from '@kandev/protocol';
 import type { GitlabPort } from '../../packages/backend/src/composition/backend-ports';
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
@@ -9,6 +8,7 @@ import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tool
 import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
+import { launchConfigFor, sessionRow } from './session-rows';
 import { createInProcessBackend, type InProcessBackendOptions } from './in-process-backend';
 
 export const NOW = '2026-11-30T10:00:00.000Z';
@@ -50,39 +50,8 @@ export async function insertSession(
   taskId: string,
   workspaceId: string,
 ): Promise<AgentSession> {
-  const launchConfig: LaunchConfig = {
-    sessionId: id,
-    taskId,
-    workspaceId,
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: ['github', 'gitlab'],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: '',
-    systemPrompt: 'p',
-    agent: null,
-  };
-  const session: AgentSession = {
-    id,
-    taskId,
-    state: 'waiting_for_input',
-    executor: 'local',
-    agentctlAddress: '127.0.0.1:1',
-    revision: 1,
-    launchConfig,
-    appliedRevision: 1,
-    appliedProviders: ['github', 'gitlab'],
-    refreshError: null,
-    refreshAttempts: 0,
-    refreshedAt: null,
-    mcpTokenHash: 'ab'.repeat(32),
-    surface: 'kanban_task',
-    lastError: null,
-    acpSessionId: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
+  const launchConfig = launchConfigFor({ id, taskId, workspaceId }, { providers: ['github', 'gitlab'] });
+  const session = sessionRow(launchConfig, { at: NOW });
   await env.uow.read.sessions.insert(session);
   return session;
 }

@@ -1,12 +1,13 @@
 // The backend's tool handlers in process, on a fresh SQLite file per test, with a fake agentctl: a
 // ToolCallContext is built from a real session row, exactly the bound identity the dispatcher passes.
-import { AppError, type LaunchConfig, type QuestionCapability, type Surface } from '@kandev/protocol';
+import { AppError, type QuestionCapability, type Surface } from '@kandev/protocol';
 import type { StartTimer } from '../../packages/backend/src/questions/question-service';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
 import { isLive } from '../../packages/backend/src/sessions/session-lifecycle';
 import type { ToolCallContext, ToolReply } from '../../packages/backend/src/tools/tool-handler';
 import { runAdmittedCall } from '../../packages/backend/src/tool-calls/tool-call-dispatcher';
 import type { Cleanup } from './cleanup';
+import { launchConfigFor, sessionRow } from './session-rows';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from './fake-agentctl';
 import { createInProcessBackend, recordKicks } from './in-process-backend';
 
@@ -97,40 +98,13 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
   async function session(id: string, taskId: string, seed: SessionSeed = {}): Promise<void> {
     const owner = await uow.read.tasks.findById(taskId);
     const surface = seed.surface ?? 'kanban_task';
-    const config: LaunchConfig = {
-      sessionId: id,
-      taskId,
-      workspaceId: owner?.workspaceId ?? 'w',
-      surface,
-      questionCapability: seed.questionCapability ?? 'user',
-      providers: [],
-      revision: 1,
-      ownsTaskTitle: seed.ownsTaskTitle ?? false,
-      mcpToken: '',
-      systemPrompt: 'p',
-      agent: null,
-    };
-    const at = clock().toISOString();
-    await uow.read.sessions.insert({
-      id,
-      taskId,
-      state: seed.state ?? 'waiting_for_input',
-      executor: 'local',
-      agentctlAddress: ENDPOINT.grpcAddress,
-      revision: 1,
-      launchConfig: config,
-      appliedRevision: 1,
-      appliedProviders: [],
-      refreshError: null,
-      refreshAttempts: 0,
-      refreshedAt: null,
-      mcpTokenHash: 'ab'.repeat(32),
-      surface,
-      lastError: null,
-      acpSessionId: null,
-      createdAt: at,
-      updatedAt: at,
-    });
+    const workspaceId = owner?.workspaceId ?? 'w';
+    const config = launchConfigFor(
+      { id, taskId, workspaceId },
+      { surface, questionCapability: seed.questionCapability ?? 'user', ownsTaskTitle: seed.ownsTaskTitle ?? false },
+    );
+    const row = { state: seed.state ?? 'waiting_for_input', agentctlAddress: ENDPOINT.grpcAddress };
+    await uow.read.sessions.insert(sessionRow(config, { ...row, at: clock().toISOString() }));
     if (isLive(seed.state ?? 'waiting_for_input')) agentctl.held.set(id, config);
   }
 

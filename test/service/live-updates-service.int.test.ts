@@ -1,11 +1,12 @@
 // The live-update services in process, on a fresh SQLite file, with a fake agentctl: one provider-set
 // query per batch (counted with knex's 'query' event), what each agentctl answer records, and the
 // reconciler's bounded retries.
-import { AppError, type LaunchConfig } from '@kandev/protocol';
+import { AppError } from '@kandev/protocol';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
 import { useCleanup } from '../helpers/cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from '../helpers/fake-agentctl';
 import { createInProcessBackend } from '../helpers/in-process-backend';
+import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { waitUntil } from '../helpers/wait';
 
 const NOW = '2026-11-30T10:00:00.000Z';
@@ -55,39 +56,9 @@ describe('live-update services (in process, fake agentctl)', () => {
     taskId: string,
     state: AgentSession['state'] = 'waiting_for_input',
   ) {
-    const config: LaunchConfig = {
-      sessionId: id,
-      taskId,
-      workspaceId: 'w',
-      surface: 'kanban_task',
-      questionCapability: 'user',
-      providers: [],
-      revision: 1,
-      ownsTaskTitle: false,
-      mcpToken: '',
-      systemPrompt: 'p',
-      agent: null,
-    };
-    await env.uow.read.sessions.insert({
-      id,
-      taskId,
-      state,
-      executor: 'local',
-      agentctlAddress: ENDPOINT.grpcAddress,
-      revision: 1,
-      launchConfig: config,
-      appliedRevision: 1,
-      appliedProviders: [],
-      refreshError: null,
-      refreshAttempts: 0,
-      refreshedAt: null,
-      mcpTokenHash: 'ab'.repeat(32),
-      surface: 'kanban_task',
-      lastError: null,
-      acpSessionId: null,
-      createdAt: NOW,
-      updatedAt: NOW,
-    });
+    const config = launchConfigFor({ id, taskId, workspaceId: 'w' });
+    const row = { state, agentctlAddress: ENDPOINT.grpcAddress, at: NOW };
+    await env.uow.read.sessions.insert(sessionRow(config, row));
     env.agentctl.held.set(id, config);
   }
 
