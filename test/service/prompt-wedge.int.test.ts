@@ -8,7 +8,7 @@ import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';
 
 /** The probe's blank texts, and whitespace of other kinds. */
-const BLANKS = ['', '   ', '\t\n', '\u00a0', '\u2003\u3000', '\ufeff', '\u0085'];
+const BLANKS = ['   ', '\t\n', '\u00a0', '', '\u2003\u3000', '\ufeff', '\u0085'];
 
 async function rowCounts(h: TurnHarness): Promise<{ prompts: number; messages: number }> {
   const count = async (table: string) => Number((await h.db(table).count({ n: '*' }))[0]?.n);
