@@ -6,6 +6,7 @@
 import {
   type AgentRuntimeState,
   AppError,
+  isBlankText,
   type LaunchConfig,
   NO_AGENT,
   type Provider,
@@ -76,7 +77,7 @@ export function fakeAgentctlPort(agentctl?: FakeAgentctl): AgentctlPort {
 export interface PromptCall {
   sessionId: string;
   promptId: string;
-  outcome: 'delivered' | 'duplicate' | 'refused' | 'failed';
+  outcome: 'delivered' | 'duplicate' | 'refused' | 'rejected' | 'failed';
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -128,6 +129,11 @@ export class FakeAgentctl implements AgentctlApi {
   /** The next call of `method` fails with `error` (after taking effect, with afterApplying). */
   failNext(method: Method, error: Error, options: { afterApplying?: boolean } = {}): void {
     this.scheduled.push({ method, error, afterApplying: options.afterApplying ?? false });
+  }
+
+  /** Drops the failures scheduled with failNext that no call took yet. */
+  clearScheduled(): void {
+    this.scheduled.splice(0);
   }
 
   createSession(config: LaunchConfig): Promise<RuntimeSessionState> {
@@ -189,6 +195,11 @@ export class FakeAgentctl implements AgentctlApi {
       'Prompt',
       `Prompt ${sessionId} ${promptId}`,
       () => {
+        // As the real agentctl's request parser (the same rule): blank text is refused for good.
+        if (isBlankText(text)) {
+          record('rejected');
+          throw new AppError('invalid_argument', 'text must not be blank');
+        }
         this.require(sessionId);
         const seen = this.seen.get(sessionId)?.get(promptId);
         if (seen !== undefined) {

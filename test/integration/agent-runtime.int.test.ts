@@ -138,6 +138,21 @@ describe('agent runtime: a session with the test agent', () => {
     await runtime.waitForState(sessionId, 'waiting_for_input');
   });
 
+  test('blank prompts are refused with 400 and stored nowhere; the next prompt runs (issue 14)', async () => {
+    const { runtime, taskId, session } = await launchAgentSession(cleanup, SCRIPT);
+    const sessionId = session.session_id;
+    for (const blank of ['   ', '\t\n', '\u00a0']) {
+      const refused = await runtime.api.request('POST', `/api/sessions/${sessionId}/prompts`, { prompt: blank });
+      expect({ blank, status: refused.status }).toEqual({ blank, status: 400 });
+    }
+    const posted = await runtime.postPrompt(sessionId, 'after the blanks');
+    const prompts = await runtime.waitForDrained(sessionId, 1);
+    expect(prompts.map((p) => [p.id, p.status])).toEqual([[posted.queued_prompt_id, 'completed']]);
+    expect(await runtime.agentReplies(taskId)).toEqual(['#0 got: after the blanks']);
+    const operatorPrompts = (await runtime.messages(taskId)).filter((m) => m.author === 'operator');
+    expect(operatorPrompts.map((m) => m.content)).toEqual(['after the blanks']);
+  });
+
   test('a cancel with no turn running cancels nothing', async () => {
     const { runtime, session } = await launchAgentSession(cleanup, SCRIPT);
     expect(await runtime.cancel(session.session_id)).toMatchObject({ cancelled: false });

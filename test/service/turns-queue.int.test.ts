@@ -101,19 +101,21 @@ describe('prompt queue (in process)', () => {
     expect(await h.state(id)).toBe('running');
   });
 
-  test('agentctl refusing a prompt (nothing delivered) puts it back in the queue, in its place', async () => {
+  test('agentctl refusing a prompt (nothing delivered) puts it back in its place; it is tried again', async () => {
     const h = await createTurnHarness(cleanup);
     const id = await h.readySession();
     h.agentctl.failNext('Prompt', new AppError('failed_precondition', 'agentctl Prompt: not now'));
-    const promptId = await h.prompt(id, 'later');
-    await waitUntil(() => h.agentctl.promptCalls.length === 1, { timeoutMs: 5_000, what: 'the refused call' });
-    await h.untilState(id, 'waiting_for_input'); // agentctl reports the agent ready
-    expect(await h.queue(id)).toMatchObject([{ id: promptId, status: 'queued', dispatchedAt: null }]);
-
-    await h.turns.drainer.kick(id); // the next trigger drains it
-    await finishWhenRunning(h, id, promptId);
-    await h.untilDrained(id);
-    expect(deliveries(h, id)).toEqual([promptId]);
+    const first = await h.prompt(id, 'later');
+    const second = await h.prompt(id, 'after it');
+    // agentctl reports the agent ready, so no event of it will kick: the drainer kicks again itself
+    // (after a backoff), and the refused prompt keeps its place ahead of the second.
+    await finishInOrder(h, id, [first, second]);
+    expect(deliveries(h, id)).toEqual([first, second]);
+    expect(h.agentctl.promptCalls.map((c) => [c.promptId === first ? 'first' : 'second', c.outcome])).toEqual([
+      ['first', 'failed'],
+      ['first', 'delivered'],
+      ['second', 'delivered'],
+    ]);
   });
 
   test('agentctl no longer holding the session: the prompt waits again and the session fails (resume it)', async () => {

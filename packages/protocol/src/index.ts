@@ -42,6 +42,7 @@ export type { CancelTurnResponse__Output as WireCancelTurnResponseOutput } from 
 export * from './task-state';
 export * from './tools/tool-definition';
 export * from './tools/tool-inputs';
+export * from './tools/prompt-text';
 export * from './tools/tool-context';
 export * from './tools/tool-groups';
 export * from './tools/tool-access';

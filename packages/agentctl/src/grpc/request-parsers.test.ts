@@ -88,6 +88,9 @@ describe('parsePrompt', () => {
     ['no prompt id', { session_id: 's', prompt_id: '', text: 'x' }, 'prompt_id'],
     ['empty text', { session_id: 's', prompt_id: 'p', text: '' }, 'text'],
     ['blank text', { session_id: 's', prompt_id: 'p', text: ' \n\t' }, 'text'],
+    // The backend's rule (protocol's isBlankText): what its doors let through, this never refuses.
+    ['no-break spaces', { session_id: 's', prompt_id: 'p', text: '\u00a0\u3000' }, 'text'],
+    ['next line', { session_id: 's', prompt_id: 'p', text: '\u0085' }, 'text'],
     ['nothing at all', {}, 'session_id'],
   ])('%s: invalid_argument naming the field', (_name, wire, field) => {
     expect(() => parsePrompt(wire)).toThrow(

@@ -1,5 +1,6 @@
 import {
   AppError,
+  isBlankText,
   type LaunchConfig,
   launchConfigFromWire,
   providersFromWire,
@@ -19,7 +20,8 @@ const requiredString = (field: string) => z.string({ error: `${field} is require
 const PromptRequestSchema = z.object({
   session_id: requiredString('session_id'),
   prompt_id: requiredString('prompt_id'),
-  text: requiredString('text').regex(/\S/, 'text must not be blank'),
+  // The backend's doors use the same rule, so a prompt this refuses is never queued there.
+  text: requiredString('text').refine((text) => !isBlankText(text), 'text must not be blank'),
 });
 
 /** Any RFC 9562 UUID, the form the backend mints session ids in (`randomUUID`); case-insensitive. */

@@ -1,3 +1,4 @@
+import { assertPromptText } from '@kandev/protocol';
 import { newQueuedPrompt, type PromptPriority, type QueuedPrompt } from './queued-prompt';
 import { newId } from '../store/row-values';
 import type { Stores } from '../store/unit-of-work';
@@ -26,12 +27,15 @@ export interface TaskPrompt {
 
 /**
  * A prompt for a task's agent, in the caller's transaction: recorded in the task's conversation and
- * queued. The caller kicks the session's drainer once the transaction committed.
+ * queued. The caller kicks the session's drainer once the transaction committed. Every door checks the
+ * text with protocol's prompt rule first; this is the same rule once more for the doors whose text is
+ * composed here (automation prompts, answers), so a prompt agentctl would refuse is never queued.
  */
 export async function recordTaskPrompt(
   stores: Stores,
   prompt: TaskPrompt,
 ): Promise<{ message: Message; queued: QueuedPrompt }> {
+  assertPromptText(prompt.text);
   const sessionId = prompt.sessionId ?? (await newestLiveSession(stores, prompt.taskId));
   const queued = newQueuedPrompt({
     id: prompt.queuedPromptId ?? newId(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '@kandev/protocol';
+import { AppError, promptText } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { Message } from '../messages/message';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
@@ -9,9 +9,8 @@ import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { QueuedPrompt } from '../prompt-queue/queued-prompt';
 
-export const MAX_PROMPT_LENGTH = 100_000;
-
-export const EnqueuePromptBodySchema = z.object({ prompt: z.string().min(1).max(MAX_PROMPT_LENGTH) }).strict();
+/** The same prompt rule as every other door (protocol's `promptText`): blank text is a 400, never queued. */
+export const EnqueuePromptBodySchema = z.object({ prompt: promptText() }).strict();
 export type EnqueuePromptBody = z.infer<typeof EnqueuePromptBodySchema>;
 
 /** Sessions that will never run again take no prompt (a failed one does: it drains after a resume). */

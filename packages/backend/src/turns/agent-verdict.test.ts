@@ -50,4 +50,9 @@ describe('promptFailureKind', () => {
     const ambiguous = ERROR_CODES.filter((code) => promptFailureKind(code) === 'ambiguous');
     expect(ambiguous).toEqual(['unavailable', 'deadline_exceeded', 'internal']);
   });
+
+  test('only a refusal of the prompt itself is final; refusals about the session let it wait again', () => {
+    const rejected = ERROR_CODES.filter((code) => promptFailureKind(code) === 'rejected');
+    expect(rejected).toEqual(['invalid_argument']);
+  });
 });

@@ -33,12 +33,37 @@ export function judgeAgent(held: RuntimeSessionState | undefined, hasAgent: bool
 }
 
 /**
- * A failed Prompt call: `refused` when agentctl answered and delivered nothing (the prompt can wait
- * again); `ambiguous` when the call may have reached the agent (retry the same prompt id: Prompt is
- * idempotent per id, so a retry never delivers twice).
+ * What a failed Prompt call means for the prompt:
+ * - `rejected`: agentctl refused the prompt itself (its text or id) and would refuse it again every
+ *   time: it ends `failed` with the reason and the queue moves on (a prompt that waits again would
+ *   block every prompt behind it for good).
+ * - `refused`: agentctl answered and delivered nothing because of the session's state (no agent, an
+ *   exited agent, another turn): the prompt can wait again.
+ * - `ambiguous`: the call may have reached the agent: re-send the same prompt id (Prompt is idempotent
+ *   per id, so a re-send never delivers twice).
+ * Exhaustive over the codes, so a new code does not compile until it is classified here.
  */
-export function promptFailureKind(code: ErrorCode): 'refused' | 'ambiguous' {
-  return code === 'unavailable' || code === 'deadline_exceeded' || code === 'internal' ? 'ambiguous' : 'refused';
+export type PromptFailureKind = 'rejected' | 'refused' | 'ambiguous';
+
+const PROMPT_FAILURE_KINDS: Record<ErrorCode, PromptFailureKind> = {
+  invalid_argument: 'rejected',
+  not_found: 'refused', // the session is gone from agentctl: the probe fails the session, a resume re-sends
+  already_exists: 'refused',
+  failed_precondition: 'refused',
+  unauthenticated: 'refused', // the control token, not the prompt: fixed, the same prompt goes through
+  permission_denied: 'refused',
+  unavailable: 'ambiguous',
+  deadline_exceeded: 'ambiguous',
+  internal: 'ambiguous',
+};
+
+export function promptFailureKind(code: ErrorCode): PromptFailureKind {
+  return PROMPT_FAILURE_KINDS[code];
+}
+
+/** The error a prompt agentctl rejected for good is stored with (visible in REST). */
+export function promptRejectedError(reason: string): string {
+  return `agentctl rejected the prompt: ${reason}`;
 }
 
 /** The error a prompt in flight fails with when its agent is gone. */

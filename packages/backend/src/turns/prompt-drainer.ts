@@ -5,7 +5,13 @@ import type { AgentSession } from '../sessions/agent-session';
 import { type BackoffPolicy, canRetry, retryDelayMs } from '../retry/retry-backoff';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { type AgentVerdict, agentExitedError, judgeAgent, promptFailureKind } from './agent-verdict';
+import {
+  type AgentVerdict,
+  agentExitedError,
+  judgeAgent,
+  promptFailureKind,
+  promptRejectedError,
+} from './agent-verdict';
 import { applyAgentGone, applyTurnEnded } from './turn-outcome';
 import { decideDrain } from '../prompt-queue/drain-decision';
 import { type DrainGate, OPEN_GATE, type PromptKicker } from '../prompt-queue/drain-gate';
@@ -35,12 +41,16 @@ function asAppError(error: unknown): AppError {
  * Drains a session's prompt queue, one turn at a time. A kick claims the oldest queued prompt of an
  * idle session in one transaction (prompt queued -> dispatched, session waiting_for_input -> running,
  * both by compare-and-set) and only then calls agentctl's Prompt with the prompt's id. agentctl
- * refusing it (nothing delivered) puts it back in the queue; an ambiguous failure re-sends the SAME id
- * with backoff, which agentctl answers as a duplicate if it had it: never delivered twice. Kicks of a
- * session run on its lane, so concurrent kicks in this process claim once.
+ * rejecting the prompt itself (INVALID_ARGUMENT: it would every time) fails it with the reason and moves
+ * on to the next; refusing it because of the session's state (nothing delivered) puts it back in the
+ * queue; an ambiguous failure re-sends the SAME id with backoff, which agentctl answers as a duplicate
+ * if it had it: never delivered twice. Kicks of a session run on its lane, so concurrent kicks in this
+ * process claim once.
  */
 export class PromptDrainer implements PromptKicker {
   private readonly retries = new Map<string, NodeJS.Timeout>();
+  /** Refusals in a row per prompt whose agent looked ready (bounds the re-kicks after them). */
+  private readonly refusals = new Map<string, number>();
   private readonly gate: DrainGate;
   private stopped = false;
 
@@ -64,6 +74,7 @@ export class PromptDrainer implements PromptKicker {
     this.stopped = true;
     for (const timer of this.retries.values()) clearTimeout(timer);
     this.retries.clear();
+    this.refusals.clear();
   }
 
   private now(): string {
@@ -113,6 +124,7 @@ export class PromptDrainer implements PromptKicker {
     const log = this.deps.logger.child({ sessionId, promptId: prompt.id });
     try {
       const accepted = await this.deps.agentctls.forSession(session).prompt(sessionId, prompt.id, prompt.prompt);
+      this.refusals.delete(prompt.id);
       log.info({ duplicate: accepted.duplicate, turn: accepted.turn.status, attempt }, 'prompt delivered');
       if (accepted.duplicate && accepted.turn.status !== 'running') {
         // agentctl had it and the turn is over already (its turn_ended may have been missed).
@@ -122,9 +134,33 @@ export class PromptDrainer implements PromptKicker {
       }
     } catch (error) {
       const failure = asAppError(error);
-      if (promptFailureKind(failure.code) === 'refused') await this.refused(session, prompt, failure);
+      const kind = promptFailureKind(failure.code);
+      if (kind === 'rejected') await this.rejected(session, prompt, failure);
+      else if (kind === 'refused') await this.refused(session, prompt, failure);
       else this.scheduleRetry(sessionId, prompt, attempt, failure);
     }
+  }
+
+  /**
+   * agentctl refused the prompt itself and would every time: it ends failed with the reason (shown by
+   * REST), the session idles and the next prompt drains. Waiting again would wedge the queue behind it.
+   */
+  private async rejected(session: AgentSession, prompt: QueuedPrompt, failure: AppError): Promise<void> {
+    const sessionId = session.id;
+    const now = this.now();
+    const error = promptRejectedError(failure.message);
+    const idle = await this.deps.uow.transaction(async (stores) => {
+      await stores.promptQueue.finish(prompt.id, sessionId, { status: 'failed', error }, now);
+      const current = await stores.sessions.findById(sessionId);
+      if (current === undefined) return false;
+      return (await stores.sessions.advance(current, { kind: 'turn_finished' }, now)) === 'waiting_for_input';
+    });
+    this.refusals.delete(prompt.id);
+    this.deps.logger.warn(
+      { sessionId, promptId: prompt.id, code: failure.code, reason: failure.message },
+      'agentctl rejected the prompt; it failed and the queue moves on',
+    );
+    if (idle) void this.kick(sessionId);
   }
 
   /** agentctl delivered nothing: the prompt waits again, the session becomes what agentctl reports. */
@@ -147,6 +183,28 @@ export class PromptDrainer implements PromptKicker {
       { sessionId, promptId: prompt.id, code: failure.code, reason: failure.message, agent: verdict?.kind },
       'agentctl refused the prompt; it waits in the queue',
     );
+    // A starting agent (agent_started), another turn (turn_ended) or a resume kicks again. An agent that
+    // looked ready has no such event coming: kick again after a backoff, a bounded number of times.
+    if (verdict === undefined || verdict.kind === 'ready') this.scheduleKick(sessionId, prompt.id);
+  }
+
+  private scheduleKick(sessionId: string, promptId: string): void {
+    const attempt = this.refusals.get(promptId) ?? 0;
+    if (this.stopped || !canRetry(attempt, this.deps.retry)) {
+      this.refusals.delete(promptId);
+      return; // it waits for the next enqueue, turn end, agent start or resume
+    }
+    this.refusals.set(promptId, attempt + 1);
+    clearTimeout(this.retries.get(promptId));
+    const timer = setTimeout(
+      () => {
+        this.retries.delete(promptId);
+        void this.kick(sessionId);
+      },
+      retryDelayMs(attempt, this.deps.retry, this.deps.random),
+    );
+    timer.unref();
+    this.retries.set(promptId, timer);
   }
 
   /** What agentctl reports about the session; undefined when it could not be asked. */

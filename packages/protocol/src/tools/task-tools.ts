@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { TaskStateSchema } from '../task-state';
 import { defineTool } from './tool-definition';
-import {
-  MAX_DESCRIPTION_LENGTH,
-  MAX_PROMPT_LENGTH,
-  nonBlankText,
-  pageCursor,
-  pageLimit,
-  taskTitle,
-  toolId,
-} from './tool-inputs';
+import { nonBlankText, promptText } from './prompt-text';
+import { MAX_DESCRIPTION_LENGTH, pageCursor, pageLimit, taskTitle, toolId } from './tool-inputs';
 
 // Task tools. Identity is bound by agentctl: "the current task" is the session's task, never an argument.
 
@@ -55,9 +48,7 @@ export const createTaskTool = defineTool({
   input: z
     .object({
       title: taskTitle().describe('Short task title, at most 60 characters.'),
-      prompt: nonBlankText(MAX_PROMPT_LENGTH)
-        .optional()
-        .describe("The new task agent's first message: goal, constraints, done-criteria."),
+      prompt: promptText().optional().describe("The new task agent's first message: goal, constraints, done-criteria."),
       description: description('Longer description shown to people on the board.'),
       parent_id: toolId()
         .optional()
@@ -99,7 +90,7 @@ export const messageTaskTool = defineTool({
   input: z
     .object({
       task_id: taskId('The task to message (its full id).'),
-      prompt: nonBlankText(MAX_PROMPT_LENGTH).describe("The message for that task's agent."),
+      prompt: promptText().describe("The message for that task's agent."),
       reply_to_question_id: toolId()
         .optional()
         .describe('Id of the pending question from your direct autopilot child that this message answers.'),

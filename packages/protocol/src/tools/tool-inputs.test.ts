@@ -94,12 +94,19 @@ const ACCEPTED: [ToolDefinition, unknown[]][] = [
 const REFUSED: [ToolDefinition, unknown[]][] = [
   [listTasksTool, [{ state: 'bogus' }, { limit: 0 }, { limit: 201 }]],
   [getTaskTool, [{ task_id: '' }, { task_id: 't', session_id: 's' }]],
-  [createTaskTool, [{}, { title: '' }, { title: 'x'.repeat(61) }, { title: 'T', prompt: ' ' }]],
+  [
+    createTaskTool,
+    [{}, { title: '' }, { title: 'x'.repeat(61) }, { title: 'T', prompt: ' ' }, { title: 'T', prompt: '\u0085' }],
+  ],
   [updateTaskTool, [{}, { task_id: 't' }, { autopilot: true, title: 'x' }, { state: 'bogus' }]],
   [
     messageTaskTool,
     [
       { prompt: ' ', task_id: 't' },
+      // The same rule as REST prompts (prompt-text.ts): whitespace of any kind is blank.
+      { prompt: '\t\n', task_id: 't' },
+      { prompt: '\u00a0', task_id: 't' },
+      { prompt: '\u0085', task_id: 't', reply_to_question_id: 'q' },
       { task_id: '', prompt: 'p' },
     ],
   ],

@@ -4,20 +4,11 @@ import { MAX_PAGE_LIMIT } from '../task-state';
 // Input pieces several tools share. One definition: agentctl validates with them before forwarding and
 // the backend re-validates with the same schemas (discovery is not a security boundary).
 
-export const MAX_PROMPT_LENGTH = 100_000;
 export const MAX_DESCRIPTION_LENGTH = 20_000;
 export const MAX_SOURCES_PER_TOOL_CALL = 20;
 
 /** Any row id: unknown ids are the handler's not_found, so only the shape is checked here. */
 export const toolId = () => z.string().trim().min(1).max(128);
-
-/** Text that must say something: bounded, and not only whitespace. */
-export const nonBlankText = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine((text) => text.trim().length > 0, 'must not be blank');
 
 export const taskTitle = () => z.string().trim().min(1).max(60);
 
