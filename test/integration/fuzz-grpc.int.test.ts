@@ -57,7 +57,13 @@ afterAll(() => suite.run());
 type Outcome = { code: grpc.status; details: string };
 
 function call(method: string, request: unknown): Promise<Outcome> {
-  const stub = (client as unknown as Record<string, Function>)[method]!;
+  type Stub = (
+    request: unknown,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: (error: grpc.ServiceError | null) => void,
+  ) => void;
+  const stub = (client as unknown as Record<string, Stub>)[method]!;
   return new Promise((resolve) => {
     stub.call(
       client,

@@ -78,5 +78,5 @@ export function agentctlServerDefinition(): AgentCtlDefinition {
     };
     return [name, { ...method, requestDeserialize }];
   });
-  return Object.fromEntries(tolerant) as unknown as AgentCtlDefinition;
+  return Object.fromEntries(tolerant) as AgentCtlDefinition;
 }

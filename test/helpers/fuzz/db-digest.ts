@@ -20,13 +20,13 @@ export interface DatabaseDigest {
 export async function digestDatabase(dataDir: string): Promise<DatabaseDigest> {
   const db = createDatabase(dataDir);
   try {
-    const tables = (await db.raw(
+    const tables = await db.raw<{ name: string }[]>(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-    )) as { name: string }[];
+    );
     const counts: Record<string, number> = {};
     const digests: Record<string, string> = {};
     for (const { name } of tables) {
-      const rows = (await db.raw(`SELECT * FROM "${name}" ORDER BY rowid`)) as Record<string, unknown>[];
+      const rows = await db.raw<Record<string, unknown>[]>(`SELECT * FROM "${name}" ORDER BY rowid`);
       const volatile = VOLATILE_COLUMNS[name] ?? [];
       const hash = createHash('sha256');
       for (const row of rows) {
