@@ -45,3 +45,38 @@ export function agentctlServiceDefinition(): AgentCtlDefinition {
 
 /** The fully qualified service name, as used by the standard health service. */
 export const AGENTCTL_SERVICE_NAME = 'kandev.agentctl.v1.AgentCtl';
+
+const UNDECODABLE = Symbol('undecodable message');
+
+/** What a server handler receives in place of a message whose bytes did not decode. */
+export interface UndecodableMessage {
+  readonly [UNDECODABLE]: true;
+  /** The method's full path, for the refusal's message. */
+  readonly path: string;
+}
+
+export function isUndecodable(message: unknown): message is UndecodableMessage {
+  return typeof message === 'object' && message !== null && UNDECODABLE in message;
+}
+
+/**
+ * The AgentCtl service for a server. grpc-js answers INTERNAL when a request's bytes do not decode; a
+ * broken client is not a server fault, so here such a message reaches the handler as an
+ * UndecodableMessage, which the handlers refuse with INVALID_ARGUMENT.
+ */
+export function agentctlServerDefinition(): AgentCtlDefinition {
+  const service = agentctlServiceDefinition();
+  const tolerant = Object.entries(service).map(([name, method]) => {
+    const decode = method.requestDeserialize as (bytes: Buffer) => unknown;
+    const requestDeserialize = (bytes: Buffer): unknown => {
+      try {
+        return decode(bytes);
+      } catch {
+        const undecodable: UndecodableMessage = { [UNDECODABLE]: true, path: method.path };
+        return undecodable;
+      }
+    };
+    return [name, { ...method, requestDeserialize }];
+  });
+  return Object.fromEntries(tolerant) as AgentCtlDefinition;
+}

@@ -3,6 +3,8 @@ import { type handleBidiStreamingCall, type ServerDuplexStream, status } from '@
 import {
   type AppError,
   grpcErrorFromAppError,
+  isUndecodable,
+  type UndecodableMessage,
   type WireAgentctlMessage,
   type WireBackendMessageOutput,
 } from '@kandev/protocol';
@@ -56,7 +58,11 @@ export function createAttachHandler(
     const link = linkFor(call);
     log.debug({ linkId: link.id, peer: call.getPeer() }, 'Attach stream opened');
     hub.opened(link);
-    call.on('data', (message: WireBackendMessageOutput) => hub.receive(link, message));
+    call.on('data', (message: WireBackendMessageOutput | UndecodableMessage) => {
+      if (isUndecodable(message))
+        endWithStatus(call, status.INVALID_ARGUMENT, 'an Attach message could not be decoded');
+      else hub.receive(link, message);
+    });
     call.on('end', () => {
       hub.closed(link, 'the backend ended the stream');
       if (!call.writableEnded) call.end();

@@ -1,5 +1,5 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { AGENTCTL_SERVICE_NAME, type AgentCtlHandlers, agentctlServiceDefinition } from '@kandev/protocol';
+import { AGENTCTL_SERVICE_NAME, type AgentCtlHandlers, agentctlServerDefinition } from '@kandev/protocol';
 import { HealthImplementation } from 'grpc-health-check';
 
 export interface GrpcListener {
@@ -21,7 +21,7 @@ export function grpcAddress(host: string, port: number): string {
  */
 export async function startGrpcServer(host: string, port: number, handlers: AgentCtlHandlers): Promise<GrpcListener> {
   const server = new Server();
-  server.addService(agentctlServiceDefinition(), handlers);
+  server.addService(agentctlServerDefinition(), handlers);
   const health = new HealthImplementation({ '': 'NOT_SERVING', [AGENTCTL_SERVICE_NAME]: 'NOT_SERVING' });
   health.addToServer(server);
   const bound = await new Promise<number>((resolve, reject) =>

@@ -1,5 +1,5 @@
 import { type handleUnaryCall, status } from '@grpc/grpc-js';
-import { grpcErrorFromAppError, isAppError } from '@kandev/protocol';
+import { grpcErrorFromAppError, isAppError, isUndecodable } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import { isAuthorizedCall } from './control-auth';
 
@@ -16,7 +16,7 @@ export type UnaryAdapter = <Req, Res>(
 
 /**
  * The single adapter every AgentCtl handler goes through. A missing or wrong control token is
- * UNAUTHENTICATED before anything runs; an AppError maps through GRPC_STATUS; anything else is
+ * UNAUTHENTICATED before anything runs; bytes that did not decode are INVALID_ARGUMENT; an AppError maps through GRPC_STATUS; anything else is
  * logged and answered INTERNAL without details.
  */
 export function createUnaryAdapter(deps: UnaryAdapterDeps): UnaryAdapter {
@@ -26,6 +26,11 @@ export function createUnaryAdapter(deps: UnaryAdapterDeps): UnaryAdapter {
       if (!isAuthorizedCall(call.metadata, deps.controlTokenHash)) {
         log.warn({ peer: call.getPeer() }, 'unauthenticated call refused');
         callback({ code: status.UNAUTHENTICATED, details: 'missing or invalid control token' });
+        return;
+      }
+      if (isUndecodable(call.request)) {
+        log.debug('undecodable request refused');
+        callback({ code: status.INVALID_ARGUMENT, details: `the ${method} request could not be decoded` });
         return;
       }
       Promise.resolve()
