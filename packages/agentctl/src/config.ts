@@ -28,6 +28,17 @@ const allowedHostsSchema = z
   .pipe(z.array(z.string().regex(HOST_NAME, 'must be a comma list of host names without ports')))
   .default([]);
 
+/** `host:port` (IPv6 hosts bracketed); the listener binds exactly there. */
+const listenAddressSchema = z
+  .string()
+  .regex(/^(?:[^\s:[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/, 'must be host:port (IPv6 hosts in brackets)')
+  .transform((value) => {
+    const colon = value.lastIndexOf(':');
+    const host = value.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+    return { host, port: Number(value.slice(colon + 1)) };
+  })
+  .pipe(z.object({ host: z.string().min(1), port: z.number().max(65535, 'port must be at most 65535') }));
+
 const millisecondsSchema = (fallback: number) =>
   z
     .string()
@@ -53,6 +64,7 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: millisecondsSchema(30_000),
   KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: millisecondsSchema(60_000),
   KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: millisecondsSchema(3_000),
+  KANDEV_AGENTCTL_METRICS_ADDR: listenAddressSchema.optional(),
 });
 
 export type ReadTextFile = (path: string) => string;
@@ -111,6 +123,8 @@ export function loadConfig(
     toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,
     agentStartTimeoutMs: e.KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS,
     agentStopGraceMs: e.KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS,
+    /** Where /metrics listens; undefined (the default): no metrics listener. */
+    metricsAddress: e.KANDEV_AGENTCTL_METRICS_ADDR,
     // Agents inherit only this allow-listed part of agentctl's environment (never a KANDEV_ variable).
     agentBaseEnv: Object.freeze(pickAgentBaseEnv(env)),
   });

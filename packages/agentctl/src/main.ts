@@ -1,5 +1,5 @@
-// Composition root: config -> logger -> Attach hub -> agent launcher + registry -> MCP listener -> gRPC listener
-// -> ready line -> signals.
+// Composition root: config -> logger -> Attach hub -> agent launcher + metrics + registry -> MCP listener ->
+// gRPC listener (+ reflection) -> metrics listener (when configured) -> ready line -> signals.
 import { isAppError, sha256Hex } from '@kandev/protocol';
 import { createAgentLauncher } from './agents/agent-launcher';
 import { AttachHub } from './attach/attach-hub';
@@ -7,12 +7,15 @@ import { createAttachHandler } from './attach/attach-stream';
 import { type Config, loadConfig } from './config';
 import { createAgentctlHandlers } from './grpc/agentctl-service';
 import { startGrpcServer } from './grpc/grpc-server';
+import { addGuardedReflection } from './grpc/reflection';
 import { createUnaryAdapter } from './grpc/unary-adapter';
 import { writeReadyLine } from './lifecycle/ready-line';
 import { installShutdownHook } from './lifecycle/shutdown-hook';
 import { ignoreBrokenPipes } from './lifecycle/stdio-guard';
 import { createLogger, type Logger } from './logger';
 import { createMcpApp } from './mcp/mcp-app';
+import { createAgentctlMetrics } from './metrics/agentctl-metrics';
+import { startMetricsListener } from './metrics/metrics-listener';
 import { startMcpListener } from './mcp/mcp-listener';
 import { SessionRegistry } from './sessions/session-registry';
 import { ToolSetCache } from './tools/tool-set-cache';
@@ -48,11 +51,14 @@ async function start(config: Config, log: Logger): Promise<void> {
     publish: (sessionId, event) => hub.publish(sessionId, event),
     log: log.child({ component: 'agents' }),
   });
+  const metrics = createAgentctlMetrics();
   const registry = new SessionRegistry({
     toolSets: new ToolSetCache(),
     agents,
     log: log.child({ component: 'sessions' }),
+    metrics,
   });
+  metrics.countConnections(() => registry.connectionCount());
   // However agentctl ends (a forced shutdown, a fatal error), no agent process group outlives it.
   process.on('exit', () => registry.killAllAgents());
   const mcpApp = createMcpApp({
@@ -60,14 +66,21 @@ async function start(config: Config, log: Logger): Promise<void> {
     forwarder: hub,
     allowedHosts: config.allowedHosts,
     log: log.child({ component: 'mcp' }),
+    metrics,
   });
   const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort);
   mcpListener.port = mcp.port;
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
-  const grpc = await startGrpcServer(config.host, config.grpcPort, createAgentctlHandlers(registry, unary, attach));
+  const handlers = createAgentctlHandlers(registry, unary, attach, metrics);
+  const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, (server) =>
+    addGuardedReflection(server, controlTokenHash),
+  );
   grpc.setServing(true);
+  // Off unless KANDEV_AGENTCTL_METRICS_ADDR names an address.
+  const address = config.metricsAddress;
+  const metricsListener = address && (await startMetricsListener(metrics.registry, address, log));
 
   // Reverse start order: refuse new work first, then close what is open.
   installShutdownHook({
@@ -77,13 +90,15 @@ async function start(config: Config, log: Logger): Promise<void> {
       { name: 'mcp-listener', run: () => mcp.close(() => registry.closeAllConnections()) },
       { name: 'attach-streams', run: () => hub.close() },
       { name: 'grpc-server', run: () => grpc.shutdown() },
+      { name: 'metrics-listener', run: () => metricsListener?.close() },
     ],
     timeoutMs: config.shutdownTimeoutMs,
     log,
     exit: (code) => process.exit(code),
   });
-  writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port });
-  log.info({ host: config.host, grpcPort: grpc.port, mcpPort: mcp.port }, 'agentctl ready');
+  const metricsPort = metricsListener ? metricsListener.port : undefined;
+  writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port, metricsPort });
+  log.info({ host: config.host, grpcPort: grpc.port, mcpPort: mcp.port, metricsPort }, 'agentctl ready');
 }
 
 function main(): void {

@@ -6,6 +6,7 @@ import { createAgentctlPort, createGitlabPort } from './composition/production-p
 import { connectableHost } from './connectable-host';
 import { createApp } from './http/app';
 import { listen } from './http/http-server';
+import { metricsRoute } from './http/metrics-route';
 import { createLogger } from './logger';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
 import { createDatabase, migrateToLatest } from './store/database';
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     const app = createApp(logger.child({ component: 'http' }), backend.routers, {
       access: config.http,
       auth: createAuthMiddleware(backend.tokens),
+      metrics: metricsRoute(backend.metrics.registry, logger),
     });
     const http = await listen(app, config.http.host, config.http.port);
     steps.unshift({ name: 'http', run: () => http.close() });

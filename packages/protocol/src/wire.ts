@@ -25,17 +25,21 @@ function protoIncludeDir(): string {
   return found;
 }
 
+let cachedDefinition: protoLoader.PackageDefinition | undefined;
 let cached: ProtoGrpcType | undefined;
 
-/** The loaded `kandev.agentctl.v1` package: the one place the .proto is read at run time. */
+/** The parsed .proto (with its file descriptors): the one place the .proto is read at run time. */
+export function agentctlPackageDefinition(): protoLoader.PackageDefinition {
+  cachedDefinition ??= protoLoader.loadSync(AGENTCTL_PROTO_FILE, {
+    ...PROTO_LOAD_OPTIONS,
+    includeDirs: [protoIncludeDir()],
+  });
+  return cachedDefinition;
+}
+
+/** The loaded `kandev.agentctl.v1` package. */
 export function loadAgentctlProto(): ProtoGrpcType {
-  if (cached === undefined) {
-    const definition = protoLoader.loadSync(AGENTCTL_PROTO_FILE, {
-      ...PROTO_LOAD_OPTIONS,
-      includeDirs: [protoIncludeDir()],
-    });
-    cached = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
-  }
+  cached ??= grpc.loadPackageDefinition(agentctlPackageDefinition()) as unknown as ProtoGrpcType;
   return cached;
 }
 

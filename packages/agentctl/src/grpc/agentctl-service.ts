@@ -6,6 +6,7 @@ import {
   type WireLaunchConfigOutput,
   type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
+import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseSessionId } from './request-parsers';
 import type { UnaryAdapter } from './unary-adapter';
@@ -19,13 +20,16 @@ export function createAgentctlHandlers(
   registry: SessionRegistry,
   unary: UnaryAdapter,
   attach: AgentCtlHandlers['Attach'],
+  metrics?: Pick<AgentctlMetrics, 'updateProviders'>,
 ): AgentCtlHandlers {
+  const update = (request: WireUpdateProvidersRequestOutput) => () =>
+    registry.updateProviders(parseProviderUpdate(request));
   return {
     CreateSession: unary('CreateSession', async (request: WireLaunchConfigOutput) =>
       sessionStateToWire(await registry.create(parseLaunchConfig(request))),
     ),
     UpdateProviders: unary('UpdateProviders', async (request: WireUpdateProvidersRequestOutput) => {
-      const result = await registry.updateProviders(parseProviderUpdate(request));
+      const result = await (metrics ? metrics.updateProviders(update(request)) : update(request)());
       return {
         outcome: updateOutcomeToWire(result.outcome),
         tools_changed: result.toolsChanged,

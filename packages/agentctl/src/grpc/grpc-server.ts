@@ -19,9 +19,15 @@ export function grpcAddress(host: string, port: number): string {
  * The gRPC listener: the AgentCtl service (every call authenticated by the adapter) plus the standard
  * health service, which stays unauthenticated for liveness probes and starts NOT_SERVING.
  */
-export async function startGrpcServer(host: string, port: number, handlers: AgentCtlHandlers): Promise<GrpcListener> {
+export async function startGrpcServer(
+  host: string,
+  port: number,
+  handlers: AgentCtlHandlers,
+  addServices: (server: Server) => void = () => {}, // e.g. the guarded reflection service
+): Promise<GrpcListener> {
   const server = new Server();
   server.addService(agentctlServerDefinition(), handlers);
+  addServices(server);
   const health = new HealthImplementation({ '': 'NOT_SERVING', [AGENTCTL_SERVICE_NAME]: 'NOT_SERVING' });
   health.addToServer(server);
   const bound = await new Promise<number>((resolve, reject) =>

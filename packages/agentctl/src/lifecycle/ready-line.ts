@@ -2,6 +2,8 @@ export interface ReadyLine {
   event: 'ready';
   grpcPort: number;
   mcpPort: number;
+  /** Only when KANDEV_AGENTCTL_METRICS_ADDR is set. */
+  metricsPort?: number;
   pid: number;
 }
 
@@ -12,10 +14,12 @@ let written = false;
  * written again (logs go to stderr).
  */
 export function writeReadyLine(
-  ports: { grpcPort: number; mcpPort: number },
+  ports: { grpcPort: number; mcpPort: number; metricsPort?: number },
   out: NodeJS.WritableStream = process.stdout,
 ): ReadyLine {
-  const line: ReadyLine = { event: 'ready', grpcPort: ports.grpcPort, mcpPort: ports.mcpPort, pid: process.pid };
+  const { grpcPort, mcpPort, metricsPort } = ports;
+  const metrics = metricsPort === undefined ? {} : { metricsPort };
+  const line: ReadyLine = { event: 'ready', grpcPort, mcpPort, ...metrics, pid: process.pid };
   if (written) throw new Error('the ready line was already written');
   written = true;
   out.write(`${JSON.stringify(line)}\n`);

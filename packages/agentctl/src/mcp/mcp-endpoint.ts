@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
+import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { RuntimeSession } from '../sessions/runtime-session';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { sendHttpError } from './http-error';
@@ -18,6 +19,8 @@ export interface McpEndpointDeps {
   readonly registry: SessionRegistry;
   readonly forwarder: ToolCallForwarder;
   readonly log: Logger;
+  /** Counts and times tools/list. */
+  readonly metrics?: Pick<AgentctlMetrics, 'toolsList'>;
 }
 
 /**
@@ -57,7 +60,7 @@ async function openConnection(
 ): Promise<void> {
   const log = deps.log.child({ sessionId: session.sessionId });
   const authenticatedWith = session.mcpTokenHash;
-  const server = createSessionMcpServer(session, deps.forwarder, log);
+  const server = createSessionMcpServer(session, deps.forwarder, log, deps.metrics);
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: MCP_MAX_BODY_BYTES,

@@ -7,6 +7,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger';
+import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import { callTool, type ToolBinding } from './call-tool';
 import type { ToolCallForwarder } from './tool-call-forwarder';
 
@@ -34,12 +35,18 @@ export function progressRelay(extra: Extra, log: Logger): ((message: string) => 
  * One low-level MCP Server per client connection (an SDK server connects to one transport only).
  * tools/list answers the session's precomputed list from memory; tools/call checks the CURRENT list.
  */
-export function createSessionMcpServer(binding: ToolBinding, forwarder: ToolCallForwarder, log: Logger): Server {
+export function createSessionMcpServer(
+  binding: ToolBinding,
+  forwarder: ToolCallForwarder,
+  log: Logger,
+  metrics?: Pick<AgentctlMetrics, 'toolsList'>,
+): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: true } },
     instructions: 'Kandev task tools for this session. The tool list can change while you work; re-list on notice.',
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => binding.toolSet.listResult);
+  const list = () => binding.toolSet.listResult;
+  server.setRequestHandler(ListToolsRequestSchema, () => (metrics ? metrics.toolsList(list) : list()));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(binding, forwarder, log, request.params, { signal: extra.signal, onProgress: progressRelay(extra, log) }),
   );

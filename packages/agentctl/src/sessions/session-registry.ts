@@ -10,6 +10,7 @@ import {
 } from '@kandev/protocol';
 import type { AgentLauncher, SessionAgent } from '../agents/session-agent';
 import type { Logger } from '../logger';
+import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { ToolSetCache } from '../tools/tool-set-cache';
 import { agentEnvDigest, configFingerprint } from './config-fingerprint';
 import { decideCreate, decideProviderUpdate } from './revision-decision';
@@ -47,6 +48,8 @@ export interface SessionRegistryDeps {
   readonly agents: AgentLauncher;
   readonly log: Logger;
   readonly now?: () => Date;
+  /** Counts the list_changed notifications sent. */
+  readonly metrics?: Pick<AgentctlMetrics, 'listChangedSent'>;
 }
 
 /**
@@ -132,6 +135,13 @@ export class SessionRegistry {
       .sort((a, b) => (a.config.sessionId < b.config.sessionId ? -1 : 1));
   }
 
+  /** Open MCP connections over every live session (the metrics gauge). */
+  connectionCount(): number {
+    let count = 0;
+    for (const session of this.sessions.values()) count += session.connectionList().length;
+    return count;
+  }
+
   /** Live session for the MCP endpoint, or undefined. */
   find(sessionId: string): RuntimeSession | undefined {
     return this.sessions.get(sessionId);
@@ -211,6 +221,7 @@ export class SessionRegistry {
 
   private async notify(session: RuntimeSession): Promise<void> {
     const results = await Promise.allSettled(session.connectionList().map((c) => c.notifyToolsChanged()));
+    this.deps.metrics?.listChangedSent(results.filter((result) => result.status === 'fulfilled').length);
     for (const result of results) {
       if (result.status === 'rejected') {
         this.deps.log.warn({ sessionId: session.sessionId, err: result.reason }, 'list_changed not delivered');

@@ -4,6 +4,7 @@ import type { AgentctlEvents } from '../executors/executor';
 import type { ExecutorRegistry } from '../executors/executor-registry';
 import type { GitlabClient } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
+import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { MrPollPolicy } from '../mr-lifecycle/mr-poller';
 import type { DrainGate } from '../prompt-queue/drain-gate';
 import type { CredentialVerifier } from '../provider-automation/workspace-credential-service';
@@ -59,4 +60,6 @@ export interface BackendPorts {
   startTimer?: StartTimer;
   /** Holds a session's queue; default the parent-question gate. */
   gate?: DrainGate;
+  /** The backend's metrics (its own Registry); default a fresh one per backend. */
+  metrics?: BackendMetrics;
 }

@@ -1,6 +1,7 @@
 import { Agentctls } from '../executors/agentctls';
 import { GitlabError } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
+import { type BackendMetrics, createBackendMetrics } from '../metrics/backend-metrics';
 import { MrEvaluator, type WorkspaceGitlab } from '../mr-lifecycle/mr-evaluator';
 import { MrPoller } from '../mr-lifecycle/mr-poller';
 import { MrUpdates } from '../mr-lifecycle/mr-updates';
@@ -29,6 +30,7 @@ import type { BackendConfig, BackendPorts } from './backend-ports';
 /** What every service is built over. */
 interface Base {
   uow: UnitOfWork;
+  metrics: BackendMetrics;
   clock: () => Date;
   random?: () => number;
   /** A child logger per component. */
@@ -37,8 +39,9 @@ interface Base {
 
 /** A task's provider set pushed to its live sessions: the pusher, its retries, the refresh after a change. */
 function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls) {
-  const { uow, clock, random, component } = base;
-  const pusher = new ProviderPusher({ applyAgentGone, uow, clock, agentctls, logger: component('refresh') });
+  const { uow, clock, random, component, metrics } = base;
+  const logger = component('refresh');
+  const pusher = new ProviderPusher({ applyAgentGone, uow, clock, agentctls, logger, metrics });
   const policy = config.refreshRetry;
   const reconciler = new SessionReconciler({ uow, pusher, policy, logger: component('reconciler'), random });
   const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });
@@ -47,7 +50,7 @@ function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls
 
 /** The GitLab MR lifecycle: each workspace's own token and base URL, never an ambient one. */
 function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, prompts: PromptKicker) {
-  const { uow, clock, random, component } = base;
+  const { uow, clock, random, component, metrics } = base;
   const gitlabHosts = { hosts: config.gitlabHosts, insecureHosts: config.gitlabInsecureHosts };
   const gitlab: WorkspaceGitlab = async (workspaceId) => {
     const credential = await uow.read.workspaceCredentials.findSecret(workspaceId, 'gitlab');
@@ -63,7 +66,8 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
   const evaluator = new MrEvaluator({ uow, clock, logger: component('mr-lifecycle'), gitlab, prompts });
   updates.subscribe((event) => evaluator.handle(event));
   const policy = config.gitlabPoll;
-  const poller = new MrPoller({ uow, clock, logger: component('mr-poller'), gitlab, updates, policy, random });
+  const logger = component('mr-poller');
+  const poller = new MrPoller({ uow, clock, logger, gitlab, updates, policy, random, metrics });
   const verifiers = ports.gitlab.verify === undefined ? {} : { gitlab: ports.gitlab.verify };
   const credentials = new WorkspaceCredentialService({ uow, clock, verifiers, gitlabHosts });
   return { evaluator, poller, credentials, links: new ReviewLinkService({ uow, clock }) };
@@ -73,7 +77,12 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
   const uow = createUnitOfWork(ports.db);
-  const base: Base = { uow, clock, random, component: (name) => logger.child({ component: name }) };
+  const metrics = ports.metrics ?? createBackendMetrics();
+  metrics.readFrom({
+    sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
+    queuedPrompts: () => uow.read.promptQueue.countQueued(),
+  });
+  const base: Base = { uow, clock, random, metrics, component: (name) => logger.child({ component: name }) };
   const { component } = base;
   const agentctls = new Agentctls(ports.agentctl.executors, ports.agentctl.clients);
   const { pusher, reconciler, refresh } = providerRefresh(config, base, agentctls);
@@ -90,6 +99,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     gate: ports.gate,
     logger,
     random,
+    metrics,
   });
   const prompts = turns.drainer;
   const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
@@ -127,6 +137,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   });
   return {
     uow,
+    metrics,
     agentctls,
     toolHandlers,
     repositories,

@@ -61,6 +61,7 @@ function followAgentctls(config: BackendConfig, s: BackendServices, ports: Backe
       events: turns.events,
       heartbeatMs: config.toolCallHeartbeatMs,
       logger: logger.child({ component: 'attach' }),
+      metrics: s.metrics,
     }),
   );
   const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });

@@ -12,10 +12,13 @@ export interface AppOptions {
   access?: RequestAccess;
   /** Guards every /api route (main.ts always passes it; in-process tests of single routers may not). */
   auth?: RequestHandler;
+  /** GET /metrics (Prometheus text), behind the guard and `auth` like /api. */
+  metrics?: RequestHandler;
 }
 
 /**
- * The express app: request ids, the Host/Origin/media-type guard, the operator token on /api, JSON
+ * The express app: request ids, the Host/Origin/media-type guard, the operator token on /api and
+ * /metrics, JSON
  * bodies (1 MB), the given routers, one error middleware. A foreign Host is refused (403) before a
  * missing token (401), and neither refusal reads the body.
  */
@@ -27,7 +30,8 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  if (options.auth !== undefined) app.use('/api', options.auth);
+  if (options.auth !== undefined) app.use(['/api', '/metrics'], options.auth);
+  if (options.metrics !== undefined) app.get('/metrics', options.metrics);
   app.use(express.json({ limit: BODY_LIMIT }));
   for (const router of routers) app.use(router);
   app.use(notFoundHandler);

@@ -1,6 +1,7 @@
 import { retryDelayMs } from '../retry/retry-backoff';
 import { GitlabError } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
+import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { WorkspaceGitlab } from './mr-evaluator';
 import type { PollTarget } from './mr-lifecycle-store';
@@ -36,6 +37,8 @@ export interface MrPollerDeps {
   policy: MrPollPolicy;
   random?: () => number;
   timers?: Timers;
+  /** Counts reads and failed reads. */
+  metrics?: Pick<BackendMetrics, 'gitlabPoll' | 'gitlabPollFailed'>;
 }
 
 /**
@@ -97,6 +100,7 @@ export class MrPoller {
 
   private async poll(target: PollTarget): Promise<void> {
     const { uow, clock, logger } = this.deps;
+    this.deps.metrics?.gitlabPoll();
     try {
       const client = await this.deps.gitlab(target.workspaceId);
       if (client === undefined) {
@@ -112,6 +116,7 @@ export class MrPoller {
         reviewers: { valid: true, usernames: observed.reviewers },
       });
     } catch (error) {
+      this.deps.metrics?.gitlabPollFailed(error);
       const message = error instanceof GitlabError ? error.message : 'reading the merge request failed';
       const delayMs = this.backOff(target.linkId, error instanceof GitlabError ? error.retryAfterMs : null);
       logger.warn({ linkId: target.linkId, err: error, delayMs }, 'MR poll failed; backing off');

@@ -53,6 +53,12 @@ function fromRow(row: QueuedPromptRow): QueuedPrompt {
 export class PromptQueueStore {
   constructor(private readonly db: Knex) {}
 
+  /** Prompts waiting to be dispatched, over every task (the metrics gauge). */
+  async countQueued(): Promise<number> {
+    const row = await this.db('prompt_queue').where({ status: 'queued' }).count({ count: '*' }).first();
+    return Number(row?.count ?? 0);
+  }
+
   async enqueue(prompt: QueuedPrompt): Promise<void> {
     await this.db('prompt_queue').insert({
       id: prompt.id,

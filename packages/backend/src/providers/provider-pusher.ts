@@ -2,6 +2,7 @@ import { AppError, isAppError, type Provider } from '@kandev/protocol';
 import type { Agentctls } from '../executors/agentctls';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
+import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { AgentGone } from '../sessions/agent-session';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Acknowledged } from '../sessions/session-store';
@@ -40,6 +41,8 @@ export interface ProviderPusherDeps {
   clock: () => Date;
   agentctls: Agentctls;
   logger: Logger;
+  /** Counts and times UpdateProviders by outcome. */
+  metrics?: Pick<BackendMetrics, 'updateProviders'>;
 }
 
 function asAppError(error: unknown): AppError {
@@ -67,7 +70,8 @@ export class ProviderPusher {
       const client = this.deps.agentctls.forSession(target.session);
       let held = (await client.getSession(sessionId)).config;
       if (compareHeldRevision(held.revision, target.revision) === 'behind') {
-        const result = await client.updateProviders(sessionId, target.providers, target.revision);
+        const send = () => client.updateProviders(sessionId, target.providers, target.revision);
+        const result = await (this.deps.metrics?.updateProviders(send) ?? send());
         held = result.session.config;
         this.deps.logger.debug(
           {

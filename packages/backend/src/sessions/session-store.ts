@@ -95,6 +95,15 @@ const acknowledgedColumns = (ack: Acknowledged, now: string) => ({
 export class SessionStore {
   constructor(private readonly db: Knex) {}
 
+  /** Every session counted by state and executor (the metrics gauge; one grouped read). */
+  async countByStateAndExecutor(): Promise<Array<{ state: string; executor: string; count: number }>> {
+    const rows: Array<{ state: string; executor: string; count: number | string }> = await this.db('sessions')
+      .select('state', 'executor')
+      .count({ count: '*' })
+      .groupBy('state', 'executor');
+    return rows.map((row) => ({ state: row.state, executor: row.executor, count: Number(row.count) }));
+  }
+
   /** The launch config is stored redacted: the MCP token never reaches the database. */
   async insert(session: AgentSession): Promise<void> {
     await this.db('sessions').insert({

@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../store/unit-of-work';
 import { AttachClient } from './attach-client';
 import { AttachSupervisor } from './attach-supervisor';
 import type { ToolHandlers } from '../tools/tool-handler';
-import { ToolCallDispatcher } from './tool-call-dispatcher';
+import { ToolCallDispatcher, type ToolCallDispatcherDeps } from './tool-call-dispatcher';
 
 /** Re-open delays of a dropped Attach stream: from ~100 ms, doubling, at most 5 s (jittered). */
 export const ATTACH_BACKOFF = { baseMs: 200, maxDelayMs: 5_000 } as const;
@@ -16,6 +16,7 @@ export interface ToolCallChannelDeps {
   events: SessionEventSink;
   heartbeatMs: number;
   logger: Logger;
+  metrics?: ToolCallDispatcherDeps['metrics'];
 }
 
 /**
@@ -29,6 +30,7 @@ export function createToolCallChannel(deps: ToolCallChannelDeps): AttachSupervis
     handlers: deps.handlers,
     heartbeatMs: deps.heartbeatMs,
     logger: deps.logger,
+    metrics: deps.metrics,
   });
   const backendId = randomUUID();
   return new AttachSupervisor(

@@ -1,5 +1,6 @@
 import { AppError, assertToolServed, isAppError, type WireBackendMessage } from '@kandev/protocol';
 import type { Logger } from '../logger';
+import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { AgentSession } from '../sessions/agent-session';
 import { isLive } from '../sessions/session-lifecycle';
 import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from '../tools/tool-handler';
@@ -42,6 +43,8 @@ export interface ToolCallDispatcherDeps {
   /** Progress sent while a handler runs, so agentctl's inactivity timeout fires only for a dead backend. */
   heartbeatMs: number;
   logger: Logger;
+  /** Counts calls by tool and outcome. */
+  metrics?: Pick<BackendMetrics, 'toolCall'>;
 }
 
 /**
@@ -76,16 +79,24 @@ export class ToolCallDispatcher {
       const { session, handler } = await this.admit(call, channel);
       const context = this.contextOf(call, session, channel, reply);
       reply(outputMessage(callId, await this.run(context, handler, call.args)));
+      this.count(tool, 'ok');
       log.debug({ tool, sessionId: call.sessionId, ms: Date.now() - started }, 'tool call answered');
     } catch (err) {
       if (isAppError(err)) {
         log.info({ tool, code: err.code, reason: err.message }, 'tool call refused');
         reply(errorMessage(callId, err.code, err.message));
+        this.count(tool, err.code);
         return;
       }
       log.error({ err, tool }, 'tool call failed');
       reply(errorMessage(callId, 'internal', `the backend failed to run ${tool}`));
+      this.count(tool, 'internal');
     }
+  }
+
+  /** Only served tool names become label values (an agent's made-up names would grow the series). */
+  private count(tool: string, outcome: string): void {
+    this.deps.metrics?.toolCall(Object.hasOwn(this.deps.handlers, tool) ? tool : '(unknown)', outcome);
   }
 
   /** The checks before any handler runs; a refusal is an AppError and nothing has been done. */

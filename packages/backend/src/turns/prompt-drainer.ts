@@ -1,6 +1,7 @@
 import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol';
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
+import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { AgentSession } from '../sessions/agent-session';
 import { type BackoffPolicy, canRetry, retryDelayMs } from '../retry/retry-backoff';
 import type { SessionLanes } from '../sessions/session-lanes';
@@ -28,6 +29,8 @@ export interface PromptDrainerDeps {
   retry: BackoffPolicy;
   logger: Logger;
   random?: () => number;
+  /** Observes each prompt's wait from queued to dispatched. */
+  metrics?: Pick<BackendMetrics, 'promptDispatched'>;
 }
 
 /** Thrown inside the claim transaction to roll it back when a compare-and-set lost. */
@@ -84,7 +87,10 @@ export class PromptDrainer implements PromptKicker {
   private async drain(sessionId: string): Promise<void> {
     if (this.stopped) return;
     const claimed = await this.claim(sessionId);
-    if (claimed !== undefined) await this.deliver(claimed.session, claimed.prompt, 0);
+    if (claimed === undefined) return;
+    const { prompt } = claimed;
+    this.deps.metrics?.promptDispatched(prompt.createdAt, prompt.dispatchedAt ?? prompt.createdAt);
+    await this.deliver(claimed.session, claimed.prompt, 0);
   }
 
   /** The prompt claimed, and the session row it was claimed on (its agentctl is where it goes). */

@@ -1,7 +1,7 @@
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { DrainGate } from '../prompt-queue/drain-gate';
-import { PromptDrainer } from './prompt-drainer';
+import { PromptDrainer, type PromptDrainerDeps } from './prompt-drainer';
 import { createParentQuestionGate } from '../questions/parent-question-gate';
 import type { BackoffPolicy } from '../retry/retry-backoff';
 import { SessionLanes } from '../sessions/session-lanes';
@@ -21,6 +21,7 @@ export interface TurnRuntimeDeps {
   gate?: DrainGate;
   logger: Logger;
   random?: () => number;
+  metrics?: PromptDrainerDeps['metrics'];
 }
 
 /**
@@ -39,6 +40,7 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     retry: deps.promptRetry,
     logger: logger.child({ component: 'drainer' }),
     random: deps.random,
+    metrics: deps.metrics,
   });
   const events = new SessionEventHandler({
     uow,

@@ -1,0 +1,129 @@
+import { isAppError } from '@kandev/protocol';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Sessions grouped as the sessions gauge shows them. */
+export interface SessionCount {
+  state: string;
+  executor: string;
+  count: number;
+}
+
+/** What the gauges read from the database on each scrape (the composition root passes the stores). */
+export interface MetricsSources {
+  sessionCounts(): Promise<SessionCount[]>;
+  queuedPrompts(): Promise<number>;
+}
+
+const GRPC_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const WAIT_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
+
+function outcomeOf(err: unknown): string {
+  return isAppError(err) ? err.code : 'internal';
+}
+
+/**
+ * The backend's instruments over its own Registry (never prom-client's global one, so two backends in
+ * one test process never share series). Built once by createBackend and handed to what it measures.
+ */
+export function createBackendMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  let sources: MetricsSources | undefined;
+  new Gauge({
+    name: 'kandev_backend_sessions',
+    help: 'Sessions by state and executor (read from the database on scrape)',
+    labelNames: ['state', 'executor'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const row of (await sources?.sessionCounts()) ?? []) {
+        this.set({ state: row.state, executor: row.executor }, row.count);
+      }
+    },
+  });
+  new Gauge({
+    name: 'kandev_backend_prompt_queue_depth',
+    help: 'Prompts queued and not yet dispatched to an agent (read from the database on scrape)',
+    registers,
+    async collect() {
+      this.set((await sources?.queuedPrompts()) ?? 0);
+    },
+  });
+  const promptWait = new Histogram({
+    name: 'kandev_backend_prompt_wait_seconds',
+    help: 'Time from a prompt being queued to its dispatch to the agent',
+    buckets: WAIT_BUCKETS,
+    registers,
+  });
+  const toolCalls = new Counter({
+    name: 'kandev_backend_tool_calls_total',
+    help: 'Tool calls from agents by tool and outcome (ok, or the refusal or error code)',
+    labelNames: ['tool', 'outcome'] as const,
+    registers,
+  });
+  const updates = new Counter({
+    name: 'kandev_backend_update_providers_total',
+    help: 'UpdateProviders calls sent to agentctl by outcome (applied, unchanged, stale, or the error code)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const updateSeconds = new Histogram({
+    name: 'kandev_backend_update_providers_duration_seconds',
+    help: 'UpdateProviders round trip as the backend sees it',
+    labelNames: ['outcome'] as const,
+    buckets: GRPC_BUCKETS,
+    registers,
+  });
+  const polls = new Counter({
+    name: 'kandev_backend_gitlab_polls_total',
+    help: 'Polls of one linked GitLab merge request by the MR poller',
+    registers,
+  });
+  const pollErrors = new Counter({
+    name: 'kandev_backend_gitlab_poll_errors_total',
+    help: 'MR polls that failed (the read or recording it), by error code',
+    labelNames: ['code'] as const,
+    registers,
+  });
+
+  return {
+    registry,
+    /** Where the gauges read on scrape; set once by the composition root. */
+    readFrom(from: MetricsSources): void {
+      sources = from;
+    },
+    /** A prompt queued at `queuedAt` was dispatched at `dispatchedAt` (ISO timestamps). */
+    promptDispatched(queuedAt: string, dispatchedAt: string): void {
+      promptWait.observe(Math.max(0, Date.parse(dispatchedAt) - Date.parse(queuedAt)) / 1000);
+    },
+    toolCall(tool: string, outcome: string): void {
+      toolCalls.inc({ tool, outcome });
+    },
+    /** Runs an UpdateProviders call, counted and timed by its outcome (or its error's code). */
+    async updateProviders<T extends { outcome: string }>(run: () => Promise<T>): Promise<T> {
+      const end = updateSeconds.startTimer();
+      let outcome = 'internal';
+      try {
+        const result = await run();
+        outcome = result.outcome;
+        return result;
+      } catch (err) {
+        outcome = outcomeOf(err);
+        throw err;
+      } finally {
+        updates.inc({ outcome });
+        end({ outcome });
+      }
+    },
+    /** One poll of one linked MR (a read and what follows it). */
+    gitlabPoll(): void {
+      polls.inc();
+    },
+    gitlabPollFailed(error: unknown): void {
+      pollErrors.inc({ code: outcomeOf(error) });
+    },
+  };
+}
+
+export type BackendMetrics = ReturnType<typeof createBackendMetrics>;

@@ -1,0 +1,80 @@
+// Prometheus text exposition as the tests read it, and a gRPC reflection client built from the
+// reflection proto shipped in @grpc/reflection (no AgentCtl proto involved).
+import { dirname, join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { Cleanup } from './cleanup';
+
+/** One sample per line: `name{a="x",b="y"} value` (HELP/TYPE comments skipped). */
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+export function parseMetrics(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (match === null) continue;
+    const labels: Record<string, string> = {};
+    for (const pair of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[pair[1]!] = pair[2]!;
+    }
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+/** The value of the sample with this name whose labels include `labels`; undefined when absent. */
+export function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+  return samples.find(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  )?.value;
+}
+
+interface ReflectionResponse {
+  list_services_response?: { service: { name: string }[] };
+  error_response?: { error_code: number; error_message: string };
+}
+
+type ReflectionStream = grpc.ClientDuplexStream<{ list_services: string }, ReflectionResponse>;
+type ReflectionClient = grpc.Client & { ServerReflectionInfo(metadata: grpc.Metadata): ReflectionStream };
+
+/** `grpcurl list` by hand: one ServerReflectionInfo stream asking for the service names. */
+export async function listServicesByReflection(
+  cleanup: Cleanup,
+  grpcPort: number,
+  token: string | null,
+): Promise<string[]> {
+  const protoDir = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto');
+  const definition = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', {
+    keepCase: true,
+    includeDirs: [protoDir],
+  });
+  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+    grpc: {
+      reflection: {
+        v1: { ServerReflection: new (address: string, creds: grpc.ChannelCredentials) => ReflectionClient };
+      };
+    };
+  };
+  const client = new loaded.grpc.reflection.v1.ServerReflection(
+    `127.0.0.1:${grpcPort}`,
+    grpc.credentials.createInsecure(),
+  );
+  cleanup.defer(() => client.close());
+  const metadata = new grpc.Metadata();
+  if (token !== null) metadata.set('authorization', `Bearer ${token}`);
+  const stream = client.ServerReflectionInfo(metadata);
+  return new Promise<string[]>((resolve, reject) => {
+    stream.on('data', (response: ReflectionResponse) => {
+      stream.end();
+      const services = response.list_services_response?.service;
+      if (services === undefined) reject(new Error(`unexpected reflection response ${JSON.stringify(response)}`));
+      else resolve(services.map((service) => service.name).sort());
+    });
+    stream.on('error', reject);
+    stream.write({ list_services: '*' });
+  });
+}

@@ -1,0 +1,142 @@
+// agentctl's operator surfaces against the real daemon: /metrics on KANDEV_AGENTCTL_METRICS_ADDR (off
+// by default) and gRPC server reflection behind the control token.
+import { once } from 'node:events';
+import { createServer, type AddressInfo, connect } from 'node:net';
+import { status } from '@grpc/grpc-js';
+import {
+  AGENTCTL_SERVICE_NAME,
+  type LaunchConfig,
+  launchConfigToWire,
+  mcpPathFor,
+  providerToWire,
+  type WireSessionStateOutput,
+  type WireUpdateProvidersResponseOutput,
+} from '@kandev/protocol';
+import { agentctlClient, unary } from '../helpers/agentctl-grpc';
+import { useCleanup } from '../helpers/cleanup';
+import { connectMcp } from '../helpers/mcp';
+import { listServicesByReflection, parseMetrics, sampleValue } from '../helpers/metrics';
+import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
+import { sessionUuid } from '../helpers/session-ids';
+import { waitUntil } from '../helpers/wait';
+
+const MCP_TOKEN = 'mcp-token-metrics-0123456789abcdef0123456789';
+
+function config(name: string): LaunchConfig {
+  return {
+    sessionId: sessionUuid(name),
+    taskId: `task-${name}`,
+    workspaceId: 'ws',
+    surface: 'kanban_task',
+    questionCapability: 'user',
+    providers: [],
+    revision: 1,
+    ownsTaskTitle: false,
+    mcpToken: MCP_TOKEN,
+    systemPrompt: '',
+    agent: null,
+  };
+}
+
+/** A port that was free a moment ago (bound and released). */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Whether anything accepts a TCP connection on 127.0.0.1:port. */
+async function accepts(port: number): Promise<boolean> {
+  const socket = connect(port, '127.0.0.1');
+  try {
+    await once(socket, 'connect');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe('agentctl metrics and reflection', () => {
+  const cleanup = useCleanup();
+
+  test('metrics are off by default: no port in the ready line, nothing listens on the address', async () => {
+    const port = await freePort();
+    const daemon = await startAgentctl(cleanup);
+    expect(daemon.ready).not.toHaveProperty('metricsPort');
+    expect(await accepts(port)).toBe(false);
+    // The same port, configured: now it serves.
+    const configured = await startAgentctl(cleanup, { KANDEV_AGENTCTL_METRICS_ADDR: `127.0.0.1:${port}` });
+    expect(configured.ready).toMatchObject({ metricsPort: port });
+    expect(await accepts(port)).toBe(true);
+  });
+
+  test('a bad KANDEV_AGENTCTL_METRICS_ADDR stops agentctl at start, naming the variable', async () => {
+    await expect(startAgentctl(cleanup, { KANDEV_AGENTCTL_METRICS_ADDR: 'no-port-here' })).rejects.toThrow(
+      /KANDEV_AGENTCTL_METRICS_ADDR: must be host:port/,
+    );
+  });
+
+  test('/metrics counts MCP connections, tools/list, UpdateProviders and list_changed', async () => {
+    const daemon = await startAgentctl(cleanup, { KANDEV_AGENTCTL_METRICS_ADDR: '127.0.0.1:0' });
+    const metricsPort = (daemon.ready as { metricsPort?: number }).metricsPort;
+    expect(metricsPort).toEqual(expect.any(Number));
+    const scrape = async () => {
+      const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+      return parseMetrics(await response.text());
+    };
+    const before = await scrape();
+    expect(sampleValue(before, 'kandev_agentctl_mcp_connections')).toBe(0);
+    expect(sampleValue(before, 'kandev_agentctl_tools_list_requests_total')).toBe(0);
+    expect(sampleValue(before, 'process_cpu_user_seconds_total')).toEqual(expect.any(Number));
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
+
+    const grpc = agentctlClient(cleanup, daemon.ready.grpcPort);
+    await unary<object, WireSessionStateOutput>(
+      grpc,
+      grpc.CreateSession,
+      launchConfigToWire(config('m')),
+      TEST_CONTROL_TOKEN,
+    );
+    const url = `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(sessionUuid('m'))}`;
+    const mcp = await connectMcp(cleanup, url, MCP_TOKEN);
+    await waitUntil(() => mcp.notificationStreamOpen(), { timeoutMs: 5_000, logs: daemon.logs, what: 'SSE stream' });
+    await mcp.toolNames();
+    const update = { session_id: sessionUuid('m'), providers: [providerToWire('github')], revision: '2' };
+    const pushed = await unary<object, WireUpdateProvidersResponseOutput>(
+      grpc,
+      grpc.UpdateProviders,
+      update,
+      TEST_CONTROL_TOKEN,
+    );
+    expect(pushed.outcome).toBe('UPDATE_OUTCOME_APPLIED');
+    await waitUntil(() => mcp.listChangedCount() === 1, { timeoutMs: 5_000, logs: daemon.logs, what: 'list_changed' });
+    await unary(grpc, grpc.UpdateProviders, update, TEST_CONTROL_TOKEN); // the same again: unchanged
+
+    const after = await scrape();
+    expect(sampleValue(after, 'kandev_agentctl_mcp_connections')).toBe(1);
+    expect(sampleValue(after, 'kandev_agentctl_tools_list_requests_total')).toBe(1);
+    expect(sampleValue(after, 'kandev_agentctl_tools_list_duration_seconds_count')).toBe(1);
+    expect(sampleValue(after, 'kandev_agentctl_list_changed_notifications_total')).toBe(1);
+    expect(sampleValue(after, 'kandev_agentctl_update_providers_total', { outcome: 'applied' })).toBe(1);
+    expect(sampleValue(after, 'kandev_agentctl_update_providers_total', { outcome: 'unchanged' })).toBe(1);
+    const applied = { outcome: 'applied' };
+    expect(sampleValue(after, 'kandev_agentctl_update_providers_duration_seconds_count', applied)).toBe(1);
+  });
+
+  test('reflection lists the AgentCtl service with the control token, and is UNAUTHENTICATED without', async () => {
+    const daemon = await startAgentctl(cleanup);
+    const port = daemon.ready.grpcPort;
+    expect(await listServicesByReflection(cleanup, port, TEST_CONTROL_TOKEN)).toContain(AGENTCTL_SERVICE_NAME);
+    await expect(listServicesByReflection(cleanup, port, null)).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
+    const wrong = 'wrong-control-token-0123456789abcdef0123456789';
+    await expect(listServicesByReflection(cleanup, port, wrong)).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
+  });
+});
