@@ -222,7 +222,7 @@ export class AgentRuntimeApi {
 }
 
 export interface AgentSessionSetup {
-  backend: Daemon<BackendReady> & { dataDir: string };
+  backend: Daemon<BackendReady> & { dataDir: string; apiToken: string };
   runtime: AgentRuntimeApi;
   workspaceId: string;
   taskId: string;

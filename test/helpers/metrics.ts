@@ -33,20 +33,27 @@ export function sampleValue(samples: Sample[], name: string, labels: Record<stri
   )?.value;
 }
 
-interface ReflectionResponse {
+export interface ReflectionRequest {
+  list_services?: string;
+  file_containing_symbol?: string;
+}
+
+export interface ReflectionResponse {
   list_services_response?: { service: { name: string }[] };
+  file_descriptor_response?: { file_descriptor_proto: Buffer[] };
   error_response?: { error_code: number; error_message: string };
 }
 
-type ReflectionStream = grpc.ClientDuplexStream<{ list_services: string }, ReflectionResponse>;
+type ReflectionStream = grpc.ClientDuplexStream<ReflectionRequest, ReflectionResponse>;
 type ReflectionClient = grpc.Client & { ServerReflectionInfo(metadata: grpc.Metadata): ReflectionStream };
 
-/** `grpcurl list` by hand: one ServerReflectionInfo stream asking for the service names. */
-export async function listServicesByReflection(
+/** One ServerReflectionInfo stream, one request, its first response (what grpcurl does per step). */
+export async function reflect(
   cleanup: Cleanup,
   grpcPort: number,
   token: string | null,
-): Promise<string[]> {
+  request: ReflectionRequest,
+): Promise<ReflectionResponse> {
   const protoDir = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto');
   const definition = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', {
     keepCase: true,
@@ -67,14 +74,24 @@ export async function listServicesByReflection(
   const metadata = new grpc.Metadata();
   if (token !== null) metadata.set('authorization', `Bearer ${token}`);
   const stream = client.ServerReflectionInfo(metadata);
-  return new Promise<string[]>((resolve, reject) => {
+  return new Promise<ReflectionResponse>((resolve, reject) => {
     stream.on('data', (response: ReflectionResponse) => {
       stream.end();
-      const services = response.list_services_response?.service;
-      if (services === undefined) reject(new Error(`unexpected reflection response ${JSON.stringify(response)}`));
-      else resolve(services.map((service) => service.name).sort());
+      resolve(response);
     });
     stream.on('error', reject);
-    stream.write({ list_services: '*' });
+    stream.write(request);
   });
+}
+
+/** `grpcurl list`: the service names reflection reports. */
+export async function listServicesByReflection(
+  cleanup: Cleanup,
+  grpcPort: number,
+  token: string | null,
+): Promise<string[]> {
+  const response = await reflect(cleanup, grpcPort, token, { list_services: '*' });
+  const services = response.list_services_response?.service;
+  if (services === undefined) throw new Error(`unexpected reflection response ${JSON.stringify(response)}`);
+  return services.map((service) => service.name).sort();
 }

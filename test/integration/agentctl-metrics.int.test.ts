@@ -15,7 +15,7 @@ import {
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp } from '../helpers/mcp';
-import { listServicesByReflection, parseMetrics, sampleValue } from '../helpers/metrics';
+import { listServicesByReflection, parseMetrics, reflect, sampleValue } from '../helpers/metrics';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { sessionUuid } from '../helpers/session-ids';
 import { waitUntil } from '../helpers/wait';
@@ -132,7 +132,12 @@ describe('agentctl metrics and reflection', () => {
   test('reflection lists the AgentCtl service with the control token, and is UNAUTHENTICATED without', async () => {
     const daemon = await startAgentctl(cleanup);
     const port = daemon.ready.grpcPort;
-    expect(await listServicesByReflection(cleanup, port, TEST_CONTROL_TOKEN)).toContain(AGENTCTL_SERVICE_NAME);
+    expect(await listServicesByReflection(cleanup, port, TEST_CONTROL_TOKEN)).toEqual([AGENTCTL_SERVICE_NAME]);
+    // What `grpcurl describe` and calls by name ask next: the file declaring the service.
+    const file = await reflect(cleanup, port, TEST_CONTROL_TOKEN, { file_containing_symbol: AGENTCTL_SERVICE_NAME });
+    const descriptors = file.file_descriptor_response?.file_descriptor_proto ?? [];
+    expect(descriptors.length).toBeGreaterThan(0);
+    expect(Buffer.concat(descriptors).toString('latin1')).toContain('UpdateProviders');
     await expect(listServicesByReflection(cleanup, port, null)).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
     const wrong = 'wrong-control-token-0123456789abcdef0123456789';
     await expect(listServicesByReflection(cleanup, port, wrong)).rejects.toMatchObject({

@@ -8,6 +8,7 @@ import { createMrLifecycleRoutes } from '../../packages/backend/src/mr-lifecycle
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TOKEN } from '../helpers/gitlab-server';
+import { parseMetrics, sampleValue } from '../helpers/metrics';
 import { createMrLifecycleEnv, IID, type MrLifecycleEnv, POLICY, PROJECT } from '../helpers/mr-lifecycle';
 import { NOW } from '../helpers/provider-automation';
 
@@ -196,6 +197,10 @@ describe('GitLab MR lifecycle (in process)', () => {
     await t.poller.pollOnce();
     expect(t.gitlab.mrRequests(PROJECT, IID)).toBe(reads + 1);
     expect(await t.queued()).toEqual([]);
+    // The backend's own registry counted the three polls that ran (a link in backoff is not polled).
+    const samples = parseMetrics(await t.env.backend.metrics.registry.metrics());
+    expect(sampleValue(samples, 'kandev_backend_gitlab_polls_total')).toBe(3);
+    expect(sampleValue(samples, 'kandev_backend_gitlab_poll_errors_total', { code: 'unauthenticated' })).toBe(2);
   });
 
   test('429 with Retry-After: the poller waits that long, then reads again and recovers', async () => {

@@ -46,6 +46,7 @@ describe('loadConfig', () => {
         KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '1500',
         KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: '4000',
         KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: '250',
+        KANDEV_AGENTCTL_METRICS_ADDR: '[::1]:9464',
         PATH: '/usr/bin',
         HOME: '/home/a',
       },
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
       toolCallTimeoutMs: 1500,
       agentStartTimeoutMs: 4000,
       agentStopGraceMs: 250,
+      metricsAddress: { host: '::1', port: 9464 },
       agentBaseEnv: { PATH: '/usr/bin', HOME: '/home/a' },
     });
   });
@@ -72,6 +74,17 @@ describe('loadConfig', () => {
       noFile,
     );
     expect(agentBaseEnv).toEqual({ PATH: '/bin', LANG: 'C.UTF-8' });
+  });
+
+  test('KANDEV_AGENTCTL_METRICS_ADDR: off by default, host:port when set, anything else refused', () => {
+    expect(loadConfig({ KANDEV_AGENTCTL_TOKEN: TOKEN }, noFile).metricsAddress).toBeUndefined();
+    const address = (value: string) =>
+      loadConfig({ KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_METRICS_ADDR: value }, noFile).metricsAddress;
+    expect(address('0.0.0.0:9464')).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(address('metrics.internal:0')).toEqual({ host: 'metrics.internal', port: 0 });
+    for (const bad of ['9464', ':9464', '127.0.0.1', '127.0.0.1:99999', '::1:9464', 'a b:1', '127.0.0.1:x']) {
+      expect(() => address(bad)).toThrow(/KANDEV_AGENTCTL_METRICS_ADDR/);
+    }
   });
 
   test('blank variables count as unset', () => {

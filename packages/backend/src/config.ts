@@ -47,7 +47,8 @@ export const AGENTCTL_TOOL_CALL_TIMEOUT_DEFAULT_MS = 30_000;
 export const REFRESH_RETRY_MAX_DELAY_MS = 30_000;
 
 /** Variables handed through to the agentctl child (and from there to agent processes). */
-const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG'] as const;
+// KANDEV_AGENTCTL_METRICS_ADDR: the local agentctl's /metrics address (agentctl validates it).
+const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'KANDEV_AGENTCTL_METRICS_ADDR'] as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
