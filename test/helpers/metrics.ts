@@ -1,5 +1,7 @@
 // Prometheus text exposition as the tests read it, and a gRPC reflection client built from the
 // reflection proto shipped in @grpc/reflection (no AgentCtl proto involved).
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -94,4 +96,13 @@ export async function listServicesByReflection(
   const services = response.list_services_response?.service;
   if (services === undefined) throw new Error(`unexpected reflection response ${JSON.stringify(response)}`);
   return services.map((service) => service.name).sort();
+}
+
+/** A port that was free a moment ago (bound and released). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -1,7 +1,7 @@
 // agentctl's operator surfaces against the real daemon: /metrics on KANDEV_AGENTCTL_METRICS_ADDR (off
 // by default) and gRPC server reflection behind the control token.
 import { once } from 'node:events';
-import { createServer, type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import {
   AGENTCTL_SERVICE_NAME,
@@ -15,7 +15,7 @@ import {
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp } from '../helpers/mcp';
-import { listServicesByReflection, parseMetrics, reflect, sampleValue } from '../helpers/metrics';
+import { freePort, listServicesByReflection, parseMetrics, reflect, sampleValue } from '../helpers/metrics';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { sessionUuid } from '../helpers/session-ids';
 import { waitUntil } from '../helpers/wait';
@@ -36,15 +36,6 @@ function config(name: string): LaunchConfig {
     systemPrompt: '',
     agent: null,
   };
-}
-
-/** A port that was free a moment ago (bound and released). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Whether anything accepts a TCP connection on 127.0.0.1:port. */

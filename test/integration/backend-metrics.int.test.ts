@@ -5,7 +5,8 @@ import { request as httpRequest } from 'node:http';
 import { launchAgentSession } from '../helpers/agent-runtime';
 import { useCleanup } from '../helpers/cleanup';
 import { LiveApi } from '../helpers/live-updates';
-import { parseMetrics, type Sample, sampleValue } from '../helpers/metrics';
+import { freePort, parseMetrics, type Sample, sampleValue } from '../helpers/metrics';
+import { startBackend } from '../helpers/processes';
 
 /** A GET with a chosen Host header (fetch cannot set one). */
 function getWithHost(url: string, host: string, token: string): Promise<number> {
@@ -76,5 +77,13 @@ describe('backend /metrics', () => {
     const stopped = await scrape();
     expect(sampleValue(stopped, 'kandev_backend_sessions', live)).toBeUndefined();
     expect(sampleValue(stopped, 'kandev_backend_sessions', { state: 'cancelled', executor: 'local' })).toBe(1);
+  });
+
+  test('the backend passes KANDEV_AGENTCTL_METRICS_ADDR on: its local agentctl serves /metrics there', async () => {
+    const port = await freePort();
+    await startBackend(cleanup, { KANDEV_AGENTCTL_METRICS_ADDR: `127.0.0.1:${port}` });
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(response.status).toBe(200);
+    expect(sampleValue(parseMetrics(await response.text()), 'kandev_agentctl_mcp_connections')).toBe(0);
   });
 });
