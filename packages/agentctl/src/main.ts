@@ -1,5 +1,5 @@
 // Composition root: config -> logger -> Attach hub -> agent launcher + metrics + registry -> MCP listener ->
-// gRPC listener (+ reflection) -> metrics listener (when configured) -> ready line -> signals.
+// metrics listener (when configured) -> gRPC listener (+ reflection) -> ready line -> signals.
 import { isAppError, sha256Hex } from '@kandev/protocol';
 import { createAgentLauncher } from './agents/agent-launcher';
 import { AttachHub } from './attach/attach-hub';
@@ -70,6 +70,10 @@ async function start(config: Config, log: Logger): Promise<void> {
   });
   const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort);
   mcpListener.port = mcp.port;
+  // Off unless KANDEV_AGENTCTL_METRICS_ADDR names an address; bound before gRPC serves, so a bad one
+  // fails the start.
+  const address = config.metricsAddress;
+  const metricsListener = address && (await startMetricsListener(metrics.registry, address, log));
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
@@ -78,9 +82,6 @@ async function start(config: Config, log: Logger): Promise<void> {
     addGuardedReflection(server, controlTokenHash),
   );
   grpc.setServing(true);
-  // Off unless KANDEV_AGENTCTL_METRICS_ADDR names an address.
-  const address = config.metricsAddress;
-  const metricsListener = address && (await startMetricsListener(metrics.registry, address, log));
 
   // Reverse start order: refuse new work first, then close what is open.
   installShutdownHook({
@@ -96,7 +97,7 @@ async function start(config: Config, log: Logger): Promise<void> {
     log,
     exit: (code) => process.exit(code),
   });
-  const metricsPort = metricsListener ? metricsListener.port : undefined;
+  const metricsPort = metricsListener?.port;
   writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port, metricsPort });
   log.info({ host: config.host, grpcPort: grpc.port, mcpPort: mcp.port, metricsPort }, 'agentctl ready');
 }

@@ -22,14 +22,13 @@ export function createAgentctlHandlers(
   attach: AgentCtlHandlers['Attach'],
   metrics?: Pick<AgentctlMetrics, 'updateProviders'>,
 ): AgentCtlHandlers {
-  const update = (request: WireUpdateProvidersRequestOutput) => () =>
-    registry.updateProviders(parseProviderUpdate(request));
   return {
     CreateSession: unary('CreateSession', async (request: WireLaunchConfigOutput) =>
       sessionStateToWire(await registry.create(parseLaunchConfig(request))),
     ),
     UpdateProviders: unary('UpdateProviders', async (request: WireUpdateProvidersRequestOutput) => {
-      const result = await (metrics ? metrics.updateProviders(update(request)) : update(request)());
+      const apply = () => registry.updateProviders(parseProviderUpdate(request));
+      const result = await (metrics?.updateProviders(apply) ?? apply());
       return {
         outcome: updateOutcomeToWire(result.outcome),
         tools_changed: result.toolsChanged,

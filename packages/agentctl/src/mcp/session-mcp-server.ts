@@ -46,7 +46,7 @@ export function createSessionMcpServer(
     instructions: 'Kandev task tools for this session. The tool list can change while you work; re-list on notice.',
   });
   const list = () => binding.toolSet.listResult;
-  server.setRequestHandler(ListToolsRequestSchema, () => (metrics ? metrics.toolsList(list) : list()));
+  server.setRequestHandler(ListToolsRequestSchema, () => metrics?.toolsList(list) ?? list());
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(binding, forwarder, log, request.params, { signal: extra.signal, onProgress: progressRelay(extra, log) }),
   );

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { AppError, type Provider, type WireBackendMessage } from '@kandev/protocol';
+import { type BackendMetrics, createBackendMetrics } from '../metrics/backend-metrics';
 import type { AgentSession } from '../sessions/agent-session';
 import type { ToolCallContext, ToolHandler } from '../tools/tool-handler';
 import { type ToolCallChannel, ToolCallDispatcher } from './tool-call-dispatcher';
@@ -60,7 +61,9 @@ function request(overrides: Record<string, unknown> = {}) {
   };
 }
 
-function setup(options: { sessions?: AgentSession[]; handler?: ToolHandler; heartbeatMs?: number } = {}) {
+function setup(
+  options: { sessions?: AgentSession[]; handler?: ToolHandler; heartbeatMs?: number; metrics?: BackendMetrics } = {},
+) {
   const rows = new Map((options.sessions ?? [session()]).map((s) => [s.id, s]));
   const seen: { context: ToolCallContext; args: unknown }[] = [];
   const handler: ToolHandler =
@@ -74,6 +77,7 @@ function setup(options: { sessions?: AgentSession[]; handler?: ToolHandler; hear
     handlers: { get_task_kandev: handler, update_task_pr_automation_kandev: handler },
     heartbeatMs: options.heartbeatMs ?? 5_000,
     logger: pino({ level: 'silent' }),
+    metrics: options.metrics,
   });
   const sent: WireBackendMessage[] = [];
   const controller = new AbortController();
@@ -96,6 +100,18 @@ const refusal = (code: string, message: string | RegExp) => [
 
 describe('ToolCallDispatcher', () => {
   afterEach(() => jest.useRealTimers());
+
+  test('every call is counted by tool and outcome; a name without a handler is (unknown)', async () => {
+    const metrics = createBackendMetrics();
+    const { dispatcher, channel } = setup({ metrics });
+    await dispatcher.dispatch(request(), channel);
+    await dispatcher.dispatch(request({ task_id: 'task-2' }), channel);
+    await dispatcher.dispatch(request({ tool_name: 'made_up_tool' }), channel);
+    const text = await metrics.registry.getSingleMetricAsString('kandev_backend_tool_calls_total');
+    expect(text).toContain('kandev_backend_tool_calls_total{tool="get_task_kandev",outcome="ok"} 1');
+    expect(text).toContain('kandev_backend_tool_calls_total{tool="get_task_kandev",outcome="permission_denied"} 1');
+    expect(text).toContain('kandev_backend_tool_calls_total{tool="(unknown)",outcome="not_found"} 1');
+  });
 
   test('a call for a live session runs its handler with the bound identity; a forged task_id stays an argument', async () => {
     const { dispatcher, channel, sent, seen } = setup();
