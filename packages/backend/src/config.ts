@@ -4,6 +4,7 @@ import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from './http/request-access';
 import { LOG_LEVELS } from './logger';
+import { SecretKey, SecretKeyTextSchema, decodeSecretKey } from './secrets/secret-key';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveMs = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
@@ -25,6 +26,8 @@ const EnvSchema = z.object({
   // Empty means unset: compose passes `${KANDEV_API_TOKEN:-}` through when .env does not set it.
   KANDEV_API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(16).optional()),
   KANDEV_API_TOKEN_FILE: optionalText,
+  KANDEV_SECRET_KEY: SecretKeyTextSchema.optional(),
+  KANDEV_SECRET_KEY_FILE: optionalText,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KANDEV_SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
   KANDEV_AGENTCTL_TIMEOUT_MS: positiveMs(5_000),
@@ -87,6 +90,29 @@ function operatorApiToken(
   }
   if (token.length < 16) throw new ConfigError(['KANDEV_API_TOKEN_FILE']);
   return { token, source: `${e.KANDEV_API_TOKEN_FILE} (KANDEV_API_TOKEN_FILE)` };
+}
+
+/**
+ * The key sealing secrets at rest, from KANDEV_SECRET_KEY or KANDEV_SECRET_KEY_FILE (not both);
+ * undefined: the data dir's own secret.key (composition/secrets-at-rest.ts).
+ */
+function configuredSecretKey(
+  e: { KANDEV_SECRET_KEY?: Buffer; KANDEV_SECRET_KEY_FILE?: string },
+  readText: ReadTextFile,
+): SecretKey | undefined {
+  if (e.KANDEV_SECRET_KEY !== undefined && e.KANDEV_SECRET_KEY_FILE !== undefined) {
+    throw new ConfigError(['KANDEV_SECRET_KEY', 'KANDEV_SECRET_KEY_FILE']);
+  }
+  if (e.KANDEV_SECRET_KEY !== undefined) return new SecretKey(e.KANDEV_SECRET_KEY, 'KANDEV_SECRET_KEY');
+  if (e.KANDEV_SECRET_KEY_FILE === undefined) return undefined;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = decodeSecretKey(readText(e.KANDEV_SECRET_KEY_FILE));
+  } catch {
+    bytes = undefined;
+  }
+  if (bytes === undefined) throw new ConfigError(['KANDEV_SECRET_KEY_FILE']);
+  return new SecretKey(bytes, `${e.KANDEV_SECRET_KEY_FILE} (KANDEV_SECRET_KEY_FILE)`);
 }
 
 /** Thrown for bad configuration; names the variables, never their values. */
@@ -159,6 +185,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
   }
   return Object.freeze({
     apiToken: operatorApiToken(e, readText),
+    secretKey: configuredSecretKey(e, readText),
     executors: Object.freeze(executors),
     http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT, ...parseHttpAccess(e) }),
     dataDir: e.KANDEV_DATA_DIR,

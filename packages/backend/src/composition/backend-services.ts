@@ -72,7 +72,7 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
-  const uow = createUnitOfWork(ports.db);
+  const uow = createUnitOfWork(ports.db, ports.secrets);
   const base: Base = { uow, clock, random, component: (name) => logger.child({ component: name }) };
   const { component } = base;
   const agentctls = new Agentctls(ports.agentctl.executors, ports.agentctl.clients);
