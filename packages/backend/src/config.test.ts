@@ -207,6 +207,11 @@ describe('loadConfig', () => {
       KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
     };
     expect(loadConfig(env).http.timeouts).toEqual({ headersMs: 2_000, requestMs: 8_000, keepAliveMs: 1_000 });
+    // The local agentctl gets the same timeouts and its MCP limits.
+    expect(loadConfig({ ...env, KANDEV_MCP_IDLE_TIMEOUT_MS: '1000' }).agentctl.passEnv).toEqual({
+      ...env,
+      KANDEV_MCP_IDLE_TIMEOUT_MS: '1000',
+    });
     expect(configError({ KANDEV_HTTP_HEADERS_TIMEOUT_MS: '60000' }).variables).toEqual([
       'KANDEV_HTTP_HEADERS_TIMEOUT_MS',
       'KANDEV_HTTP_REQUEST_TIMEOUT_MS',

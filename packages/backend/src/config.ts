@@ -55,8 +55,20 @@ export const AGENTCTL_TOOL_CALL_TIMEOUT_DEFAULT_MS = 30_000;
 /** No reconciler retry waits longer than this, whatever the base. */
 export const REFRESH_RETRY_MAX_DELAY_MS = 30_000;
 
-/** Variables handed through to the agentctl child (and from there to agent processes). */
-const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG'] as const;
+/**
+ * Variables handed through to the agentctl child: the agent's base environment, and agentctl's own MCP
+ * limits and HTTP timeouts (agentctl validates them; no KANDEV_ variable reaches an agent).
+ */
+const PASSED_THROUGH = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION',
+  'KANDEV_MCP_MAX_CONNECTIONS',
+  'KANDEV_MCP_IDLE_TIMEOUT_MS',
+  ...HTTP_TIMEOUT_VARIABLES,
+] as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
