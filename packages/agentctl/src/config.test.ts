@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       toolCallTimeoutMs: 30_000,
       agentStartTimeoutMs: 60_000,
       agentStopGraceMs: 3_000,
+      mcpLimits: { perSession: 16, total: 1024, idleTimeoutMs: 600_000 },
+      httpTimeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 },
       agentBaseEnv: {},
     });
   });
@@ -46,6 +48,12 @@ describe('loadConfig', () => {
         KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '1500',
         KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: '4000',
         KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: '250',
+        KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION: '4',
+        KANDEV_MCP_MAX_CONNECTIONS: '64',
+        KANDEV_MCP_IDLE_TIMEOUT_MS: '60000',
+        KANDEV_HTTP_HEADERS_TIMEOUT_MS: '2000',
+        KANDEV_HTTP_REQUEST_TIMEOUT_MS: '8000',
+        KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
         PATH: '/usr/bin',
         HOME: '/home/a',
       },
@@ -62,6 +70,8 @@ describe('loadConfig', () => {
       toolCallTimeoutMs: 1500,
       agentStartTimeoutMs: 4000,
       agentStopGraceMs: 250,
+      mcpLimits: { perSession: 4, total: 64, idleTimeoutMs: 60_000 },
+      httpTimeouts: { headersMs: 2_000, requestMs: 8_000, keepAliveMs: 1_000 },
       agentBaseEnv: { PATH: '/usr/bin', HOME: '/home/a' },
     });
   });
@@ -120,6 +130,16 @@ describe('loadConfig', () => {
       'tool call timeout over an hour',
       { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '3600001' },
       'KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS',
+    ],
+    [
+      'connection cap of zero',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION: '0' },
+      'KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION',
+    ],
+    [
+      'headers timeout above the request timeout',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_HTTP_HEADERS_TIMEOUT_MS: '40000' },
+      'KANDEV_HTTP_HEADERS_TIMEOUT_MS: must not be above KANDEV_HTTP_REQUEST_TIMEOUT_MS',
     ],
   ])('%s: names the variable, never its value', (_name, env, named) => {
     const error = failure(env, (path) => {

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { AppError, CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+import {
+  AppError,
+  CONTROL_TOKEN_MIN_LENGTH,
+  HTTP_TIMEOUT_DEFAULTS,
+  HTTP_TIMEOUT_VARIABLES,
+  httpTimeoutsConsistent,
+} from '@kandev/protocol';
 import { z } from 'zod';
 import { pickAgentBaseEnv } from './agents/agent-env';
 import { LOG_LEVELS } from './logger';
@@ -36,6 +42,14 @@ const millisecondsSchema = (fallback: number) =>
     .pipe(z.number().int().min(1).max(3_600_000, 'must be at most 3600000 (one hour)'))
     .default(fallback);
 
+const countSchema = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(100_000, 'must be at most 100000'))
+    .default(fallback);
+
 const EnvSchema = z.object({
   KANDEV_AGENTCTL_TOKEN: z.string().optional(),
   KANDEV_AGENTCTL_TOKEN_FILE: z.string().optional(),
@@ -53,6 +67,12 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: millisecondsSchema(30_000),
   KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: millisecondsSchema(60_000),
   KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: millisecondsSchema(3_000),
+  KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION: countSchema(16),
+  KANDEV_MCP_MAX_CONNECTIONS: countSchema(1024),
+  KANDEV_MCP_IDLE_TIMEOUT_MS: millisecondsSchema(600_000),
+  KANDEV_HTTP_HEADERS_TIMEOUT_MS: millisecondsSchema(HTTP_TIMEOUT_DEFAULTS.headersMs),
+  KANDEV_HTTP_REQUEST_TIMEOUT_MS: millisecondsSchema(HTTP_TIMEOUT_DEFAULTS.requestMs),
+  KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: millisecondsSchema(HTTP_TIMEOUT_DEFAULTS.keepAliveMs),
 });
 
 export type ReadTextFile = (path: string) => string;
@@ -100,6 +120,14 @@ export function loadConfig(
     throw invalid(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const httpTimeouts = Object.freeze({
+    headersMs: e.KANDEV_HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: e.KANDEV_HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: e.KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
+  if (!httpTimeoutsConsistent(httpTimeouts)) {
+    throw invalid([`${HTTP_TIMEOUT_VARIABLES[0]}: must not be above ${HTTP_TIMEOUT_VARIABLES[1]}`]);
+  }
   return Object.freeze({
     controlToken: resolveControlToken(e.KANDEV_AGENTCTL_TOKEN, e.KANDEV_AGENTCTL_TOKEN_FILE, readText),
     host: e.KANDEV_AGENTCTL_HOST,
@@ -111,6 +139,12 @@ export function loadConfig(
     toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,
     agentStartTimeoutMs: e.KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS,
     agentStopGraceMs: e.KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS,
+    mcpLimits: Object.freeze({
+      perSession: e.KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION,
+      total: e.KANDEV_MCP_MAX_CONNECTIONS,
+      idleTimeoutMs: e.KANDEV_MCP_IDLE_TIMEOUT_MS,
+    }),
+    httpTimeouts,
     // Agents inherit only this allow-listed part of agentctl's environment (never a KANDEV_ variable).
     agentBaseEnv: Object.freeze(pickAgentBaseEnv(env)),
   });

@@ -12,6 +12,7 @@ import { writeReadyLine } from './lifecycle/ready-line';
 import { installShutdownHook } from './lifecycle/shutdown-hook';
 import { ignoreBrokenPipes } from './lifecycle/stdio-guard';
 import { createLogger, type Logger } from './logger';
+import { ConnectionLimiter } from './mcp/connection-limits';
 import { createMcpApp } from './mcp/mcp-app';
 import { startMcpListener } from './mcp/mcp-listener';
 import { SessionRegistry } from './sessions/session-registry';
@@ -60,8 +61,10 @@ async function start(config: Config, log: Logger): Promise<void> {
     forwarder: hub,
     allowedHosts: config.allowedHosts,
     log: log.child({ component: 'mcp' }),
+    limiter: new ConnectionLimiter(config.mcpLimits),
+    idleTimeoutMs: config.mcpLimits.idleTimeoutMs,
   });
-  const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort);
+  const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort, config.httpTimeouts);
   mcpListener.port = mcp.port;
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+import {
+  CONTROL_TOKEN_MIN_LENGTH,
+  HTTP_TIMEOUT_DEFAULTS,
+  HTTP_TIMEOUT_VARIABLES,
+  type HttpTimeouts,
+  httpTimeoutsConsistent,
+} from '@kandev/protocol';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from './http/request-access';
 import { LOG_LEVELS } from './logger';
@@ -41,6 +47,9 @@ const EnvSchema = z.object({
   KANDEV_GITLAB_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   KANDEV_GITLAB_BACKOFF_BASE_MS: positiveMs(60_000),
   KANDEV_GITLAB_BACKOFF_MAX_MS: positiveMs(900_000),
+  KANDEV_HTTP_HEADERS_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.headersMs),
+  KANDEV_HTTP_REQUEST_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.requestMs),
+  KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.keepAliveMs),
 });
 
 /** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
@@ -49,8 +58,20 @@ export const AGENTCTL_TOOL_CALL_TIMEOUT_DEFAULT_MS = 30_000;
 /** No reconciler retry waits longer than this, whatever the base. */
 export const REFRESH_RETRY_MAX_DELAY_MS = 30_000;
 
-/** Variables handed through to the agentctl child (and from there to agent processes). */
-const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG'] as const;
+/**
+ * Variables handed through to the agentctl child: the agent's base environment, and agentctl's own MCP
+ * limits and HTTP timeouts (agentctl validates them; no KANDEV_ variable reaches an agent).
+ */
+const PASSED_THROUGH = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION',
+  'KANDEV_MCP_MAX_CONNECTIONS',
+  'KANDEV_MCP_IDLE_TIMEOUT_MS',
+  ...HTTP_TIMEOUT_VARIABLES,
+] as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -176,6 +197,12 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
   if (e.KANDEV_GITLAB_BACKOFF_MAX_MS < e.KANDEV_GITLAB_BACKOFF_BASE_MS) {
     throw new ConfigError(['KANDEV_GITLAB_BACKOFF_BASE_MS', 'KANDEV_GITLAB_BACKOFF_MAX_MS']);
   }
+  const httpTimeouts: HttpTimeouts = Object.freeze({
+    headersMs: e.KANDEV_HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: e.KANDEV_HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: e.KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
+  if (!httpTimeoutsConsistent(httpTimeouts)) throw new ConfigError([...HTTP_TIMEOUT_VARIABLES.slice(0, 2)]);
   let executors;
   try {
     executors = parseExecutorsConfig(withoutBlanks(env), readText);
@@ -187,7 +214,12 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
     apiToken: operatorApiToken(e, readText),
     secretKey: configuredSecretKey(e, readText),
     executors: Object.freeze(executors),
-    http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT, ...parseHttpAccess(e) }),
+    http: Object.freeze({
+      host: e.KANDEV_HTTP_HOST,
+      port: e.KANDEV_HTTP_PORT,
+      timeouts: httpTimeouts,
+      ...parseHttpAccess(e),
+    }),
     dataDir: e.KANDEV_DATA_DIR,
     gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),
     gitlabInsecureHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_INSECURE_HOSTS)),

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       access: config.http,
       auth: createAuthMiddleware(backend.tokens),
     });
-    const http = await listen(app, config.http.host, config.http.port);
+    const http = await listen(app, config.http.host, config.http.port, config.http.timeouts);
     steps.unshift({ name: 'http', run: () => http.close() });
 
     const url = `http://${connectableHost(config.http.host)}:${http.port}`;

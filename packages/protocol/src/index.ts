@@ -11,6 +11,7 @@ export * from './session-event';
 export * from './control-auth';
 export * from './canonical-json';
 export * from './health';
+export * from './http-timeouts';
 export type { AgentCtlClient, AgentCtlHandlers } from './generated/kandev/agentctl/v1/AgentCtl';
 export type { LaunchConfig__Output as WireLaunchConfigOutput } from './generated/kandev/agentctl/v1/LaunchConfig';
 export type { SessionState__Output as WireSessionStateOutput } from './generated/kandev/agentctl/v1/SessionState';

@@ -19,6 +19,8 @@ interface BodyParserError {
 
 function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
+    // The router could not percent-decode the session id in the path (e.g. /sessions/%ZZ/mcp).
+    if (err instanceof URIError) return sendHttpError(res, 400, 'the request path is not valid percent-encoding');
     const type = typeof err === 'object' && err !== null ? (err as BodyParserError).type : undefined;
     if (type === 'entity.too.large') return sendHttpError(res, 413, `request body over ${MCP_MAX_BODY_BYTES} bytes`);
     if (type === 'entity.parse.failed')
