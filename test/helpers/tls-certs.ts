@@ -10,8 +10,7 @@ import * as x509 from '@peculiar/x509';
 import type { Cleanup } from './cleanup';
 import { tempDir } from './processes';
 
-const crypto = webcrypto as unknown as Crypto;
-x509.cryptoProvider.set(crypto);
+x509.cryptoProvider.set(webcrypto);
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 
@@ -25,12 +24,12 @@ export interface TestPki {
   clientKey: string;
 }
 
-async function keyPair(): Promise<CryptoKeyPair> {
-  return crypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
+function keyPair(): Promise<webcrypto.CryptoKeyPair> {
+  return webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
 }
 
-async function privateKeyPem(keys: CryptoKeyPair): Promise<string> {
-  const pkcs8 = await crypto.subtle.exportKey('pkcs8', keys.privateKey);
+async function privateKeyPem(keys: webcrypto.CryptoKeyPair): Promise<string> {
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
   return x509.PemConverter.encode(pkcs8, 'PRIVATE KEY');
 }
 

@@ -48,15 +48,30 @@ export function isTlsFailure(details: string): boolean {
   return TLS_FAILURE.test(details);
 }
 
+/** What each OpenSSL reason means for the operator: which side of the configuration to look at. */
+const TLS_HINTS: [RegExp, string][] = [
+  [/alert certificate required/i, 'agentctl requires a client certificate (mutual TLS) and none was sent'],
+  [/alert (?:bad certificate|unknown ca|decrypt error)/i, 'agentctl refused the client certificate'],
+  [
+    /unable to (?:verify|get)|self[- ]signed|certificate signature failure/i,
+    "agentctl's certificate is not signed by the configured CA",
+  ],
+  [/altnames|Hostname\/IP does not match/i, "agentctl's certificate does not name the dialled host (set server_name)"],
+  [/certificate has expired|not yet valid/i, "agentctl's certificate is outside its validity period"],
+];
+
 /**
- * The message every TLS refusal carries: which agentctl, and OpenSSL's reason without grpc-js's
- * wrapping ("No connection established. Last error: … Resolution note:").
+ * The message every TLS refusal carries: which agentctl, what it means, and OpenSSL's reason without
+ * grpc-js's wrapping ("No connection established. Last error: … Resolution note:").
  */
 export function tlsFailureMessage(address: string, details: string): string {
   const reason = details
     .replace(/^No connection established\. Last error: (?:Error(?: \[[A-Z_]+\])?: )?/, '')
+    .replace(/^[0-9A-F]+:error:[0-9A-F]+:SSL routines:[a-z0-9_]+:/, '')
+    .replace(/:\.\.\/deps\/openssl\/[^:]*:\d+:/, ', ')
     .replace(/\s*\(\d{4}-\d\d-\d\dT[^)]*\)/, '')
     .replace(/\.?\s*Resolution note:.*$/s, '')
     .trim();
-  return `TLS verification failed against agentctl at ${address}: ${reason}`;
+  const hint = TLS_HINTS.find(([pattern]) => pattern.test(reason))?.[1];
+  return `TLS verification failed against agentctl at ${address}: ${hint === undefined ? reason : `${hint} (${reason})`}`;
 }

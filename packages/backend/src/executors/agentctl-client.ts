@@ -185,7 +185,9 @@ export class AgentctlClients implements AgentctlConnector {
 
   clientFor(endpoint: AgentctlEndpoint): AgentctlClient {
     let client = this.clients.get(endpoint.grpcAddress);
-    const changed = client !== undefined && (client.endpoint.controlToken !== endpoint.controlToken || client.endpoint.tls !== endpoint.tls);
+    const changed =
+      client !== undefined &&
+      (client.endpoint.controlToken !== endpoint.controlToken || client.endpoint.tls !== endpoint.tls);
     if (client !== undefined && changed) {
       client.close();
       client = undefined;

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { type AgentctlTls, CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { EXECUTOR_KINDS } from './executor';
-import { ClientTlsSchema, clientTls, type DockerTls, DockerTlsSchema, dockerTls, TlsConfigError } from './executor-tls-config';
+import {
+  ClientTlsSchema,
+  clientTls,
+  type DockerTls,
+  DockerTlsSchema,
+  dockerTls,
+  TlsConfigError,
+} from './executor-tls-config';
 
 // Pure: the executor part of the backend's configuration (config.ts hands it the environment and a
 // file reader). Errors name variables, never values.
