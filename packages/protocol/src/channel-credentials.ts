@@ -58,6 +58,7 @@ const TLS_HINTS: [RegExp, string][] = [
   ],
   [/altnames|Hostname\/IP does not match/i, "agentctl's certificate does not name the dialled host (set server_name)"],
   [/certificate has expired|not yet valid/i, "agentctl's certificate is outside its validity period"],
+  [/wrong version number|packet length too long/i, 'agentctl does not serve TLS on this port (plaintext?)'],
 ];
 
 /**
@@ -71,7 +72,7 @@ export function tlsFailureMessage(address: string, details: string): string {
     .replace(/:\.\.\/deps\/openssl\/[^:]*:\d+:/, ', ')
     .replace(/\s*\(\d{4}-\d\d-\d\dT[^)]*\)/, '')
     .replace(/\.?\s*Resolution note:.*$/s, '')
-    .trim();
+    .replace(/[\s,]+$/, '');
   const hint = TLS_HINTS.find(([pattern]) => pattern.test(reason))?.[1];
   return `TLS verification failed against agentctl at ${address}: ${hint === undefined ? reason : `${hint} (${reason})`}`;
 }
