@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       grpcPort: 7421,
       mcpPort: 7422,
       allowedHosts: [],
+      tls: undefined,
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
       toolCallTimeoutMs: 30_000,
@@ -154,5 +155,40 @@ describe('loadConfig', () => {
   test('several bad variables are all named at once', () => {
     const error = failure({ KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_GRPC_PORT: 'x', LOG_LEVEL: 'loud' });
     expect(error.message).toMatch(/KANDEV_AGENTCTL_GRPC_PORT.*LOG_LEVEL/);
+  });
+
+  describe('gRPC TLS', () => {
+    const CERT = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const KEY = '-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----\n';
+    const files: Record<string, string> = { '/tls/cert.pem': CERT, '/tls/key.pem': KEY, '/tls/ca.pem': CERT };
+    const read: ReadTextFile = (path) => {
+      const text = files[path];
+      if (text === undefined) throw new Error('ENOENT');
+      return text;
+    };
+    const base = { KANDEV_AGENTCTL_TOKEN: TOKEN };
+    const pair = { KANDEV_AGENTCTL_TLS_CERT: '/tls/cert.pem', KANDEV_AGENTCTL_TLS_KEY: '/tls/key.pem' };
+
+    test('cert and key: TLS; with a client CA: client certificates required', () => {
+      expect(loadConfig({ ...base, ...pair }, read).tls).toEqual({ cert: CERT, key: KEY, clientCa: undefined });
+      const mtls = loadConfig({ ...base, ...pair, KANDEV_AGENTCTL_TLS_CLIENT_CA: '/tls/ca.pem' }, read);
+      expect(mtls.tls).toEqual({ cert: CERT, key: KEY, clientCa: CERT });
+    });
+
+    test.each<[string, Record<string, string>, RegExp]>([
+      ['a cert without a key', { KANDEV_AGENTCTL_TLS_CERT: '/tls/cert.pem' }, /set both KANDEV_AGENTCTL_TLS_CERT/],
+      ['a key without a cert', { KANDEV_AGENTCTL_TLS_KEY: '/tls/key.pem' }, /set both KANDEV_AGENTCTL_TLS_CERT/],
+      [
+        'a client CA alone',
+        { KANDEV_AGENTCTL_TLS_CLIENT_CA: '/tls/ca.pem' },
+        /CLIENT_CA needs KANDEV_AGENTCTL_TLS_CERT/,
+      ],
+      ['an unreadable key', { ...pair, KANDEV_AGENTCTL_TLS_KEY: '/nope' }, /KANDEV_AGENTCTL_TLS_KEY: cannot read/],
+      ['a key given as the cert', { ...pair, KANDEV_AGENTCTL_TLS_CERT: '/tls/key.pem' }, /TLS_CERT: not a PEM/],
+    ])('%s is a configuration error, never plaintext', (_name, env, message) => {
+      const error = failure({ ...base, ...env }, read);
+      expect(error.code).toBe('invalid_argument');
+      expect(error.message).toMatch(message);
+    });
   });
 });

@@ -57,6 +57,9 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_GRPC_PORT: portSchema(7421),
   KANDEV_AGENTCTL_MCP_PORT: portSchema(7422),
   KANDEV_AGENTCTL_ALLOWED_HOSTS: allowedHostsSchema,
+  KANDEV_AGENTCTL_TLS_CERT: z.string().optional(),
+  KANDEV_AGENTCTL_TLS_KEY: z.string().optional(),
+  KANDEV_AGENTCTL_TLS_CLIENT_CA: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KANDEV_SHUTDOWN_TIMEOUT_MS: z
     .string()
@@ -110,6 +113,52 @@ function resolveControlToken(token: string | undefined, file: string | undefined
   return value;
 }
 
+/** PEM contents agentctl serves gRPC TLS with; `clientCa` set: clients must present a certificate it signed. */
+export interface ServerTls {
+  cert: string;
+  key: string;
+  clientCa: string | undefined;
+}
+
+function readPem(variable: string, path: string, label: RegExp, readText: ReadTextFile): string {
+  let text: string;
+  try {
+    text = readText(path);
+  } catch {
+    throw invalid([`${variable}: cannot read the file`]);
+  }
+  if (!label.test(text)) throw invalid([`${variable}: not a PEM file of the expected kind`]);
+  return text;
+}
+
+const PEM_CERT = /-----BEGIN CERTIFICATE-----/;
+const PEM_KEY = /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/;
+
+/** Cert and key together turn TLS on; a client CA alone (or half a pair) is a mistake, never plaintext. */
+function resolveTls(
+  e: { KANDEV_AGENTCTL_TLS_CERT?: string; KANDEV_AGENTCTL_TLS_KEY?: string; KANDEV_AGENTCTL_TLS_CLIENT_CA?: string },
+  readText: ReadTextFile,
+): ServerTls | undefined {
+  const cert = e.KANDEV_AGENTCTL_TLS_CERT;
+  const key = e.KANDEV_AGENTCTL_TLS_KEY;
+  const clientCa = e.KANDEV_AGENTCTL_TLS_CLIENT_CA;
+  if (cert === undefined && key === undefined) {
+    if (clientCa !== undefined) {
+      throw invalid(['KANDEV_AGENTCTL_TLS_CLIENT_CA needs KANDEV_AGENTCTL_TLS_CERT and KANDEV_AGENTCTL_TLS_KEY']);
+    }
+    return undefined;
+  }
+  if (cert === undefined || key === undefined) {
+    throw invalid(['set both KANDEV_AGENTCTL_TLS_CERT and KANDEV_AGENTCTL_TLS_KEY (PEM file paths), or neither']);
+  }
+  return {
+    cert: readPem('KANDEV_AGENTCTL_TLS_CERT', cert, PEM_CERT, readText),
+    key: readPem('KANDEV_AGENTCTL_TLS_KEY', key, PEM_KEY, readText),
+    clientCa:
+      clientCa === undefined ? undefined : readPem('KANDEV_AGENTCTL_TLS_CLIENT_CA', clientCa, PEM_CERT, readText),
+  };
+}
+
 /** Validates the environment once at start-up; throws AppError('invalid_argument') naming every bad variable. */
 export function loadConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -134,6 +183,7 @@ export function loadConfig(
     grpcPort: e.KANDEV_AGENTCTL_GRPC_PORT,
     mcpPort: e.KANDEV_AGENTCTL_MCP_PORT,
     allowedHosts: Object.freeze([...e.KANDEV_AGENTCTL_ALLOWED_HOSTS]),
+    tls: resolveTls(e, readText),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,
     toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,

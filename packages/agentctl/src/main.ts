@@ -6,7 +6,7 @@ import { AttachHub } from './attach/attach-hub';
 import { createAttachHandler } from './attach/attach-stream';
 import { type Config, loadConfig } from './config';
 import { createAgentctlHandlers } from './grpc/agentctl-service';
-import { startGrpcServer } from './grpc/grpc-server';
+import { grpcTransport, startGrpcServer } from './grpc/grpc-server';
 import { createUnaryAdapter } from './grpc/unary-adapter';
 import { writeReadyLine } from './lifecycle/ready-line';
 import { installShutdownHook } from './lifecycle/shutdown-hook';
@@ -69,7 +69,8 @@ async function start(config: Config, log: Logger): Promise<void> {
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
-  const grpc = await startGrpcServer(config.host, config.grpcPort, createAgentctlHandlers(registry, unary, attach));
+  const handlers = createAgentctlHandlers(registry, unary, attach);
+  const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, config.tls);
   grpc.setServing(true);
 
   // Reverse start order: refuse new work first, then close what is open.
@@ -85,8 +86,9 @@ async function start(config: Config, log: Logger): Promise<void> {
     log,
     exit: (code) => process.exit(code),
   });
-  writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port });
-  log.info({ host: config.host, grpcPort: grpc.port, mcpPort: mcp.port }, 'agentctl ready');
+  const transport = grpcTransport(config.tls);
+  writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port, grpcTransport: transport });
+  log.info({ host: config.host, grpcPort: grpc.port, mcpPort: mcp.port, grpcTransport: transport }, 'agentctl ready');
 }
 
 function main(): void {

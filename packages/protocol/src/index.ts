@@ -10,6 +10,7 @@ export * from './agent-runtime';
 export * from './session-event';
 export * from './control-auth';
 export * from './canonical-json';
+export * from './channel-credentials';
 export * from './health';
 export * from './http-timeouts';
 export type { AgentCtlClient, AgentCtlHandlers } from './generated/kandev/agentctl/v1/AgentCtl';

@@ -2,6 +2,8 @@ export interface ReadyLine {
   event: 'ready';
   grpcPort: number;
   mcpPort: number;
+  /** What the gRPC listener speaks: plaintext, tls, or mtls (client certificates required). */
+  grpcTransport: 'plaintext' | 'tls' | 'mtls';
   pid: number;
 }
 
@@ -12,10 +14,10 @@ let written = false;
  * written again (logs go to stderr).
  */
 export function writeReadyLine(
-  ports: { grpcPort: number; mcpPort: number },
+  ports: { grpcPort: number; mcpPort: number; grpcTransport: ReadyLine['grpcTransport'] },
   out: NodeJS.WritableStream = process.stdout,
 ): ReadyLine {
-  const line: ReadyLine = { event: 'ready', grpcPort: ports.grpcPort, mcpPort: ports.mcpPort, pid: process.pid };
+  const line: ReadyLine = { event: 'ready', ...ports, pid: process.pid };
   if (written) throw new Error('the ready line was already written');
   written = true;
   out.write(`${JSON.stringify(line)}\n`);

@@ -1,3 +1,5 @@
+import type { AgentctlTls } from '@kandev/protocol';
+
 /** How the backend reaches one running agentctl. */
 export interface AgentctlEndpoint {
   /** host:port of the gRPC control server. */
@@ -6,6 +8,8 @@ export interface AgentctlEndpoint {
   mcpBaseUrl: string;
   /** Bearer for every AgentCtl call. */
   controlToken: string;
+  /** The agentctl serves TLS: verify it with these (plaintext gRPC when absent: local, or `insecure: true`). */
+  tls?: AgentctlTls;
 }
 
 export interface AgentctlStatus {

@@ -1,5 +1,6 @@
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import {
+  agentctlChannel,
   type AgentCtlClient,
   controlTokenMetadata,
   isAppError,
@@ -55,7 +56,8 @@ export class AttachClient {
 
   constructor(private readonly options: AttachClientOptions) {
     const AgentCtl = loadAgentctlProto().kandev.agentctl.v1.AgentCtl;
-    this.client = new AgentCtl(options.endpoint.grpcAddress, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    const channel = agentctlChannel(options.endpoint.tls, CHANNEL_OPTIONS);
+    this.client = new AgentCtl(options.endpoint.grpcAddress, channel.credentials, channel.options);
   }
 
   get endpoint(): AgentctlEndpoint {
