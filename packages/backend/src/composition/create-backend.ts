@@ -6,6 +6,7 @@ import { createApiTokenRoutes } from '../auth/api-token-routes';
 import { ApiTokenService } from '../auth/api-token-service';
 import { createAgentctlRoutes } from '../executors/agentctl-routes';
 import { AttachPool } from '../executors/attach-pool';
+import type { AgentctlEndpoint } from '../executors/executor';
 import { createMessageRoutes } from '../messages/message-routes';
 import { createMrLifecycleRoutes } from '../mr-lifecycle/mr-lifecycle-routes';
 import { createPromptRoutes } from '../session-runtime/prompt-routes';
@@ -14,6 +15,7 @@ import { createParentQuestionRoutes } from '../questions/parent-question-routes'
 import { createQuestionRoutes } from '../questions/question-routes';
 import { createRepositoryRoutes } from '../repositories/repository-routes';
 import { AgentctlLossHandler } from '../session-runtime/agentctl-loss';
+import { AgentctlRepair } from '../session-runtime/agentctl-repair';
 import { isLive } from '../sessions/session-lifecycle';
 import { createSessionRoutes } from '../session-runtime/session-routes';
 import { runShutdown, type ShutdownStep } from '../shutdown';
@@ -51,9 +53,24 @@ function createRouters(s: BackendServices, ports: BackendPorts, tokens: ApiToken
  * the local one, a remote, each session's container), one that went loses it, and a session whose
  * agentctl died fails.
  */
-function followAgentctls(config: BackendConfig, s: BackendServices, ports: BackendPorts): AttachPool {
+function followAgentctls(config: BackendConfig, s: BackendServices, ports: BackendPorts, booted: Promise<void>) {
   const { uow, turns } = s;
   const logger = ports.logger;
+  const { executors } = ports.agentctl;
+  const repair = new AgentctlRepair({
+    uow,
+    clock: ports.clock,
+    agentctls: s.agentctls,
+    pusher: s.pusher,
+    lanes: turns.lanes,
+    logger: logger.child({ component: 'repair' }),
+  });
+  // After the boot reconcile, so a session is judged once at boot (the reconcile's rules) and by the
+  // repair for every later (re)attach.
+  const repairOn = (endpoint: AgentctlEndpoint) =>
+    void booted
+      .then(() => repair.repair(endpoint))
+      .catch((err: unknown) => logger.error({ err, grpcAddress: endpoint.grpcAddress }, 'agentctl repair failed'));
   const attach = new AttachPool(() =>
     createToolCallChannel({
       uow,
@@ -61,6 +78,8 @@ function followAgentctls(config: BackendConfig, s: BackendServices, ports: Backe
       events: turns.events,
       heartbeatMs: config.toolCallHeartbeatMs,
       logger: logger.child({ component: 'attach' }),
+      onAttached: repairOn,
+      onDetached: (endpoint) => executors.noticeDetached(endpoint),
     }),
   );
   const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });
@@ -82,7 +101,9 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const { uow, questions, turns, reconciler, orphans, poller } = services;
   const { logger } = ports;
   const { executors } = ports.agentctl;
-  const attach = followAgentctls(config, services, ports);
+  let markBooted: () => void = () => undefined;
+  const booted = new Promise<void>((resolve) => (markBooted = resolve));
+  const attach = followAgentctls(config, services, ports, booted);
   const tokens = new ApiTokenService({ db: ports.db, clock: ports.clock, logger, configured: config.apiToken });
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
@@ -119,6 +140,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       if (defaultFailure !== undefined) throw defaultFailure;
       // Never fatal: a failure is logged.
       await turns.boot.run().catch((err: unknown) => logger.error({ err }, 'boot reconcile failed'));
+      markBooted();
     },
 
     /** Background work once serving: the repair sweeps, then the MR poller. */
