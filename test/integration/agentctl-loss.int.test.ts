@@ -7,8 +7,18 @@ import { AgentRuntimeApi, waitForAgentReady } from '../helpers/agent-runtime';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp } from '../helpers/mcp';
-import { MR_PAIR, PR_PAIR, providersIn, startLiveBackend, whileStopped } from '../helpers/live-updates';
-import { isPidAlive, killPid, stopProcess } from '../helpers/processes';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LiveApi, MR_PAIR, PR_PAIR, providersIn, startLiveBackend, whileStopped } from '../helpers/live-updates';
+import {
+  isPidAlive,
+  killPid,
+  startAgentctl,
+  startBackend,
+  stopProcess,
+  tempDir,
+  TEST_CONTROL_TOKEN,
+} from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 
 /** A stopped agentctl fails a push fast; the reconciler never retries within the test (the repair must). */
@@ -84,5 +94,98 @@ describe('agentctl loss: local agentctl killed with live sessions', () => {
     const prompt = await runtime.postPrompt(agentSession.session_id, 'after the loss');
     const drained = await runtime.waitForDrained(agentSession.session_id, 1);
     expect(drained.map((p) => [p.id, p.status])).toEqual([[prompt.queued_prompt_id, 'completed']]);
+  });
+});
+
+describe('agentctl loss: health you can trust', () => {
+  const cleanup = useCleanup();
+
+  test('/readyz on both daemons: open (no token), status words only; ready once the agentctl answers', async () => {
+    const { backend } = await startLiveBackend(cleanup);
+    const readyz = await waitUntil(
+      async () => {
+        const response = await fetch(`${backend.ready.url}/readyz`);
+        return response.status === 200 ? response.json() : undefined;
+      },
+      { timeoutMs: 10_000, logs: backend.logs, what: 'backend /readyz 200' },
+    );
+    expect(readyz).toEqual({ status: 'ready', checks: { database: 'ok', agentctl: { local: 'reachable' } } });
+    const agentctl = await fetch(`${backend.ready.agentctl.mcpUrl}/readyz`);
+    expect(agentctl.status).toBe(200);
+    expect(await agentctl.json()).toEqual({ status: 'ready' });
+  });
+
+  test('remote agentctl goes away: GET /api/agentctl unreachable, /readyz 503; back on the same ports: sessions repaired', async () => {
+    const first = await startAgentctl(cleanup);
+    const ports = { grpc: String(first.ready.grpcPort), mcp: String(first.ready.mcpPort) };
+    const tokenFile = join(tempDir(cleanup), 'agentctl.token');
+    writeFileSync(tokenFile, `${TEST_CONTROL_TOKEN}\n`, { mode: 0o600 });
+    const backend = await startBackend(cleanup, {
+      ...ENV,
+      KANDEV_EXECUTORS: 'remote',
+      KANDEV_REMOTE_AGENTCTL_ADDRESS: `127.0.0.1:${ports.grpc}`,
+      KANDEV_REMOTE_AGENTCTL_MCP_URL: `http://127.0.0.1:${ports.mcp}`,
+      KANDEV_REMOTE_AGENTCTL_TOKEN_FILE: tokenFile,
+    });
+    cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
+    const logs = () => `${backend.logs()}\n--- agentctl ---\n${first.logs()}`;
+    const api = new LiveApi(backend.ready.url, backend.apiToken);
+    const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url, backend.apiToken), cleanup, logs);
+    const workspaceId = await api.workspace();
+    const github = await api.repository(workspaceId, { remote_url: 'https://github.com/acme/api' });
+    const mcpOnly = await api.launch((await api.task(workspaceId, { title: 'm', repository_ids: [github.id] })).id);
+    const profile = await runtime.profile('runtime');
+    const withAgent = await api.launch((await api.task(workspaceId, { title: 'a', agent_profile_id: profile })).id);
+    await waitForAgentReady(runtime, withAgent.session_id);
+    const agentctl = async () =>
+      (await api.request<AgentctlBody & { executors: unknown[] }>('GET', '/api/agentctl')).body;
+    const readyz = async () => {
+      const response = await fetch(`${backend.ready.url}/readyz`);
+      return { status: response.status, body: (await response.json()) };
+    };
+    await waitUntil(async () => (await agentctl()).reachable, { timeoutMs: 10_000, logs, what: 'reachable' });
+    expect(await agentctl()).toMatchObject({ running: true, reachable: true, pid: null });
+
+    killPid(first.ready.pid, 'SIGKILL');
+    const gone = await waitUntil(
+      async () => {
+        const body = await agentctl();
+        return body.reachable ? undefined : body;
+      },
+      { timeoutMs: 10_000, logs, what: 'GET /api/agentctl unreachable' },
+    );
+    expect(gone).toMatchObject({
+      running: false,
+      reachable: false,
+      executors: [{ name: 'remote', kind: 'remote', running: false, reachable: false }],
+    });
+    expect(await readyz()).toEqual({
+      status: 503,
+      body: { status: 'not_ready', checks: { database: 'ok', agentctl: { remote: 'unreachable' } } },
+    });
+
+    const second = await startAgentctl(cleanup, {
+      KANDEV_AGENTCTL_GRPC_PORT: ports.grpc,
+      KANDEV_AGENTCTL_MCP_PORT: ports.mcp,
+    });
+    const bothLogs = () => `${logs()}\n--- agentctl (second) ---\n${second.logs()}`;
+    const failed = await runtime.waitForState(withAgent.session_id, 'failed');
+    expect(failed.last_error).toMatch(/^agentctl_lost/);
+    const restored = await waitUntil(
+      async () => {
+        const body = await api.session(mcpOnly.session_id);
+        return body.tools !== null ? body : undefined;
+      },
+      { timeoutMs: 20_000, logs: bothLogs, what: 'the MCP-only session restored' },
+    );
+    expect(restored).toMatchObject({ state: 'waiting_for_input', applied_revision: 1, last_error: null });
+    const mcp = await connectMcp(cleanup, mcpOnly.mcp_url, mcpOnly.mcp_token);
+    expect(providersIn(await mcp.toolNames())).toEqual(['github']);
+    await waitUntil(async () => (await readyz()).status === 200, {
+      timeoutMs: 10_000,
+      logs: bothLogs,
+      what: '/readyz 200',
+    });
+    expect(await agentctl()).toMatchObject({ running: true, reachable: true });
   });
 });
