@@ -141,7 +141,7 @@ describe('agentctl loss: health you can trust', () => {
       (await api.request<AgentctlBody & { executors: unknown[] }>('GET', '/api/agentctl')).body;
     const readyz = async () => {
       const response = await fetch(`${backend.ready.url}/readyz`);
-      return { status: response.status, body: (await response.json()) };
+      return { status: response.status, body: await response.json() };
     };
     await waitUntil(async () => (await agentctl()).reachable, { timeoutMs: 10_000, logs, what: 'reachable' });
     expect(await agentctl()).toMatchObject({ running: true, reachable: true, pid: null });
