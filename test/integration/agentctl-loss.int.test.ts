@@ -95,6 +95,33 @@ describe('agentctl loss: local agentctl killed with live sessions', () => {
     const drained = await runtime.waitForDrained(agentSession.session_id, 1);
     expect(drained.map((p) => [p.id, p.status])).toEqual([[prompt.queued_prompt_id, 'completed']]);
   });
+
+  test('an adopted agentctl (a backend restarted on the same data dir) killed: noticed by the Attach end, restarted, sessions restored', async () => {
+    const first = await startLiveBackend(cleanup, ENV);
+    const github = await first.api.repository(first.workspaceId, { remote_url: 'https://github.com/acme/api' });
+    const task = await first.api.task(first.workspaceId, { title: 'm', repository_ids: [github.id] });
+    const session = await first.api.launch(task.id);
+    first.backend.child.kill('SIGKILL');
+    await new Promise((resolve) => first.backend.child.once('exit', resolve));
+
+    const second = await startBackend(cleanup, { ...ENV, KANDEV_DATA_DIR: first.backend.dataDir });
+    cleanup.defer(() => stopProcess(second.child, { graceMs: 10_000 }));
+    const adoptedPid = second.ready.agentctl.pid;
+    expect(adoptedPid).toBe(first.backend.ready.agentctl.pid); // not its child: no exit event to see
+    const api = new LiveApi(second.ready.url, second.apiToken);
+    killPid(adoptedPid, 'SIGKILL');
+    const restored = await waitUntil(
+      async () => {
+        const body = (await api.request<AgentctlBody>('GET', '/api/agentctl')).body;
+        const view = await api.session(session.session_id);
+        return body.reachable && body.pid !== adoptedPid && view.tools !== null ? view : undefined;
+      },
+      { timeoutMs: 20_000, logs: second.logs, what: 'a new agentctl holding the session' },
+    );
+    expect(restored).toMatchObject({ state: 'waiting_for_input', last_error: null });
+    const mcp = await connectMcp(cleanup, session.mcp_url, session.mcp_token);
+    expect(providersIn(await mcp.toolNames())).toEqual(['github']);
+  });
 });
 
 describe('agentctl loss: health you can trust', () => {
