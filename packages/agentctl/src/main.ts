@@ -56,10 +56,13 @@ async function start(config: Config, log: Logger): Promise<void> {
   });
   // However agentctl ends (a forced shutdown, a fatal error), no agent process group outlives it.
   process.on('exit', () => registry.killAllAgents());
+  // Ready once gRPC serves, until shutdown begins (GET /readyz on the MCP listener).
+  let serving = false;
   const mcpApp = createMcpApp({
     registry,
     forwarder: hub,
     allowedHosts: config.allowedHosts,
+    isReady: () => serving,
     log: log.child({ component: 'mcp' }),
     limiter: new ConnectionLimiter(config.mcpLimits),
     idleTimeoutMs: config.mcpLimits.idleTimeoutMs,
@@ -72,11 +75,18 @@ async function start(config: Config, log: Logger): Promise<void> {
   const handlers = createAgentctlHandlers(registry, unary, attach);
   const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, config.tls);
   grpc.setServing(true);
+  serving = true;
 
   // Reverse start order: refuse new work first, then close what is open.
   installShutdownHook({
     steps: [
-      { name: 'health-not-serving', run: () => grpc.setServing(false) },
+      {
+        name: 'health-not-serving',
+        run: () => {
+          serving = false;
+          grpc.setServing(false);
+        },
+      },
       { name: 'agents', run: () => registry.stopAllAgents() },
       { name: 'mcp-listener', run: () => mcp.close(() => registry.closeAllConnections()) },
       { name: 'attach-streams', run: () => hub.close() },

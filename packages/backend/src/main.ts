@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     const app = createApp(logger.child({ component: 'http' }), backend.routers, {
       access: config.http,
       auth: createAuthMiddleware(backend.tokens),
+      readiness: backend.readiness,
     });
     const http = await listen(app, config.http.host, config.http.port, config.http.timeouts);
     steps.unshift({ name: 'http', run: () => http.close() });

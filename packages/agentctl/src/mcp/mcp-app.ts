@@ -11,6 +11,8 @@ export const MCP_ROUTE = '/sessions/:sessionId/mcp';
 
 export interface McpAppDeps extends McpEndpointDeps {
   readonly allowedHosts: readonly string[];
+  /** GET /readyz: true while gRPC serves (after start-up, before shutdown); default always ready. */
+  readonly isReady?: () => boolean;
 }
 
 interface BodyParserError {
@@ -30,12 +32,17 @@ function errorHandler(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** The MCP HTTP app: liveness, DNS-rebinding protection, a 1 MB JSON limit and the per-session endpoint. */
+/** The MCP HTTP app: liveness and readiness, DNS-rebinding protection, a 1 MB JSON limit and the per-session endpoint. */
 export function createMcpApp(deps: McpAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  // Open like /healthz (probes send no token); status words only.
+  app.get('/readyz', (_req, res) => {
+    const ready = deps.isReady?.() ?? true;
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
   app.use(hostHeaderValidation([...LOCAL_HOST_NAMES, ...deps.allowedHosts]));
   const endpoint = createMcpEndpoint(deps);

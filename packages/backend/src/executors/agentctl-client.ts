@@ -65,6 +65,8 @@ export function promptAcceptedFromWire(response: WirePromptResponseOutput): Prom
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
   updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult>;
+  /** An MCP-only session the agentctl lost, registered again from its stored config and token hash. */
+  restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState>;
   getSession(sessionId: string): Promise<RuntimeSessionState>;
   stopSession(sessionId: string): Promise<boolean>;
   listSessions(): Promise<RuntimeSessionState[]>;
@@ -104,6 +106,14 @@ export class AgentctlClient implements AgentctlApi {
       this.client.UpdateProviders(request, md, opts, cb),
     );
     return providerUpdateFromWire(response);
+  }
+
+  async restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState> {
+    const request = { config: launchConfigToWire(config), mcp_token_sha256: mcpTokenHash };
+    const state = await this.call<WireSessionStateOutput>('RestoreSession', (md, opts, cb) =>
+      this.client.RestoreSession(request, md, opts, cb),
+    );
+    return sessionStateFromWire(state);
   }
 
   async getSession(sessionId: string): Promise<RuntimeSessionState> {

@@ -58,6 +58,8 @@ export interface ExecutorBackend {
    */
   recover(isLiveSession: (sessionId: string) => Promise<boolean>): Promise<void>;
   status(): AgentctlStatus;
+  /** The Attach stream to one of its agentctls ended: check whether that agentctl is gone (local: restart it). */
+  noticeDetached?(endpoint: AgentctlEndpoint): void;
   /** Graceful backend stop: stops (local) or removes (docker) what it started; a remote is left alone. */
   stop(): Promise<void>;
 }

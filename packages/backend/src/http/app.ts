@@ -12,6 +12,8 @@ export interface AppOptions {
   access?: RequestAccess;
   /** Guards every /api route (main.ts always passes it; in-process tests of single routers may not). */
   auth?: RequestHandler;
+  /** GET /readyz: 200 when ready, else 503, with a body of status words only (open, like /healthz). */
+  readiness?: () => Promise<{ ready: boolean; body: unknown }>;
 }
 
 /**
@@ -26,6 +28,12 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
   app.use(requestGuard(options.access ?? LOOPBACK_ACCESS));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  const readiness = options.readiness;
+  app.get('/readyz', async (_req, res) => {
+    if (readiness === undefined) return void res.json({ status: 'ready' });
+    const { ready, body } = await readiness();
+    res.status(ready ? 200 : 503).json(body);
   });
   if (options.auth !== undefined) app.use('/api', options.auth);
   app.use(express.json({ limit: BODY_LIMIT }));

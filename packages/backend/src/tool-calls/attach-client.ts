@@ -31,6 +31,10 @@ export interface AttachClientOptions {
   backoff: { baseMs: number; maxDelayMs: number };
   logger: Logger;
   random?: () => number;
+  /** Told each time agentctl accepts a (re-)opened stream, with its process id (a new one: it restarted). */
+  onAttached?: (endpoint: AgentctlEndpoint, agentctlId: string) => void;
+  /** Told when an accepted stream ends (not after stop()). */
+  onDetached?: (endpoint: AgentctlEndpoint) => void;
 }
 
 // The channel's own reconnect backoff stays within ours (grpc-js defaults grow to two minutes).
@@ -105,6 +109,7 @@ export class AttachClient {
       const wasAttached = this.accepted;
       this.accepted = false;
       if (this.stopped) return logger.info({ grpcAddress: endpoint.grpcAddress }, 'detached from agentctl');
+      if (wasAttached) this.options.onDetached?.(endpoint);
       const delayMs = this.scheduleReopen();
       const level = wasAttached || this.attempt <= 1 ? 'warn' : 'debug';
       logger[level]({ err, reason, grpcAddress: endpoint.grpcAddress, delayMs }, 'Attach stream ended; re-opening');
@@ -121,6 +126,7 @@ export class AttachClient {
       this.attempt = 0;
       const agentctlId = message.accepted?.agentctl_id;
       this.options.logger.info({ grpcAddress: this.options.endpoint.grpcAddress, agentctlId }, 'attached to agentctl');
+      this.options.onAttached?.(this.options.endpoint, agentctlId ?? '');
       return;
     }
     if (message.kind === 'tool_call' && message.tool_call) {
