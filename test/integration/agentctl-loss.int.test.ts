@@ -153,6 +153,7 @@ describe('agentctl loss: health you can trust', () => {
       KANDEV_REMOTE_AGENTCTL_ADDRESS: `127.0.0.1:${ports.grpc}`,
       KANDEV_REMOTE_AGENTCTL_MCP_URL: `http://127.0.0.1:${ports.mcp}`,
       KANDEV_REMOTE_AGENTCTL_TOKEN_FILE: tokenFile,
+      KANDEV_REMOTE_AGENTCTL_INSECURE: 'true', // plaintext on loopback
     });
     cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
     const logs = () => `${backend.logs()}\n--- agentctl ---\n${first.logs()}`;

@@ -28,7 +28,7 @@ export const REACHABILITY_DEFAULTS = {
 };
 
 const grpcHealth: HealthProbe = async (endpoint, timeoutMs) =>
-  (await checkHealth(endpoint.grpcAddress, AGENTCTL_SERVICE_NAME, { timeoutMs })) === 'SERVING';
+  (await checkHealth(endpoint.grpcAddress, AGENTCTL_SERVICE_NAME, { timeoutMs, tls: endpoint.tls })) === 'SERVING';
 
 const realTimer: StartProbeTimer = (fire, delayMs) => {
   const timer = setTimeout(fire, delayMs);
