@@ -124,6 +124,54 @@ describe('agentctl loss: local agentctl killed with live sessions', () => {
   });
 });
 
+describe('agentctl loss: the backend and its agentctl both killed', () => {
+  const cleanup = useCleanup();
+
+  test('the restarted backend starts a new agentctl and restores MCP-only sessions; an agent session fails', async () => {
+    const first = await startLiveBackend(cleanup, ENV);
+    const runtime = new AgentRuntimeApi(
+      new BackendApi(first.backend.ready.url, first.backend.apiToken),
+      cleanup,
+      first.backend.logs,
+    );
+    const github = await first.api.repository(first.workspaceId, { remote_url: 'https://github.com/acme/api' });
+    const task = await first.api.task(first.workspaceId, { title: 'm', repository_ids: [github.id] });
+    const mcpOnly = await first.api.launch(task.id);
+    const withAgent = await first.api.task(first.workspaceId, {
+      title: 'agent',
+      agent_profile_id: await runtime.profile('runtime'),
+    });
+    const agentSession = await first.api.launch(withAgent.id);
+    await waitForAgentReady(runtime, agentSession.session_id);
+    first.backend.child.kill('SIGKILL');
+    await new Promise((resolve) => first.backend.child.once('exit', resolve));
+    killPid(first.backend.ready.agentctl.pid, 'SIGKILL');
+    await waitUntil(() => !isPidAlive(first.backend.ready.agentctl.pid), {
+      timeoutMs: 5_000,
+      logs: first.backend.logs,
+      what: 'the old agentctl gone',
+    });
+
+    const second = await startBackend(cleanup, { ...ENV, KANDEV_DATA_DIR: first.backend.dataDir });
+    cleanup.defer(() => stopProcess(second.child, { graceMs: 10_000 }));
+    expect(second.ready.agentctl.pid).not.toBe(first.backend.ready.agentctl.pid);
+    const api = new LiveApi(second.ready.url, second.apiToken);
+    const restored = await waitUntil(
+      async () => {
+        const view = await api.session(mcpOnly.session_id);
+        return view.tools !== null ? view : undefined;
+      },
+      { timeoutMs: 20_000, logs: second.logs, what: 'the MCP-only session restored on the new agentctl' },
+    );
+    expect(restored).toMatchObject({ state: 'waiting_for_input', last_error: null, applied_revision: 1 });
+    // Its token still works, on the new agentctl's MCP port.
+    const url = `${second.ready.agentctl.mcpUrl}/sessions/${mcpOnly.session_id}/mcp`;
+    const mcp = await connectMcp(cleanup, url, mcpOnly.mcp_token);
+    expect(providersIn(await mcp.toolNames())).toEqual(['github']);
+    expect(await api.session(agentSession.session_id)).toMatchObject({ state: 'failed' });
+  });
+});
+
 describe('agentctl loss: health you can trust', () => {
   const cleanup = useCleanup();
 
