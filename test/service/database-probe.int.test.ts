@@ -1,10 +1,9 @@
 // /readyz's database check against real SQLite files: a writable database passes and keeps nothing of
-// the probe; one the backend can no longer write to fails.
+// the probe; one whose write lock another writer holds fails.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import knex from 'knex';
-import { createDatabase, DATABASE_FILE_NAME, migrateToLatest } from '../../packages/backend/src/store/database';
+import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
 import { isDatabaseWritable } from '../../packages/backend/src/store/database-probe';
 
 describe('the database readiness probe', () => {
@@ -30,19 +29,33 @@ describe('the database readiness probe', () => {
     }
   });
 
-  test('a database that no longer takes writes fails the probe', async () => {
-    const setup = createDatabase(dir);
-    await migrateToLatest(setup);
-    await setup.destroy();
-    const readOnly = knex({
-      client: 'better-sqlite3',
-      connection: { filename: join(dir, DATABASE_FILE_NAME), options: { readonly: true } },
-      useNullAsDefault: true,
-    });
+  test('a database another writer holds fails the probe within its timeout', async () => {
+    const holder = createDatabase(dir);
+    const probed = createDatabase(dir);
     try {
-      expect(await isDatabaseWritable(readOnly, 5_000)).toBe(false);
+      await migrateToLatest(holder);
+      let release = () => undefined as void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => undefined as void;
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // A transaction that wrote holds SQLite's write lock until it ends.
+      const holding = holder.transaction(async (trx) => {
+        await trx.raw('CREATE TABLE lock_holder (x INTEGER)');
+        locked();
+        await released;
+      });
+      await isLocked;
+      expect(await isDatabaseWritable(probed, 200)).toBe(false);
+      release();
+      await holding;
+      expect(await isDatabaseWritable(probed, 5_000)).toBe(true);
     } finally {
-      await readOnly.destroy();
+      await probed.destroy();
+      await holder.destroy();
     }
   });
 });
