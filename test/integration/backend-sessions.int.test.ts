@@ -210,7 +210,8 @@ describe('backend sessions', () => {
       async () => {
         const body = await agentctl();
         const report = await getSession(before.session_id);
-        return body.running && body.pid !== backend.ready.agentctl.pid && report.agentctl.reachable ? body : undefined;
+        const held = report.agentctl.reachable && report.agentctl.launch_config !== null;
+        return body.running && body.pid !== backend.ready.agentctl.pid && held ? body : undefined;
       },
       { timeoutMs: 20_000, logs: backend.logs, what: 'a new agentctl holding the session' },
     );
