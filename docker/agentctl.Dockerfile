@@ -20,5 +20,5 @@ EXPOSE 7421 7422
 USER kandev
 WORKDIR /home/kandev
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.KANDEV_AGENTCTL_MCP_PORT||7422)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.KANDEV_AGENTCTL_MCP_PORT||7422)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "/opt/kandev/agentctl/dist/main.js"]

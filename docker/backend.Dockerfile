@@ -24,5 +24,5 @@ VOLUME ["/data"]
 USER kandev
 WORKDIR /home/kandev
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.KANDEV_HTTP_PORT||7420)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.KANDEV_HTTP_PORT||7420)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "/opt/kandev/backend/dist/main.js"]

@@ -3,11 +3,11 @@
 // in cleanup even when the test failed.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Cleanup } from './cleanup';
-import { AGENTCTL_IMAGE, BACKEND_IMAGE, dockerHost } from './container-engine';
+import { AGENTCTL_IMAGE, BACKEND_IMAGE, docker, dockerHost } from './container-engine';
 import { REPO_ROOT, tempDir } from './processes';
 
 export interface ComposeStack {
@@ -17,6 +17,10 @@ export interface ComposeStack {
   apiToken: string;
   ports: { http: number; grpc: number; mcp: number };
   compose(...args: string[]): { status: number | null; output: string };
+  /** False where the engine never runs health checks: the stack then starts without waiting on them. */
+  healthchecksRun: boolean;
+  /** `config` of docker-compose.yml alone (no test override), as compose resolves it. */
+  config(...args: string[]): string;
 }
 
 async function freePort(): Promise<number> {
@@ -26,6 +30,16 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (address === null || typeof address === 'string') throw new Error('no port');
   return address.port;
+}
+
+/**
+ * Whether the engine runs containers' health checks. Podman schedules them with systemd timers, so
+ * without systemd (these CI machines) every container stays "starting" and `service_healthy` never holds.
+ */
+async function engineRunsHealthchecks(): Promise<boolean> {
+  const { Components } = await docker().version();
+  const podman = (Components ?? []).some((component) => component.Name === 'Podman Engine');
+  return !podman || existsSync('/run/systemd/system');
 }
 
 /** `docker compose` when the CLI has it, else docker-compose v1. */
@@ -54,24 +68,25 @@ export async function composeStack(cleanup: Cleanup): Promise<ComposeStack> {
     ].join('\n'),
     { mode: 0o600 },
   );
+  const files = [join(REPO_ROOT, 'docker-compose.yml')];
+  const healthchecksRun = await engineRunsHealthchecks();
+  if (!healthchecksRun) files.push(join(REPO_ROOT, 'test/fixtures/compose/without-healthchecks.yml'));
   const [command, ...prefix] = composeCommand();
   const compose = (...args: string[]) => {
     const result = spawnSync(
       command!,
-      [
-        ...prefix,
-        '--project-name',
-        project,
-        '--env-file',
-        envFile,
-        '-f',
-        join(REPO_ROOT, 'docker-compose.yml'),
-        ...args,
-      ],
+      [...prefix, '--project-name', project, '--env-file', envFile, ...files.flatMap((file) => ['-f', file]), ...args],
       { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', DOCKER_HOST: dockerHost() }, timeout: 120_000 },
     );
     return { status: result.status, output: `${result.stdout}${result.stderr}` };
   };
   cleanup.defer(() => compose('down', '-v', '--remove-orphans'));
-  return { project, token, apiToken, ports, compose };
+  const config = (...args: string[]) => {
+    const result = spawnSync(command!, [...prefix, '--env-file', envFile, '-f', files[0]!, 'config', ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', DOCKER_HOST: dockerHost() },
+    });
+    return `${result.stdout}${result.stderr}`;
+  };
+  return { project, token, apiToken, ports, compose, healthchecksRun, config };
 }

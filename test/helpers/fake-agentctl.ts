@@ -162,6 +162,13 @@ export class FakeAgentctl implements AgentctlApi {
     });
   }
 
+  restoreSession(config: LaunchConfig): Promise<RuntimeSessionState> {
+    return this.answer(undefined, `RestoreSession ${config.sessionId} ${config.revision}`, () => {
+      if (!this.held.has(config.sessionId)) this.held.set(config.sessionId, { ...config, mcpToken: '' });
+      return this.stateOf(config.sessionId);
+    });
+  }
+
   getSession(sessionId: string): Promise<RuntimeSessionState> {
     return this.answer('GetSession', `GetSession ${sessionId}`, () => this.stateOf(sessionId));
   }

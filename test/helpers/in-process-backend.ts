@@ -11,9 +11,11 @@ import { type Backend, createBackend } from '../../packages/backend/src/composit
 import { gitlabClientFor } from '../../packages/backend/src/gitlab/gitlab-credentials';
 import { createLogger } from '../../packages/backend/src/logger';
 import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import type { SecretBox } from '../../packages/backend/src/secrets/secret-box';
 import type { Cleanup } from './cleanup';
 import { fakeAgentctlPort } from './fake-agentctl';
 import { tempDir } from './processes';
+import { TEST_SECRETS } from './test-secrets';
 
 /** The configuration defaults, with quick refresh retries. */
 export const TEST_CONFIG: BackendConfig = {
@@ -42,6 +44,8 @@ export interface InProcessBackendOptions {
   random?: BackendPorts['random'];
   startTimer?: BackendPorts['startTimer'];
   gate?: BackendPorts['gate'];
+  /** Default: the test process's one key. */
+  secrets?: SecretBox;
 }
 
 export async function createInProcessBackend(cleanup: Cleanup, options: InProcessBackendOptions = {}) {
@@ -65,6 +69,7 @@ export async function createInProcessBackend(cleanup: Cleanup, options: InProces
       random: options.random,
       startTimer: options.startTimer,
       gate: options.gate,
+      secrets: options.secrets ?? TEST_SECRETS,
     },
   );
   cleanup.defer(() => backend.stop());

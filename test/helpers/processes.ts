@@ -102,6 +102,7 @@ export interface AgentctlReady {
   event: 'ready';
   grpcPort: number;
   mcpPort: number;
+  grpcTransport: 'plaintext' | 'tls' | 'mtls';
   pid: number;
 }
 

@@ -14,7 +14,7 @@ import {
 } from '@kandev/protocol';
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { useCleanup } from '../helpers/cleanup';
-import { connectMcp } from '../helpers/mcp';
+import { connectMcp, rawInitialize } from '../helpers/mcp';
 import { freePort, listServicesByReflection, parseMetrics, reflect, sampleValue } from '../helpers/metrics';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { sessionUuid } from '../helpers/session-ids';
@@ -118,6 +118,32 @@ describe('agentctl metrics and reflection', () => {
     expect(sampleValue(after, 'kandev_agentctl_update_providers_total', { outcome: 'unchanged' })).toBe(1);
     const applied = { outcome: 'applied' };
     expect(sampleValue(after, 'kandev_agentctl_update_providers_duration_seconds_count', applied)).toBe(1);
+  });
+
+  test('the connection gauge follows the caps: a 429 is counted, an idle close brings it back to 0', async () => {
+    const daemon = await startAgentctl(cleanup, {
+      KANDEV_AGENTCTL_METRICS_ADDR: '127.0.0.1:0',
+      KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION: '1',
+      KANDEV_MCP_IDLE_TIMEOUT_MS: '1000',
+    });
+    const metricsPort = (daemon.ready as { metricsPort?: number }).metricsPort;
+    const scrape = async () => parseMetrics(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+    const grpc = agentctlClient(cleanup, daemon.ready.grpcPort);
+    await unary(grpc, grpc.CreateSession, launchConfigToWire(config('c')), TEST_CONTROL_TOKEN);
+    const url = `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(sessionUuid('c'))}`;
+    const auth = { authorization: `Bearer ${MCP_TOKEN}` };
+    expect((await rawInitialize(url, auth)).status).toBe(200);
+    expect((await rawInitialize(url, auth)).status).toBe(429);
+    const capped = await scrape();
+    expect(sampleValue(capped, 'kandev_agentctl_mcp_connections')).toBe(1);
+    expect(sampleValue(capped, 'kandev_agentctl_mcp_connections_refused_total')).toBe(1);
+    // The abandoned connection has no stream and no request: the idle timeout closes it and frees its slot.
+    await waitUntil(async () => sampleValue(await scrape(), 'kandev_agentctl_mcp_connections') === 0, {
+      timeoutMs: 10_000,
+      logs: daemon.logs,
+      what: 'the idle connection to close',
+    });
+    expect((await rawInitialize(url, auth)).status).toBe(200);
   });
 
   test('reflection lists the AgentCtl service with the control token, and is UNAUTHENTICATED without', async () => {

@@ -68,6 +68,7 @@ describe('agentctl process', () => {
       event: 'ready',
       grpcPort: expect.any(Number) as number,
       mcpPort: expect.any(Number) as number,
+      grpcTransport: 'plaintext',
       pid: daemon.child.pid,
     });
     expect(daemon.ready.grpcPort).toBeGreaterThan(0);
@@ -104,6 +105,11 @@ describe('agentctl process', () => {
       /KANDEV_AGENTCTL_GRPC_PORT/,
     ],
     ['a bad log level', { KANDEV_AGENTCTL_TOKEN: TEST_CONTROL_TOKEN, LOG_LEVEL: 'chatty' }, /LOG_LEVEL/],
+    [
+      'a TLS certificate without its key',
+      { KANDEV_AGENTCTL_TOKEN: TEST_CONTROL_TOKEN, KANDEV_AGENTCTL_TLS_CERT: '/nonexistent/cert.pem' },
+      /set both KANDEV_AGENTCTL_TLS_CERT and KANDEV_AGENTCTL_TLS_KEY/,
+    ],
   ])('bad config (%s): exit 2, one stderr line naming the variable, no ready line', async (_name, env, named) => {
     const { code, stdout, stderr } = await runToExit(env);
     expect(code).toBe(2);

@@ -5,7 +5,7 @@
 import { useCleanup } from '../helpers/cleanup';
 import { expectSameConfig, heldByAgentctl } from '../helpers/conformance';
 import { composeStack } from '../helpers/container-compose';
-import { containersWith } from '../helpers/container-engine';
+import { containersWith, docker } from '../helpers/container-engine';
 import { LiveApi } from '../helpers/live-updates';
 import { connectMcp } from '../helpers/mcp';
 import { KANBAN_CORE, MR_PAIR, PR_PAIR, sorted } from '../helpers/tool-names';
@@ -16,15 +16,37 @@ describe('docker-compose.yml', () => {
 
   test('up -d: REST, a session on the compose agentctl, MCP tools, a live source; down leaves nothing running', async () => {
     const stack = await composeStack(cleanup);
+    // The backend starts once agentctl is ready, and both report readiness (not liveness) to the engine.
+    const config = stack.config();
+    expect(config).toMatch(/depends_on:\s+agentctl:\s+condition: service_healthy/);
+    expect(config.match(/\/readyz/g)).toHaveLength(2);
     const up = stack.compose('up', '-d');
     expect({ status: up.status, output: up.output }).toMatchObject({ status: 0 });
     const logs = () => stack.compose('logs', '--no-color').output;
-    await waitUntil(async () => (await fetch(`http://127.0.0.1:${stack.ports.http}/healthz`)).ok, {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-      logs,
-      what: 'the backend to serve',
-    });
+    // Ready: the backend's database takes a write and it reaches the compose agentctl.
+    await waitUntil(
+      async () => (await fetch(`http://127.0.0.1:${stack.ports.http}/readyz`).catch(() => undefined))?.ok,
+      {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+        logs,
+        what: 'the backend to be ready',
+      },
+    );
+    if (stack.healthchecksRun) {
+      const health = async () =>
+        Promise.all(
+          (await containersWith([`com.docker.compose.project=${stack.project}`])).map(
+            async (info) => (await docker().getContainer(info.Id).inspect()).State.Health?.Status,
+          ),
+        );
+      await waitUntil(async () => (await health()).every((status) => status === 'healthy'), {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+        logs,
+        what: 'both containers healthy',
+      });
+    }
     // The operator token from .env (KANDEV_API_TOKEN): without it REST answers 401.
     const anonymous = await fetch(`http://127.0.0.1:${stack.ports.http}/api/workspaces`);
     expect(anonymous.status).toBe(401);

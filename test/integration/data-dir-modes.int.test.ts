@@ -13,7 +13,7 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 function privateFileModes(dataDir: string): Record<string, number> {
   const names = readdirSync(dataDir).filter(
     (name) =>
-      name.startsWith('kandev.sqlite3') || name === 'agentctl.log' || name === 'agentctl.json' || name === 'api-token',
+      name.startsWith('kandev.sqlite3') || ['agentctl.log', 'agentctl.json', 'api-token', 'secret.key'].includes(name),
   );
   return Object.fromEntries(names.map((name) => [name, mode(join(dataDir, name))]));
 }
@@ -30,7 +30,7 @@ describe('data dir modes', () => {
     expect(mode(dataDir)).toBe(0o700);
     const files = privateFileModes(dataDir);
     expect(Object.keys(files)).toEqual(
-      expect.arrayContaining(['kandev.sqlite3', 'agentctl.log', 'agentctl.json', 'api-token']),
+      expect.arrayContaining(['kandev.sqlite3', 'agentctl.log', 'agentctl.json', 'api-token', 'secret.key']),
     );
     for (const [name, fileMode] of Object.entries(files))
       expect({ name, mode: fileMode }).toEqual({ name, mode: 0o600 });
@@ -48,6 +48,7 @@ describe('data dir modes', () => {
     chmodSync(join(dataDir, 'kandev.sqlite3'), 0o644);
     chmodSync(join(dataDir, 'agentctl.log'), 0o644);
     chmodSync(join(dataDir, 'api-token'), 0o644);
+    chmodSync(join(dataDir, 'secret.key'), 0o644);
     writeFileSync(join(dataDir, 'kandev.sqlite3-journal'), '', { mode: 0o644 }); // a leftover (empty: nothing to roll back)
     chmodSync(join(dataDir, 'kandev.sqlite3-journal'), 0o644);
 
@@ -56,6 +57,7 @@ describe('data dir modes', () => {
     expect(mode(join(dataDir, 'kandev.sqlite3'))).toBe(0o600);
     expect(mode(join(dataDir, 'agentctl.log'))).toBe(0o600);
     expect(mode(join(dataDir, 'api-token'))).toBe(0o600);
+    expect(mode(join(dataDir, 'secret.key'))).toBe(0o600);
     const warnings = second
       .logs()
       .split('\n')
@@ -70,6 +72,7 @@ describe('data dir modes', () => {
         join(dataDir, 'kandev.sqlite3-journal'),
         join(dataDir, 'agentctl.log'),
         join(dataDir, 'api-token'),
+        join(dataDir, 'secret.key'),
       ].sort(),
     );
     expect(await stopProcess(second.child, { graceMs: 10_000 })).toEqual({ code: 0, signal: null });

@@ -217,22 +217,31 @@ describe('tool-call channel', () => {
     const first = await api.task(workspaceId, { title: 'launched on the first agentctl' });
     const old = await api.launch(first.id);
 
-    // The first agentctl dies; the next launch starts another one and the backend attaches to it.
+    // The first agentctl dies; the backend starts another one at once (on the same ports) and attaches.
     killPid(backend.ready.agentctl.pid);
     await waitUntil(() => !isPidAlive(backend.ready.agentctl.pid), { timeoutMs: 5_000, what: 'agentctl to die' });
+    await waitUntil(
+      async () => {
+        const body = (await api.request<{ pid: number; reachable: boolean }>('GET', '/api/agentctl')).body;
+        return body.reachable && body.pid !== backend.ready.agentctl.pid;
+      },
+      { timeoutMs: 20_000, logs: backend.logs, what: 'a new agentctl' },
+    );
     const current = await api.launch((await api.task(workspaceId, { title: 'second' })).id);
     const grpcAddress = (await api.request<{ grpc_address: string }>('GET', '/api/agentctl')).body.grpc_address;
-    expect(grpcAddress).not.toBe(backend.ready.agentctl.grpcAddress);
     const live = await connectMcp(cleanup, current.mcp_url, current.mcp_token);
     await callOnceAttached(live, 'get_task_kandev', backend.logs);
 
-    // On the new agentctl, replay the old session (its row names the first agentctl) and forge one.
+    // The old session's row names an agentctl that is gone (the repair restored it on the new one: move
+    // it back by hand and drop it there), then replay it on the new agentctl, and forge one.
     const grpc = agentctlClient(cleanup, Number(grpcAddress.split(':').pop()));
     const origin = new URL(current.mcp_url).origin;
     const replay = { sessionId: old.session_id, taskId: first.id, workspaceId, mcpToken: MCP_TOKEN };
     const forgedSession = { sessionId: FORGED_SESSION_ID, taskId: first.id, workspaceId, mcpToken: FORGED_TOKEN };
     const db = createDatabase(backend.dataDir);
     cleanup.defer(() => db.destroy());
+    await db('sessions').where({ id: old.session_id }).update({ agentctl_address: '127.0.0.1:1' });
+    await unary(grpc, grpc.StopSession, { session_id: old.session_id }, TEST_CONTROL_TOKEN);
     const countTasks = async () => Number((await db('tasks').count({ n: '*' }))[0]?.n);
     const tasksBefore = await countTasks();
 

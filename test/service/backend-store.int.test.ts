@@ -10,6 +10,7 @@ import {
   migrateToLatest,
 } from '../../packages/backend/src/store/database';
 import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { TEST_SECRETS } from '../helpers/test-secrets';
 import type { Repository } from '../../packages/backend/src/repositories/repository';
 import type { Task } from '../../packages/backend/src/tasks/task';
 import { useCleanup } from '../helpers/cleanup';
@@ -29,7 +30,7 @@ describe('backend stores (SQLite)', () => {
     const db = createDatabase(dataDir);
     cleanup.defer(() => db.destroy());
     await migrateToLatest(db);
-    return { db, uow: createUnitOfWork(db), dataDir };
+    return { db, uow: createUnitOfWork(db, TEST_SECRETS), dataDir };
   }
 
   const workspace = (id: string) => ({ id, name: `ws ${id}`, createdAt: NOW });
@@ -240,7 +241,7 @@ describe('backend stores (SQLite)', () => {
 
   test('data survives reopening the file', async () => {
     const { db, dataDir } = await open();
-    await createUnitOfWork(db).read.workspaces.insert(workspace('w1'));
+    await createUnitOfWork(db, TEST_SECRETS).read.workspaces.insert(workspace('w1'));
     await db.destroy();
     const reopened = await open(dataDir);
     expect(await reopened.uow.read.workspaces.findById('w1')).toEqual(workspace('w1'));

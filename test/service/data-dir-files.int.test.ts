@@ -7,6 +7,7 @@ import { DOCKER_TOKEN_DIR, secureDataDir } from '../../packages/backend/src/comp
 import { loadBackendId } from '../../packages/backend/src/executors/backend-id';
 import { DockerTokenFiles } from '../../packages/backend/src/executors/docker-token-files';
 import { openPrivateAppend } from '../../packages/backend/src/private-files';
+import { dataDirSecretKey } from '../../packages/backend/src/secrets/secret-key-file';
 import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
@@ -61,6 +62,15 @@ describe('data dir files at rest', () => {
     });
   });
 
+  test('the generated secret.key is 0600 and read back, not replaced, on the next start', () => {
+    const dataDir = tempDir(cleanup);
+    const first = dataDirSecretKey(dataDir);
+    expect(first.created).toBe(true);
+    expect(mode(join(dataDir, 'secret.key'))).toBe(0o600);
+    const again = dataDirSecretKey(dataDir);
+    expect({ created: again.created, id: again.key.id }).toEqual({ created: false, id: first.key.id });
+  });
+
   test('the agentctl log, the backend id and the docker token dir are private', () => {
     const dataDir = tempDir(cleanup);
     closeSync(openPrivateAppend(join(dataDir, 'agentctl.log')));
@@ -79,7 +89,7 @@ describe('data dir files at rest', () => {
   test('secureDataDir tightens the dir and the known files, reports them, and leaves the rest alone', () => {
     const dataDir = join(tempDir(cleanup), 'data');
     mkdirSync(dataDir, { mode: 0o755 });
-    const loose = ['kandev.sqlite3', 'kandev.sqlite3-wal', 'agentctl.log', 'agentctl.json'];
+    const loose = ['kandev.sqlite3', 'kandev.sqlite3-wal', 'agentctl.log', 'agentctl.json', 'secret.key'];
     for (const name of loose) writeFileSync(join(dataDir, name), '', { mode: 0o644 });
     writeFileSync(join(dataDir, 'backend-id'), '', { mode: 0o600 }); // already private: not reported
     writeFileSync(join(dataDir, 'notes.txt'), '', { mode: 0o644 }); // not the backend's: untouched

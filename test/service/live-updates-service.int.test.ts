@@ -3,6 +3,8 @@
 // reconciler's bounded retries.
 import { AppError } from '@kandev/protocol';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
+import { createLogger } from '../../packages/backend/src/logger';
+import { SessionReconciler } from '../../packages/backend/src/providers/provider-reconciler';
 import { useCleanup } from '../helpers/cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from '../helpers/fake-agentctl';
 import { createInProcessBackend } from '../helpers/in-process-backend';
@@ -210,22 +212,24 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(env.agentctl.pushes()).toEqual([]); // the probe found each case; nothing was pushed
   });
 
-  test('the reconciler: bounded attempts, one pending retry per session, then repair when agentctl answers', async () => {
+  test('the reconciler: one pending retry per session, never gives up on a live session, repairs when agentctl answers', async () => {
     const env = await setup({ maxAttempts: 3 });
     await task(env, 't');
     await runningSession(env, 's', 't');
     env.agentctl.failure = new AppError('unavailable', 'agentctl GetSession: connection refused');
     await env.sources.add('t', { sources: [remote('gitlab.com/a/1')] }); // fails, schedules the reconciler
     for (let i = 0; i < 5; i += 1) env.reconciler.schedule('s'); // no storm: still one pending retry
-    const settled = async () => {
-      const row = await env.uow.read.sessions.findById('s');
-      return row?.refreshAttempts === 4 && !env.reconciler.hasPendingRetry('s');
-    };
-    await waitUntil(settled, { timeoutMs: 5_000, what: 'the reconciler to give up' });
-    expect(env.agentctl.calls).toEqual(Array.from({ length: 4 }, () => 'GetSession s')); // the batch + 3 attempts
+    // Past maxAttempts (3) and past the old limit (8): still retrying, one retry pending.
+    await waitUntil(async () => ((await env.uow.read.sessions.findById('s'))?.refreshAttempts ?? 0) >= 12, {
+      timeoutMs: 10_000,
+      what: 'twelve failed attempts',
+    });
 
     env.agentctl.failure = undefined;
-    await env.reconciler.sweep(); // what a restarted backend does at boot
+    await waitUntil(async () => (await env.uow.read.sessions.findById('s'))?.appliedRevision === 2, {
+      timeoutMs: 10_000,
+      what: 'the next retry to repair the session',
+    });
     expect(await env.uow.read.sessions.findById('s')).toMatchObject({
       revision: 2,
       appliedRevision: 2,
@@ -233,5 +237,42 @@ describe('live-update services (in process, fake agentctl)', () => {
       refreshAttempts: 0,
     });
     expect(env.agentctl.pushes()).toEqual(['UpdateProviders s gitlab 2']);
+    expect(env.reconciler.hasPendingRetry('s')).toBe(false);
+  });
+
+  test('the reconciler (stepped timers): retries past the old 8-attempt limit, every delay within the cap', async () => {
+    const env = await setup({ maxAttempts: 3 });
+    await task(env, 't');
+    await runningSession(env, 's', 't');
+    env.agentctl.failure = new AppError('unavailable', 'agentctl GetSession: connection refused');
+    const pending: { fire: () => void; delayMs: number }[] = [];
+    const delays: number[] = [];
+    const policy = { baseMs: 100, maxDelayMs: 1_000, maxAttempts: 3 };
+    const reconciler = new SessionReconciler({
+      uow: env.uow,
+      pusher: env.pusher,
+      policy,
+      logger: createLogger('silent'),
+      random: () => 1,
+      startTimer: (fire, delayMs) => {
+        pending.push({ fire, delayMs });
+        delays.push(delayMs);
+        return { cancel: () => undefined };
+      },
+    });
+    cleanup.defer(() => reconciler.stop());
+    const desired = launchConfigFor({ id: 's', taskId: 't', workspaceId: 'w' }, { revision: 2, providers: ['gitlab'] });
+    await env.uow.read.sessions.updateDesired('s', desired, NOW);
+    reconciler.schedule('s');
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      // Barrier: the previous retry ran to its end and scheduled the next one.
+      const next = await waitUntil(() => pending.shift(), { timeoutMs: 5_000, what: `retry timer #${attempt}` });
+      next.fire();
+    }
+    await waitUntil(() => pending.length === 1, { timeoutMs: 5_000, what: 'the 21st retry scheduled' });
+    expect(delays).toHaveLength(21);
+    expect(delays.slice(0, 5)).toEqual([100, 200, 400, 800, 1_000]);
+    expect(delays.every((ms) => ms <= policy.maxDelayMs)).toBe(true);
+    expect(env.agentctl.calls.filter((c) => c === 'GetSession s')).toHaveLength(20);
   });
 });

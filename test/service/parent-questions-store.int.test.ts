@@ -5,6 +5,7 @@ import { createDatabase, type Database, migrateToLatest } from '../../packages/b
 import { isUniqueViolation } from '../../packages/backend/src/store/constraint-errors';
 import { MIGRATION_SOURCE } from '../../packages/backend/src/store/migration-source';
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { TEST_SECRETS } from '../helpers/test-secrets';
 import type { ParentQuestion } from '../../packages/backend/src/questions/parent-question';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
@@ -103,7 +104,9 @@ describe('parent questions in the store (SQLite)', () => {
     });
     const [, applied] = (await db.migrate.up({ migrationSource: MIGRATION_SOURCE })) as [number, string[]];
     expect(applied).toEqual(['20261201-008-parent-questions']);
-    expect(await createUnitOfWork(db).read.promptQueue.findById('p')).toMatchObject({ priority: 'normal' });
+    expect(await createUnitOfWork(db, TEST_SECRETS).read.promptQueue.findById('p')).toMatchObject({
+      priority: 'normal',
+    });
 
     await db('messages').insert({
       id: 'm',
@@ -125,7 +128,7 @@ describe('parent questions in the store (SQLite)', () => {
     const db = open();
     await migrateToLatest(db);
     await seed(db);
-    const store = createUnitOfWork(db).read.parentQuestions;
+    const store = createUnitOfWork(db, TEST_SECRETS).read.parentQuestions;
     await store.insert(question('q1'));
     expect(await violation(() => store.insert(question('q2')))).toBe(true);
     expect(await violation(() => store.insert(question('q3', { callKey: 'key-q1', status: 'stale' })))).toBe(true);
@@ -139,7 +142,7 @@ describe('parent questions in the store (SQLite)', () => {
     const db = open();
     await migrateToLatest(db);
     await seed(db);
-    const store = createUnitOfWork(db).read.parentQuestions;
+    const store = createUnitOfWork(db, TEST_SECRETS).read.parentQuestions;
     await store.insert(question('q1'));
     const accepted = { answer: 'yes', byTaskId: 'boss', bySessionId: 's-boss', answerPromptId: 'a1', now: NOW };
     const results = await Promise.all([

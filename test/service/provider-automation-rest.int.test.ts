@@ -2,6 +2,7 @@
 // fresh SQLite file: link rules, the error contract, and tokens that never come back out.
 import type { ApiResponse } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { TEST_SECRETS } from '../helpers/test-secrets';
 import {
   createProviderAutomationEnv,
   type ProviderAutomationEnv,
@@ -157,7 +158,9 @@ describe('provider automation REST (in process)', () => {
     const put = await call('PUT', '/api/workspaces/w/credentials/gitlab', { token: TOKEN, username: 'ci-bot' });
     expect(put).toEqual({ status: 200, body: { provider: 'gitlab', configured: true, username: 'ci-bot' } });
     const stored = await env.db('workspace_credentials').where({ workspace_id: 'w', provider: 'gitlab' }).first();
-    expect(stored).toMatchObject({ token: TOKEN, username: 'ci-bot' });
+    // Sealed at rest; it opens with the backend's key to what was sent.
+    expect(stored).toMatchObject({ token: expect.stringMatching(/^enc:v1:/), username: 'ci-bot' });
+    expect(TEST_SECRETS.open(String(stored?.token))).toBe(TOKEN);
 
     await call('PUT', '/api/workspaces/w/credentials/github', { token: `${TOKEN}-gh` });
     const replaced = await call('PUT', '/api/workspaces/w/credentials/gitlab', { token: `${TOKEN}-2` });

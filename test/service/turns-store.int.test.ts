@@ -5,6 +5,7 @@ import type { LaunchConfig } from '@kandev/protocol';
 import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
 import { MIGRATION_SOURCE } from '../../packages/backend/src/store/migration-source';
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { TEST_SECRETS } from '../helpers/test-secrets';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { createTurnHarness, FakeAgentctl } from '../helpers/turn-harness';
@@ -83,7 +84,7 @@ describe('turn model storage (SQLite)', () => {
     const applied = await migrateToLatest(db);
     expect(applied[0]).toBe('20261201-007-turn-model');
 
-    const uow = createUnitOfWork(db);
+    const uow = createUnitOfWork(db, TEST_SECRETS);
     const states = async () =>
       Object.fromEntries(
         (await db('sessions').select('id', 'state')).map((r: { id: string; state: string }) => [r.id, r.state]),
@@ -119,7 +120,7 @@ describe('turn model storage (SQLite)', () => {
     await migrateToLatest(db);
     await seedBefore007(db); // 'running' and 'stopped' here are written after 007: fix them up
     await db('sessions').where({ id: 's-running' }).update({ state: 'waiting_for_input' });
-    const { sessions, promptQueue } = createUnitOfWork(db).read;
+    const { sessions, promptQueue } = createUnitOfWork(db, TEST_SECRETS).read;
     const stale = await sessions.findById('s-running');
     if (stale === undefined) throw new Error('seeded session missing');
 

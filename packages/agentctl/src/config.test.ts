@@ -24,11 +24,14 @@ describe('loadConfig', () => {
       grpcPort: 7421,
       mcpPort: 7422,
       allowedHosts: [],
+      tls: undefined,
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
       toolCallTimeoutMs: 30_000,
       agentStartTimeoutMs: 60_000,
       agentStopGraceMs: 3_000,
+      mcpLimits: { perSession: 16, total: 1024, idleTimeoutMs: 600_000 },
+      httpTimeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 },
       agentBaseEnv: {},
     });
   });
@@ -47,6 +50,12 @@ describe('loadConfig', () => {
         KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: '4000',
         KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: '250',
         KANDEV_AGENTCTL_METRICS_ADDR: '[::1]:9464',
+        KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION: '4',
+        KANDEV_MCP_MAX_CONNECTIONS: '64',
+        KANDEV_MCP_IDLE_TIMEOUT_MS: '60000',
+        KANDEV_HTTP_HEADERS_TIMEOUT_MS: '2000',
+        KANDEV_HTTP_REQUEST_TIMEOUT_MS: '8000',
+        KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
         PATH: '/usr/bin',
         HOME: '/home/a',
       },
@@ -64,6 +73,8 @@ describe('loadConfig', () => {
       agentStartTimeoutMs: 4000,
       agentStopGraceMs: 250,
       metricsAddress: { host: '::1', port: 9464 },
+      mcpLimits: { perSession: 4, total: 64, idleTimeoutMs: 60_000 },
+      httpTimeouts: { headersMs: 2_000, requestMs: 8_000, keepAliveMs: 1_000 },
       agentBaseEnv: { PATH: '/usr/bin', HOME: '/home/a' },
     });
   });
@@ -134,6 +145,16 @@ describe('loadConfig', () => {
       { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: '3600001' },
       'KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS',
     ],
+    [
+      'connection cap of zero',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION: '0' },
+      'KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION',
+    ],
+    [
+      'headers timeout above the request timeout',
+      { KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_HTTP_HEADERS_TIMEOUT_MS: '40000' },
+      'KANDEV_HTTP_HEADERS_TIMEOUT_MS: must not be above KANDEV_HTTP_REQUEST_TIMEOUT_MS',
+    ],
   ])('%s: names the variable, never its value', (_name, env, named) => {
     const error = failure(env, (path) => {
       throw new Error(`cannot open ${path}`);
@@ -147,5 +168,40 @@ describe('loadConfig', () => {
   test('several bad variables are all named at once', () => {
     const error = failure({ KANDEV_AGENTCTL_TOKEN: TOKEN, KANDEV_AGENTCTL_GRPC_PORT: 'x', LOG_LEVEL: 'loud' });
     expect(error.message).toMatch(/KANDEV_AGENTCTL_GRPC_PORT.*LOG_LEVEL/);
+  });
+
+  describe('gRPC TLS', () => {
+    const CERT = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const KEY = '-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----\n';
+    const files: Record<string, string> = { '/tls/cert.pem': CERT, '/tls/key.pem': KEY, '/tls/ca.pem': CERT };
+    const read: ReadTextFile = (path) => {
+      const text = files[path];
+      if (text === undefined) throw new Error('ENOENT');
+      return text;
+    };
+    const base = { KANDEV_AGENTCTL_TOKEN: TOKEN };
+    const pair = { KANDEV_AGENTCTL_TLS_CERT: '/tls/cert.pem', KANDEV_AGENTCTL_TLS_KEY: '/tls/key.pem' };
+
+    test('cert and key: TLS; with a client CA: client certificates required', () => {
+      expect(loadConfig({ ...base, ...pair }, read).tls).toEqual({ cert: CERT, key: KEY, clientCa: undefined });
+      const mtls = loadConfig({ ...base, ...pair, KANDEV_AGENTCTL_TLS_CLIENT_CA: '/tls/ca.pem' }, read);
+      expect(mtls.tls).toEqual({ cert: CERT, key: KEY, clientCa: CERT });
+    });
+
+    test.each<[string, Record<string, string>, RegExp]>([
+      ['a cert without a key', { KANDEV_AGENTCTL_TLS_CERT: '/tls/cert.pem' }, /set both KANDEV_AGENTCTL_TLS_CERT/],
+      ['a key without a cert', { KANDEV_AGENTCTL_TLS_KEY: '/tls/key.pem' }, /set both KANDEV_AGENTCTL_TLS_CERT/],
+      [
+        'a client CA alone',
+        { KANDEV_AGENTCTL_TLS_CLIENT_CA: '/tls/ca.pem' },
+        /CLIENT_CA needs KANDEV_AGENTCTL_TLS_CERT/,
+      ],
+      ['an unreadable key', { ...pair, KANDEV_AGENTCTL_TLS_KEY: '/nope' }, /KANDEV_AGENTCTL_TLS_KEY: cannot read/],
+      ['a key given as the cert', { ...pair, KANDEV_AGENTCTL_TLS_CERT: '/tls/key.pem' }, /TLS_CERT: not a PEM/],
+    ])('%s is a configuration error, never plaintext', (_name, env, message) => {
+      const error = failure({ ...base, ...env }, read);
+      expect(error.code).toBe('invalid_argument');
+      expect(error.message).toMatch(message);
+    });
   });
 });

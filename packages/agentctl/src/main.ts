@@ -6,13 +6,14 @@ import { AttachHub } from './attach/attach-hub';
 import { createAttachHandler } from './attach/attach-stream';
 import { type Config, loadConfig } from './config';
 import { createAgentctlHandlers } from './grpc/agentctl-service';
-import { startGrpcServer } from './grpc/grpc-server';
+import { grpcTransport, startGrpcServer } from './grpc/grpc-server';
 import { addGuardedReflection } from './grpc/reflection';
 import { createUnaryAdapter } from './grpc/unary-adapter';
 import { writeReadyLine } from './lifecycle/ready-line';
 import { installShutdownHook } from './lifecycle/shutdown-hook';
 import { ignoreBrokenPipes } from './lifecycle/stdio-guard';
 import { createLogger, type Logger } from './logger';
+import { ConnectionLimiter } from './mcp/connection-limits';
 import { createMcpApp } from './mcp/mcp-app';
 import { createAgentctlMetrics } from './metrics/agentctl-metrics';
 import { startMetricsListener } from './metrics/metrics-listener';
@@ -58,17 +59,24 @@ async function start(config: Config, log: Logger): Promise<void> {
     log: log.child({ component: 'sessions' }),
     metrics,
   });
-  metrics.countConnections(() => registry.connectionCount());
   // However agentctl ends (a forced shutdown, a fatal error), no agent process group outlives it.
   process.on('exit', () => registry.killAllAgents());
+  // Ready once gRPC serves, until shutdown begins (GET /readyz on the MCP listener).
+  let serving = false;
+  // The gauge reads the limiter: every held connection slot, so it falls as idle or closed ones free theirs.
+  const limiter = new ConnectionLimiter(config.mcpLimits);
+  metrics.countConnections(() => limiter.held());
   const mcpApp = createMcpApp({
     registry,
     forwarder: hub,
     allowedHosts: config.allowedHosts,
+    isReady: () => serving,
     log: log.child({ component: 'mcp' }),
     metrics,
+    limiter,
+    idleTimeoutMs: config.mcpLimits.idleTimeoutMs,
   });
-  const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort);
+  const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort, config.httpTimeouts);
   mcpListener.port = mcp.port;
   // Off unless KANDEV_AGENTCTL_METRICS_ADDR names an address; bound before gRPC serves, so a bad one
   // fails the start.
@@ -78,15 +86,22 @@ async function start(config: Config, log: Logger): Promise<void> {
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
   const handlers = createAgentctlHandlers(registry, unary, attach, metrics);
-  const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, (server) =>
+  const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, config.tls, (server) =>
     addGuardedReflection(server, controlTokenHash),
   );
   grpc.setServing(true);
+  serving = true;
 
   // Reverse start order: refuse new work first, then close what is open.
   installShutdownHook({
     steps: [
-      { name: 'health-not-serving', run: () => grpc.setServing(false) },
+      {
+        name: 'health-not-serving',
+        run: () => {
+          serving = false;
+          grpc.setServing(false);
+        },
+      },
       { name: 'agents', run: () => registry.stopAllAgents() },
       { name: 'mcp-listener', run: () => mcp.close(() => registry.closeAllConnections()) },
       { name: 'attach-streams', run: () => hub.close() },
@@ -98,8 +113,12 @@ async function start(config: Config, log: Logger): Promise<void> {
     exit: (code) => process.exit(code),
   });
   const metricsPort = metricsListener?.port;
-  writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port, metricsPort });
-  log.info({ host: config.host, grpcPort: grpc.port, mcpPort: mcp.port, metricsPort }, 'agentctl ready');
+  const transport = grpcTransport(config.tls);
+  writeReadyLine({ grpcPort: grpc.port, mcpPort: mcp.port, grpcTransport: transport, metricsPort });
+  log.info(
+    { host: config.host, grpcPort: grpc.port, mcpPort: mcp.port, grpcTransport: transport, metricsPort },
+    'agentctl ready',
+  );
 }
 
 function main(): void {

@@ -199,6 +199,28 @@ describe('loadConfig', () => {
     expect(configError({ KANDEV_API_TOKEN_FILE: '/no/such/file' }).variables).toEqual(['KANDEV_API_TOKEN_FILE']);
   });
 
+  test('HTTP timeouts: short defaults, every variable, headers never above the request timeout', () => {
+    expect(loadConfig({}).http.timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
+    const env = {
+      KANDEV_HTTP_HEADERS_TIMEOUT_MS: '2000',
+      KANDEV_HTTP_REQUEST_TIMEOUT_MS: '8000',
+      KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+    };
+    expect(loadConfig(env).http.timeouts).toEqual({ headersMs: 2_000, requestMs: 8_000, keepAliveMs: 1_000 });
+    // The local agentctl gets the same timeouts and its MCP limits.
+    expect(loadConfig({ ...env, KANDEV_MCP_IDLE_TIMEOUT_MS: '1000' }).agentctl.passEnv).toEqual({
+      ...env,
+      KANDEV_MCP_IDLE_TIMEOUT_MS: '1000',
+    });
+    expect(configError({ KANDEV_HTTP_HEADERS_TIMEOUT_MS: '60000' }).variables).toEqual([
+      'KANDEV_HTTP_HEADERS_TIMEOUT_MS',
+      'KANDEV_HTTP_REQUEST_TIMEOUT_MS',
+    ]);
+    expect(configError({ KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }).variables).toEqual([
+      'KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    ]);
+  });
+
   test('every bad variable is named at once', () => {
     expect(configError({ KANDEV_HTTP_PORT: 'x', LOG_LEVEL: 'loud', KANDEV_AGENTCTL_TOKEN: 'short' }).variables).toEqual(
       ['KANDEV_AGENTCTL_TOKEN', 'KANDEV_HTTP_PORT', 'LOG_LEVEL'],

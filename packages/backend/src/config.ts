@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+import {
+  CONTROL_TOKEN_MIN_LENGTH,
+  HTTP_TIMEOUT_DEFAULTS,
+  HTTP_TIMEOUT_VARIABLES,
+  type HttpTimeouts,
+  httpTimeoutsConsistent,
+} from '@kandev/protocol';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from './http/request-access';
 import { LOG_LEVELS } from './logger';
+import { SecretKey, SecretKeyTextSchema, decodeSecretKey } from './secrets/secret-key';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveMs = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
@@ -25,6 +32,8 @@ const EnvSchema = z.object({
   // Empty means unset: compose passes `${KANDEV_API_TOKEN:-}` through when .env does not set it.
   KANDEV_API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(16).optional()),
   KANDEV_API_TOKEN_FILE: optionalText,
+  KANDEV_SECRET_KEY: SecretKeyTextSchema.optional(),
+  KANDEV_SECRET_KEY_FILE: optionalText,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KANDEV_SHUTDOWN_TIMEOUT_MS: positiveMs(10_000),
   KANDEV_AGENTCTL_TIMEOUT_MS: positiveMs(5_000),
@@ -38,6 +47,9 @@ const EnvSchema = z.object({
   KANDEV_GITLAB_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   KANDEV_GITLAB_BACKOFF_BASE_MS: positiveMs(60_000),
   KANDEV_GITLAB_BACKOFF_MAX_MS: positiveMs(900_000),
+  KANDEV_HTTP_HEADERS_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.headersMs),
+  KANDEV_HTTP_REQUEST_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.requestMs),
+  KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.keepAliveMs),
 });
 
 /** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
@@ -46,9 +58,21 @@ export const AGENTCTL_TOOL_CALL_TIMEOUT_DEFAULT_MS = 30_000;
 /** No reconciler retry waits longer than this, whatever the base. */
 export const REFRESH_RETRY_MAX_DELAY_MS = 30_000;
 
-/** Variables handed through to the agentctl child (and from there to agent processes). */
-// KANDEV_AGENTCTL_METRICS_ADDR: the local agentctl's /metrics address (agentctl validates it).
-const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'KANDEV_AGENTCTL_METRICS_ADDR'] as const;
+/**
+ * Variables handed through to the agentctl child: the agent's base environment, and agentctl's own MCP
+ * limits, HTTP timeouts and metrics address (agentctl validates them; no KANDEV_ variable reaches an agent).
+ */
+const PASSED_THROUGH = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION',
+  'KANDEV_MCP_MAX_CONNECTIONS',
+  'KANDEV_MCP_IDLE_TIMEOUT_MS',
+  'KANDEV_AGENTCTL_METRICS_ADDR',
+  ...HTTP_TIMEOUT_VARIABLES,
+] as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -88,6 +112,29 @@ function operatorApiToken(
   }
   if (token.length < 16) throw new ConfigError(['KANDEV_API_TOKEN_FILE']);
   return { token, source: `${e.KANDEV_API_TOKEN_FILE} (KANDEV_API_TOKEN_FILE)` };
+}
+
+/**
+ * The key sealing secrets at rest, from KANDEV_SECRET_KEY or KANDEV_SECRET_KEY_FILE (not both);
+ * undefined: the data dir's own secret.key (composition/secrets-at-rest.ts).
+ */
+function configuredSecretKey(
+  e: { KANDEV_SECRET_KEY?: Buffer; KANDEV_SECRET_KEY_FILE?: string },
+  readText: ReadTextFile,
+): SecretKey | undefined {
+  if (e.KANDEV_SECRET_KEY !== undefined && e.KANDEV_SECRET_KEY_FILE !== undefined) {
+    throw new ConfigError(['KANDEV_SECRET_KEY', 'KANDEV_SECRET_KEY_FILE']);
+  }
+  if (e.KANDEV_SECRET_KEY !== undefined) return new SecretKey(e.KANDEV_SECRET_KEY, 'KANDEV_SECRET_KEY');
+  if (e.KANDEV_SECRET_KEY_FILE === undefined) return undefined;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = decodeSecretKey(readText(e.KANDEV_SECRET_KEY_FILE));
+  } catch {
+    bytes = undefined;
+  }
+  if (bytes === undefined) throw new ConfigError(['KANDEV_SECRET_KEY_FILE']);
+  return new SecretKey(bytes, `${e.KANDEV_SECRET_KEY_FILE} (KANDEV_SECRET_KEY_FILE)`);
 }
 
 /** Thrown for bad configuration; names the variables, never their values. */
@@ -151,6 +198,12 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
   if (e.KANDEV_GITLAB_BACKOFF_MAX_MS < e.KANDEV_GITLAB_BACKOFF_BASE_MS) {
     throw new ConfigError(['KANDEV_GITLAB_BACKOFF_BASE_MS', 'KANDEV_GITLAB_BACKOFF_MAX_MS']);
   }
+  const httpTimeouts: HttpTimeouts = Object.freeze({
+    headersMs: e.KANDEV_HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: e.KANDEV_HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: e.KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
+  if (!httpTimeoutsConsistent(httpTimeouts)) throw new ConfigError([...HTTP_TIMEOUT_VARIABLES.slice(0, 2)]);
   let executors;
   try {
     executors = parseExecutorsConfig(withoutBlanks(env), readText);
@@ -160,8 +213,14 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
   }
   return Object.freeze({
     apiToken: operatorApiToken(e, readText),
+    secretKey: configuredSecretKey(e, readText),
     executors: Object.freeze(executors),
-    http: Object.freeze({ host: e.KANDEV_HTTP_HOST, port: e.KANDEV_HTTP_PORT, ...parseHttpAccess(e) }),
+    http: Object.freeze({
+      host: e.KANDEV_HTTP_HOST,
+      port: e.KANDEV_HTTP_PORT,
+      timeouts: httpTimeouts,
+      ...parseHttpAccess(e),
+    }),
     dataDir: e.KANDEV_DATA_DIR,
     gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),
     gitlabInsecureHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_INSECURE_HOSTS)),

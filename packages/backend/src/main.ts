@@ -2,12 +2,14 @@ import { createAuthMiddleware } from './auth/auth-middleware';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createBackend } from './composition/create-backend';
 import { secureDataDir } from './composition/data-dir';
+import { openSecretsAtRest } from './composition/secrets-at-rest';
 import { createAgentctlPort, createGitlabPort } from './composition/production-ports';
 import { connectableHost } from './connectable-host';
 import { createApp } from './http/app';
 import { listen } from './http/http-server';
 import { metricsRoute } from './http/metrics-route';
 import { createLogger } from './logger';
+import { SecretKeyError } from './secrets/secret-key-file';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
 import { createDatabase, migrateToLatest } from './store/database';
 
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
     steps.unshift({ name: 'database', run: () => db.destroy() });
     const applied = await migrateToLatest(db);
     logger.info({ dataDir: config.dataDir, applied }, 'database ready');
+    const secrets = await openSecretsAtRest(config, db, logger);
 
     const agentctl = createAgentctlPort(config, logger);
     steps.unshift({ name: 'agentctl', run: () => agentctl.executors.stop() });
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
       clock: () => new Date(),
       agentctl,
       gitlab: createGitlabPort(),
+      secrets,
     });
     steps.unshift({ name: 'services', run: () => backend.stop() }); // before agentctl stops and the db closes
     // Executors recovered (an executor that cannot recover is logged; its sessions fail at reconcile),
@@ -59,8 +63,9 @@ async function main(): Promise<void> {
       access: config.http,
       auth: createAuthMiddleware(backend.tokens),
       metrics: metricsRoute(backend.metrics.registry, logger),
+      readiness: backend.readiness,
     });
-    const http = await listen(app, config.http.host, config.http.port);
+    const http = await listen(app, config.http.host, config.http.port, config.http.timeouts);
     steps.unshift({ name: 'http', run: () => http.close() });
 
     const url = `http://${connectableHost(config.http.host)}:${http.port}`;
@@ -72,9 +77,11 @@ async function main(): Promise<void> {
     logger.info({ url }, 'backend listening');
     backend.serve();
   } catch (err) {
-    logger.fatal({ err }, 'backend failed to start');
+    // A key that does not fit the stored secrets is an operator's problem: its message, no stack.
+    if (err instanceof SecretKeyError) logger.fatal(`backend failed to start: ${err.message}`);
+    else logger.fatal({ err }, 'backend failed to start');
     await runShutdown(logger, steps);
-    process.exit(1);
+    process.exit(err instanceof SecretKeyError ? 2 : 1);
   }
 }
 

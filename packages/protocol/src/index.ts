@@ -10,9 +10,12 @@ export * from './agent-runtime';
 export * from './session-event';
 export * from './control-auth';
 export * from './canonical-json';
+export * from './channel-credentials';
 export * from './health';
+export * from './http-timeouts';
 export type { AgentCtlClient, AgentCtlHandlers } from './generated/kandev/agentctl/v1/AgentCtl';
 export type { LaunchConfig__Output as WireLaunchConfigOutput } from './generated/kandev/agentctl/v1/LaunchConfig';
+export type { RestoreSessionRequest__Output as WireRestoreSessionRequestOutput } from './generated/kandev/agentctl/v1/RestoreSessionRequest';
 export type { SessionState__Output as WireSessionStateOutput } from './generated/kandev/agentctl/v1/SessionState';
 export type { UpdateProvidersRequest__Output as WireUpdateProvidersRequestOutput } from './generated/kandev/agentctl/v1/UpdateProvidersRequest';
 export type {

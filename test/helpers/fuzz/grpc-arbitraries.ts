@@ -64,6 +64,10 @@ export function unaryRequests(liveIds: readonly string[]): Record<string, fc.Arb
   return {
     CreateSession: launchConfig(liveIds),
     UpdateProviders: fc.record({ session_id: id, providers, revision }),
+    RestoreSession: fc.record({
+      config: launchConfig(liveIds),
+      mcp_token_sha256: fc.oneof(fc.string({ maxLength: 70 }), fc.stringMatching(/^[0-9a-f]{64}$/)),
+    }),
     GetSession: fc.record({ session_id: id }),
     ListSessions: fc.constant({}),
     StopSession: fc.record({ session_id: id }),

@@ -4,11 +4,12 @@ import {
   turnRecordToWire,
   updateOutcomeToWire,
   type WireLaunchConfigOutput,
+  type WireRestoreSessionRequestOutput,
   type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
 import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { SessionRegistry } from '../sessions/session-registry';
-import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseSessionId } from './request-parsers';
+import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseRestore, parseSessionId } from './request-parsers';
 import type { UnaryAdapter } from './unary-adapter';
 
 /**
@@ -35,6 +36,9 @@ export function createAgentctlHandlers(
         session: sessionStateToWire(result.session),
       };
     }),
+    RestoreSession: unary('RestoreSession', (request: WireRestoreSessionRequestOutput) =>
+      sessionStateToWire(registry.restore(parseRestore(request))),
+    ),
     GetSession: unary('GetSession', (request: unknown) => sessionStateToWire(registry.get(parseSessionId(request)))),
     ListSessions: unary('ListSessions', () => ({ sessions: registry.list().map(sessionStateToWire) })),
     StopSession: unary('StopSession', async (request: unknown) => ({

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { WIRE_SESSION_ID, wireLaunchConfig } from '../testing/launch-config-fixture';
-import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseSessionId } from './request-parsers';
+import { sha256Hex, type WireLaunchConfigOutput, type WireRestoreSessionRequestOutput } from '@kandev/protocol';
+import { MCP_TOKEN_A, WIRE_SESSION_ID, wireLaunchConfig } from '../testing/launch-config-fixture';
+import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseRestore, parseSessionId } from './request-parsers';
 
 const invalid = expect.objectContaining({ code: 'invalid_argument' }) as Error;
 
@@ -96,5 +97,34 @@ describe('parsePrompt', () => {
     expect(() => parsePrompt(wire)).toThrow(
       expect.objectContaining({ code: 'invalid_argument', message: expect.stringContaining(field) }) as Error,
     );
+  });
+});
+
+describe('parseRestore (RestoreSession)', () => {
+  const HASH = sha256Hex(MCP_TOKEN_A);
+  const stored = (overrides: Partial<WireLaunchConfigOutput> = {}) => ({
+    config: { ...wireLaunchConfig(), mcp_token: '', ...overrides },
+    mcp_token_sha256: HASH,
+  });
+
+  test('a stored MCP-only config and the token hash parse', () => {
+    expect(parseRestore(stored())).toMatchObject({
+      config: { sessionId: WIRE_SESSION_ID, mcpToken: '' },
+      mcpTokenHash: HASH,
+    });
+  });
+
+  test.each<[string, WireRestoreSessionRequestOutput]>([
+    ['no config', { config: null, mcp_token_sha256: HASH }],
+    ['a token in the config', { ...stored(), config: wireLaunchConfig() }],
+    ['a hash that is not 64 hex characters', { ...stored(), mcp_token_sha256: 'abc' }],
+    ['an upper-case hash', { ...stored(), mcp_token_sha256: HASH.toUpperCase() }],
+    [
+      'an agent (it needs the token itself)',
+      stored({ agent: { command: 'node', args: [], env: {}, cwd: '', supports_mcp: true, resume_acp_session_id: '' } }),
+    ],
+    ['a session id that is not a UUID', stored({ session_id: 'session-1' })],
+  ])('refused: %s', (_name, wire) => {
+    expect(() => parseRestore(wire)).toThrow(invalid);
   });
 });

@@ -6,6 +6,7 @@ import {
   providersFromWire,
   revisionFromWire,
   type WireLaunchConfigOutput,
+  type WireRestoreSessionRequestOutput,
   type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
 import { z } from 'zod';
@@ -35,6 +36,32 @@ export function parseLaunchConfig(wire: WireLaunchConfigOutput): LaunchConfig {
   const config = launchConfigFromWire(wire, { requireToken: true });
   if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
   return config;
+}
+
+/** What RestoreSession registers: a stored (token-less) MCP-only config and the token's SHA-256. */
+export interface SessionRestore {
+  readonly config: LaunchConfig;
+  readonly mcpTokenHash: string;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * RestoreSession: the config as the backend stored it (no token) and the token's SHA-256 instead. Only
+ * an MCP-only session: an agent needs the real token to reach its endpoint, so it has to be resumed.
+ */
+export function parseRestore(wire: WireRestoreSessionRequestOutput): SessionRestore {
+  if (wire.config === null) throw new AppError('invalid_argument', 'config is required');
+  const config = launchConfigFromWire(wire.config, { requireToken: false });
+  if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
+  if (config.mcpToken.length > 0) throw new AppError('invalid_argument', 'config.mcp_token must be empty');
+  if (!SHA256_HEX.test(wire.mcp_token_sha256)) {
+    throw new AppError('invalid_argument', 'mcp_token_sha256 must be 64 lowercase hex characters');
+  }
+  if (config.agent !== null) {
+    throw new AppError('invalid_argument', 'only an MCP-only session can be restored; resume a session with an agent');
+  }
+  return { config, mcpTokenHash: wire.mcp_token_sha256 };
 }
 
 /** UpdateProviders: unknown provider numbers are dropped (fail closed). */

@@ -6,8 +6,10 @@ describe('writeReadyLine', () => {
     const out = new PassThrough();
     const chunks: string[] = [];
     out.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-    writeReadyLine({ grpcPort: 7421, mcpPort: 7422 }, out);
-    expect(() => writeReadyLine({ grpcPort: 1, mcpPort: 2 }, out)).toThrow(/already/);
-    expect(chunks.join('')).toBe(`{"event":"ready","grpcPort":7421,"mcpPort":7422,"pid":${process.pid}}\n`);
+    writeReadyLine({ grpcPort: 7421, mcpPort: 7422, grpcTransport: 'mtls' }, out);
+    expect(() => writeReadyLine({ grpcPort: 1, mcpPort: 2, grpcTransport: 'plaintext' }, out)).toThrow(/already/);
+    expect(chunks.join('')).toBe(
+      `{"event":"ready","grpcPort":7421,"mcpPort":7422,"grpcTransport":"mtls","pid":${process.pid}}\n`,
+    );
   });
 });

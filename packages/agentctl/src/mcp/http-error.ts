@@ -3,6 +3,7 @@ import type { Response } from 'express';
 /** JSON-RPC error codes used on HTTP-level refusals (no request id is known at that point). */
 export const JSONRPC_SERVER_ERROR = -32000;
 export const JSONRPC_PARSE_ERROR = -32700;
+export const JSONRPC_INVALID_REQUEST = -32600;
 
 /**
  * Every HTTP-level refusal on the MCP listener has one JSON shape (the one the SDK's own transport

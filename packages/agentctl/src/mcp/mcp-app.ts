@@ -11,6 +11,8 @@ export const MCP_ROUTE = '/sessions/:sessionId/mcp';
 
 export interface McpAppDeps extends McpEndpointDeps {
   readonly allowedHosts: readonly string[];
+  /** GET /readyz: true while gRPC serves (after start-up, before shutdown); default always ready. */
+  readonly isReady?: () => boolean;
 }
 
 interface BodyParserError {
@@ -19,6 +21,8 @@ interface BodyParserError {
 
 function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
+    // The router could not percent-decode the session id in the path (e.g. /sessions/%ZZ/mcp).
+    if (err instanceof URIError) return sendHttpError(res, 400, 'the request path is not valid percent-encoding');
     const type = typeof err === 'object' && err !== null ? (err as BodyParserError).type : undefined;
     if (type === 'entity.too.large') return sendHttpError(res, 413, `request body over ${MCP_MAX_BODY_BYTES} bytes`);
     if (type === 'entity.parse.failed')
@@ -28,12 +32,17 @@ function errorHandler(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** The MCP HTTP app: liveness, DNS-rebinding protection, a 1 MB JSON limit and the per-session endpoint. */
+/** The MCP HTTP app: liveness and readiness, DNS-rebinding protection, a 1 MB JSON limit and the per-session endpoint. */
 export function createMcpApp(deps: McpAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  // Open like /healthz (probes send no token); status words only.
+  app.get('/readyz', (_req, res) => {
+    const ready = deps.isReady?.() ?? true;
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
   app.use(hostHeaderValidation([...LOCAL_HOST_NAMES, ...deps.allowedHosts]));
   const endpoint = createMcpEndpoint(deps);

@@ -6,7 +6,8 @@ import type { Logger } from '../logger';
 import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { RuntimeSession } from '../sessions/runtime-session';
 import type { SessionRegistry } from '../sessions/session-registry';
-import { sendHttpError } from './http-error';
+import { type ConnectionLimiter, type ConnectionSlot, type McpLimits } from './connection-limits';
+import { JSONRPC_INVALID_REQUEST, sendHttpError } from './http-error';
 import { McpConnection } from './mcp-connection';
 import { createSessionMcpServer } from './session-mcp-server';
 import { authenticateSession } from './session-auth';
@@ -19,8 +20,10 @@ export interface McpEndpointDeps {
   readonly registry: SessionRegistry;
   readonly forwarder: ToolCallForwarder;
   readonly log: Logger;
-  /** Counts and times tools/list. */
-  readonly metrics?: Pick<AgentctlMetrics, 'toolsList'>;
+  readonly limiter: ConnectionLimiter;
+  readonly idleTimeoutMs: McpLimits['idleTimeoutMs'];
+  /** Counts and times tools/list; counts connections refused at a cap. */
+  readonly metrics?: Pick<AgentctlMetrics, 'toolsList' | 'connectionRefused'>;
 }
 
 /**
@@ -33,6 +36,11 @@ export function createMcpEndpoint(deps: McpEndpointDeps): RequestHandler {
     const session = authenticateSession(deps.registry, req, res);
     if (session === undefined) return;
     const body: unknown = req.body;
+    // JSON-RPC 2.0: an empty batch is itself an invalid request (the transport would answer 202).
+    if (req.method === 'POST' && Array.isArray(body) && body.length === 0) {
+      sendHttpError(res, 400, 'invalid request: an empty JSON-RPC batch', JSONRPC_INVALID_REQUEST);
+      return;
+    }
     const mcpSessionId = req.header('mcp-session-id');
     if (mcpSessionId !== undefined) {
       const connection = session.connection(mcpSessionId);
@@ -44,44 +52,70 @@ export function createMcpEndpoint(deps: McpEndpointDeps): RequestHandler {
       return;
     }
     if (req.method === 'POST' && isInitializeRequest(body)) {
-      await openConnection(deps, session, req, res, body);
+      const slot = deps.limiter.acquire(session.sessionId);
+      if ('refused' in slot) {
+        deps.metrics?.connectionRefused();
+        sendHttpError(res, 429, slot.refused);
+        return;
+      }
+      await openConnection(deps, session, slot, { req, res, body });
       return;
     }
     sendHttpError(res, 400, 'missing mcp-session-id header: send an initialize request first');
   };
 }
 
+interface Exchange {
+  readonly req: Request;
+  readonly res: Response;
+  readonly body: unknown;
+}
+
+/** Holds `slot` until the connection closes, however it closes (DELETE, idle, stop, refused, failed). */
 async function openConnection(
   deps: McpEndpointDeps,
   session: RuntimeSession,
-  req: Request,
-  res: Response,
-  body: unknown,
+  slot: ConnectionSlot,
+  { req, res, body }: Exchange,
 ): Promise<void> {
   const log = deps.log.child({ sessionId: session.sessionId });
   const authenticatedWith = session.mcpTokenHash;
   const server = createSessionMcpServer(session, deps.forwarder, log, deps.metrics);
+  let connection: McpConnection | undefined;
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
     onsessioninitialized: (id) => {
-      const connection = new McpConnection(id, server, transport);
+      connection = new McpConnection(id, server, transport, {
+        timeoutMs: deps.idleTimeoutMs,
+        onIdle: () => log.debug({ mcpSessionId: id }, 'MCP connection idle; closing it'),
+      });
       // The token was replaced or the session stopped while this client initialised: do not attach.
       if (session.mcpTokenHash !== authenticatedWith || deps.registry.find(session.sessionId) !== session) {
         void connection.close();
         return;
       }
+      connection.track(res);
       session.addConnection(connection);
       log.debug({ mcpSessionId: id }, 'MCP connection opened');
     },
   });
   server.onclose = () => {
+    slot.release();
+    connection?.markEnded();
     if (transport.sessionId === undefined) return;
-    session.removeConnection(transport.sessionId);
+    // Only this connection's own entry (a stopped session's list was already detached).
+    if (session.connection(transport.sessionId) === connection) session.removeConnection(transport.sessionId);
     log.debug({ mcpSessionId: transport.sessionId }, 'MCP connection closed');
   };
   server.onerror = (err) => log.warn({ err }, 'MCP connection error');
-  await server.connect(transport);
-  await transport.handleRequest(req, res, body);
-  if (transport.sessionId === undefined) await server.close();
+  try {
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  } finally {
+    if (transport.sessionId === undefined) {
+      slot.release();
+      await server.close();
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type HttpTimeouts, httpServerOptions } from '@kandev/protocol';
 
 export interface McpListener {
   readonly port: number;
@@ -12,8 +13,14 @@ export interface McpListener {
   close(drain: () => Promise<void>): Promise<void>;
 }
 
-export async function startMcpListener(app: RequestListener, host: string, port: number): Promise<McpListener> {
-  const server: Server = createServer(app);
+/** A client that does not finish its headers or body in time, or idles between requests, is disconnected. */
+export async function startMcpListener(
+  app: RequestListener,
+  host: string,
+  port: number,
+  timeouts: HttpTimeouts,
+): Promise<McpListener> {
+  const server: Server = createServer(httpServerOptions(timeouts), app);
   server.listen(port, host);
   await once(server, 'listening');
   const bound = (server.address() as AddressInfo).port;

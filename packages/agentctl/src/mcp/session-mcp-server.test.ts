@@ -2,7 +2,12 @@ import { AppError, selectTools, toolContextFromConfig } from '@kandev/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { SessionRegistry } from '../sessions/session-registry';
 import { FakeAgentLauncher } from '../testing/fake-session-agent';
 import { launchConfig } from '../testing/launch-config-fixture';
@@ -84,6 +89,32 @@ describe('per-connection MCP server (real SDK client, in memory)', () => {
     await expect(mcp.client.callTool({ name: 'message_task_kandev', arguments: { task_id: 't' } })).rejects.toThrow(
       /prompt/,
     );
+    expect(forward).not.toHaveBeenCalled();
+    await mcp.close();
+  });
+
+  test.each([
+    [
+      { name: 'list_tasks_kandev', arguments: ['self'] },
+      /params\.arguments for list_tasks_kandev must be an object.*not an array/,
+    ],
+    [{ name: 'list_tasks_kandev', arguments: 'parent_id=self' }, /must be an object of named arguments, not a string/],
+    [{ name: 'list_tasks_kandev', arguments: null }, /not null/],
+    [{ arguments: {} }, /tools\/call needs params\.name/],
+    [{ name: 42 }, /tools\/call needs params\.name/],
+  ])('malformed tools/call params %j: -32602 with a readable message, never forwarded', async (params, message) => {
+    const { registry, created } = setup();
+    await created;
+    const forward = jest.fn<Promise<never>, [ToolCall]>();
+    const mcp = await connect(registry, 'session-1', { forward });
+    // A raw request: the SDK client's callTool would not send these shapes.
+    const failure = await mcp.client.request({ method: 'tools/call', params }, CallToolResultSchema).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(McpError);
+    expect(failure).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(message) });
+    expect((failure as McpError).message).not.toMatch(/"code":|invalid_type/);
     expect(forward).not.toHaveBeenCalled();
     await mcp.close();
   });

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
-  CallToolRequestSchema,
   ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
@@ -9,9 +9,16 @@ import {
 import type { Logger } from '../logger';
 import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import { callTool, type ToolBinding } from './call-tool';
+import { CheckedCallToolRequestSchema } from './call-tool-request';
 import type { ToolCallForwarder } from './tool-call-forwarder';
 
 export const MCP_SERVER_INFO = { name: 'kandev-agentctl', version: '0.1.0' } as const;
+
+/**
+ * One JSON Schema validator for every connection: by default each SDK Server builds its own Ajv
+ * instance, the largest part of what a connection costs in memory and CPU.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -43,11 +50,12 @@ export function createSessionMcpServer(
 ): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: true } },
+    jsonSchemaValidator: SHARED_VALIDATOR,
     instructions: 'Kandev task tools for this session. The tool list can change while you work; re-list on notice.',
   });
   const list = () => binding.toolSet.listResult;
   server.setRequestHandler(ListToolsRequestSchema, () => metrics?.toolsList(list) ?? list());
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+  server.setRequestHandler(CheckedCallToolRequestSchema, (request, extra) =>
     callTool(binding, forwarder, log, request.params, { signal: extra.signal, onProgress: progressRelay(extra, log) }),
   );
   return server;

@@ -20,11 +20,16 @@ export function createAgentctlMetrics() {
   let connections: () => number = () => 0;
   new Gauge({
     name: 'kandev_agentctl_mcp_connections',
-    help: 'Open MCP client connections over every live session',
+    help: 'Open (or initialising) MCP client connections, all sessions: the slots the connection caps count',
     registers,
     collect() {
       this.set(connections());
     },
+  });
+  const refusedConnections = new Counter({
+    name: 'kandev_agentctl_mcp_connections_refused_total',
+    help: 'MCP initialize requests refused with 429 (a per-session or per-agentctl connection cap)',
+    registers,
   });
   const toolsLists = new Counter({
     name: 'kandev_agentctl_tools_list_requests_total',
@@ -61,6 +66,9 @@ export function createAgentctlMetrics() {
     /** The live connection count, read on each scrape. */
     countConnections(count: () => number): void {
       connections = count;
+    },
+    connectionRefused(): void {
+      refusedConnections.inc();
     },
     /** Runs a tools/list answer, counted and timed. */
     toolsList<T>(answer: () => T): T {

@@ -1,4 +1,4 @@
-import type { LaunchConfig } from '@kandev/protocol';
+import { type LaunchConfig, sha256Hex } from '@kandev/protocol';
 import { FakeAgentLauncher } from '../testing/fake-session-agent';
 import { FakeConnection } from '../testing/fake-connection';
 import { launchConfig, MCP_TOKEN_A, MCP_TOKEN_B } from '../testing/launch-config-fixture';
@@ -184,5 +184,25 @@ describe('SessionRegistry.stop and queries', () => {
     await registry.closeAllConnections();
     expect([...a, ...b].map((c) => c.closed)).toEqual([1, 1, 1]);
     expect(registry.list().map((s) => s.connectionCount)).toEqual([0, 0]);
+  });
+});
+
+describe('SessionRegistry.restore', () => {
+  test('registers a lost MCP-only session from its stored config and token hash: the old token works', () => {
+    const { registry } = setup();
+    const stored = { ...launchConfig({ providers: ['github'], revision: 3 }), mcpToken: '' };
+    const state = registry.restore({ config: stored, mcpTokenHash: sha256Hex(MCP_TOKEN_A) });
+    expect(state.config).toMatchObject({ revision: 3, providers: ['github'], mcpToken: '' });
+    expect(state.toolNames).toEqual(expect.arrayContaining(PR_TOOLS));
+    expect(registry.find('session-1')?.acceptsToken(MCP_TOKEN_A)).toBe(true);
+    expect(registry.find('session-1')?.acceptsToken(MCP_TOKEN_B)).toBe(false);
+  });
+
+  test('a session it holds is returned unchanged', async () => {
+    const { registry } = setup();
+    const held = await registry.create(launchConfig({ revision: 2 }));
+    const stored = { ...launchConfig({ providers: ['gitlab'], revision: 5 }), mcpToken: '' };
+    expect(registry.restore({ config: stored, mcpTokenHash: sha256Hex(MCP_TOKEN_B) })).toEqual(held);
+    expect(registry.find('session-1')?.acceptsToken(MCP_TOKEN_A)).toBe(true);
   });
 });

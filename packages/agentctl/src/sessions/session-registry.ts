@@ -95,6 +95,20 @@ export class SessionRegistry {
     return existing.state();
   }
 
+  /**
+   * RestoreSession: registers an MCP-only session this agentctl does not hold (it restarted) from the
+   * backend's stored config and the token's hash, so its clients' URL and token work again. A session
+   * already held is returned as it is (a repeated restore, or a backend that misjudged the loss).
+   */
+  restore(restore: { config: LaunchConfig; mcpTokenHash: string }): RuntimeSessionState {
+    const existing = this.sessions.get(restore.config.sessionId);
+    if (existing !== undefined) return existing.state();
+    const session = new RuntimeSession(this.revisionFor(restore.config, restore.mcpTokenHash), this.now());
+    this.sessions.set(restore.config.sessionId, session);
+    this.deps.log.info(this.describe(session), 'session restored');
+    return session.state();
+  }
+
   /** Prompt: idempotent per prompt id for the whole session; only a new id reaches the agent. */
   prompt(request: PromptRequest): PromptResult {
     const session = this.require(request.sessionId);
@@ -133,13 +147,6 @@ export class SessionRegistry {
     return [...this.sessions.values()]
       .map((session) => session.state())
       .sort((a, b) => (a.config.sessionId < b.config.sessionId ? -1 : 1));
-  }
-
-  /** Open MCP connections over every live session (the metrics gauge). */
-  connectionCount(): number {
-    let count = 0;
-    for (const session of this.sessions.values()) count += session.connectionList().length;
-    return count;
   }
 
   /** Live session for the MCP endpoint, or undefined. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { AgentCommand } from '@kandev/protocol';
+import type { SecretBox } from '../secrets/secret-box';
 import { parseJsonColumn, toBoolean, toIsoString } from '../store/row-values';
 import type { AgentProfile } from './agent-profile';
 
@@ -38,9 +39,20 @@ function fromRow(row: FullAgentProfileRow): AgentProfile {
   };
 }
 
-/** Agent profiles: the command agentctl should start for a task's sessions, and what it supports. */
+function mapValues(env: Record<string, string>, map: (value: string) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, map(value)]));
+}
+
+/**
+ * Agent profiles: the command agentctl should start for a task's sessions, and what it supports. Env
+ * values are sealed (AES-256-GCM, secrets/) before they reach the database; only findCommand opens
+ * them. Other reads return them as stored (sealed), which is all the names-only views need.
+ */
 export class AgentProfileStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly secrets: SecretBox,
+  ) {}
 
   /**
    * The command for a launch config, with the environment's real values: only CreateSession carries
@@ -54,7 +66,9 @@ export class AgentProfileStore {
     return {
       command: row.command,
       args: parseJsonColumn(ArgsSchema, row.args, 'agent_profiles.args'),
-      env: parseJsonColumn(EnvSchema, row.env ?? '{}', 'agent_profiles.env'),
+      env: mapValues(parseJsonColumn(EnvSchema, row.env ?? '{}', 'agent_profiles.env'), (value) =>
+        this.secrets.open(value),
+      ),
       supportsMcp: toBoolean(row.supports_mcp),
     };
   }
@@ -65,7 +79,7 @@ export class AgentProfileStore {
       name: profile.name,
       command: profile.command,
       args: JSON.stringify(profile.args),
-      env: JSON.stringify(profile.env ?? {}),
+      env: JSON.stringify(mapValues(profile.env ?? {}, (value) => this.secrets.seal(value))),
       supports_mcp: profile.supportsMcp,
       created_at: profile.createdAt,
     });

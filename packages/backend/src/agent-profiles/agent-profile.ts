@@ -6,7 +6,10 @@ export interface AgentProfile {
   name: string;
   command: string;
   args: string[];
-  /** Environment the agent starts with. Values may be secrets: never logged, never shown. */
+  /**
+   * Environment the agent starts with. Values may be secrets: never logged, never shown; read back from
+   * the store they are sealed (only the launch path opens them).
+   */
   env: Record<string, string>;
   /** False when the agent cannot receive the MCP tool set (autopilot tasks need it). */
   supportsMcp: boolean;

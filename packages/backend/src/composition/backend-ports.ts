@@ -10,6 +10,7 @@ import type { DrainGate } from '../prompt-queue/drain-gate';
 import type { CredentialVerifier } from '../provider-automation/workspace-credential-service';
 import type { StartTimer } from '../questions/question-service';
 import type { BackoffPolicy } from '../retry/retry-backoff';
+import type { SecretBox } from '../secrets/secret-box';
 
 /** What the composition root reads of the configuration (a loaded Config is one). */
 export interface BackendConfig {
@@ -54,6 +55,8 @@ export interface BackendPorts {
   clock: () => Date;
   agentctl: AgentctlPort;
   gitlab: GitlabPort;
+  /** Seals provider tokens and agent-profile env values at rest (main.ts: openSecretsAtRest). */
+  secrets: SecretBox;
   /** Jitter of the backoffs (reconciler, drainer, MR poller); default Math.random. */
   random?: () => number;
   /** The operator questions' timeout timer; default a real one. */

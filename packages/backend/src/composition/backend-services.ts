@@ -76,7 +76,7 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
-  const uow = createUnitOfWork(ports.db);
+  const uow = createUnitOfWork(ports.db, ports.secrets);
   const metrics = ports.metrics ?? createBackendMetrics();
   metrics.readFrom({
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),

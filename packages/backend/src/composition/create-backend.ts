@@ -5,7 +5,9 @@ import { AgentProfileService } from '../agent-profiles/agent-profile-service';
 import { createApiTokenRoutes } from '../auth/api-token-routes';
 import { ApiTokenService } from '../auth/api-token-service';
 import { createAgentctlRoutes } from '../executors/agentctl-routes';
+import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../executors/agentctl-reachability';
 import { AttachPool } from '../executors/attach-pool';
+import type { AgentctlEndpoint } from '../executors/executor';
 import { createMessageRoutes } from '../messages/message-routes';
 import { createMrLifecycleRoutes } from '../mr-lifecycle/mr-lifecycle-routes';
 import { createPromptRoutes } from '../session-runtime/prompt-routes';
@@ -14,6 +16,7 @@ import { createParentQuestionRoutes } from '../questions/parent-question-routes'
 import { createQuestionRoutes } from '../questions/question-routes';
 import { createRepositoryRoutes } from '../repositories/repository-routes';
 import { AgentctlLossHandler } from '../session-runtime/agentctl-loss';
+import { AgentctlRepair } from '../session-runtime/agentctl-repair';
 import { isLive } from '../sessions/session-lifecycle';
 import { createSessionRoutes } from '../session-runtime/session-routes';
 import { runShutdown, type ShutdownStep } from '../shutdown';
@@ -24,8 +27,14 @@ import { WorkspaceService } from '../workspaces/workspace-service';
 import { createWorkspaceSourceRoutes } from '../workspace-sources/workspace-source-routes';
 import type { BackendConfig, BackendPorts } from './backend-ports';
 import { type BackendServices, createServices } from './backend-services';
+import { checkReadiness } from './readiness';
 
-function createRouters(s: BackendServices, ports: BackendPorts, tokens: ApiTokenService): Router[] {
+function createRouters(
+  s: BackendServices,
+  ports: BackendPorts,
+  tokens: ApiTokenService,
+  reachability: AgentctlReachability,
+): Router[] {
   const { uow } = s;
   const clock = ports.clock;
   return [
@@ -38,7 +47,7 @@ function createRouters(s: BackendServices, ports: BackendPorts, tokens: ApiToken
     createWorkspaceSourceRoutes(s.sources),
     createSessionRoutes(s.sessions),
     createPromptRoutes(s.prompts),
-    createAgentctlRoutes(ports.agentctl.executors),
+    createAgentctlRoutes(ports.agentctl.executors, (address) => reachability.isReachable(address)),
     createMessageRoutes(uow),
     createQuestionRoutes(s.questions),
     createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),
@@ -51,9 +60,32 @@ function createRouters(s: BackendServices, ports: BackendPorts, tokens: ApiToken
  * the local one, a remote, each session's container), one that went loses it, and a session whose
  * agentctl died fails.
  */
-function followAgentctls(config: BackendConfig, s: BackendServices, ports: BackendPorts): AttachPool {
+function followAgentctls(
+  config: BackendConfig,
+  s: BackendServices,
+  ports: BackendPorts,
+  booted: Promise<void>,
+  reachability: AgentctlReachability,
+) {
   const { uow, turns } = s;
   const logger = ports.logger;
+  const { executors } = ports.agentctl;
+  const repair = new AgentctlRepair({
+    uow,
+    clock: ports.clock,
+    agentctls: s.agentctls,
+    pusher: s.pusher,
+    lanes: turns.lanes,
+    logger: logger.child({ component: 'repair' }),
+  });
+  // After the boot reconcile, so a session is judged once at boot (the reconcile's rules) and by the
+  // repair for every later (re)attach.
+  const repairOn = (endpoint: AgentctlEndpoint) => {
+    reachability.attached(endpoint);
+    void booted
+      .then(() => repair.repair(endpoint))
+      .catch((err: unknown) => logger.error({ err, grpcAddress: endpoint.grpcAddress }, 'agentctl repair failed'));
+  };
   const attach = new AttachPool(() =>
     createToolCallChannel({
       uow,
@@ -62,12 +94,23 @@ function followAgentctls(config: BackendConfig, s: BackendServices, ports: Backe
       heartbeatMs: config.toolCallHeartbeatMs,
       logger: logger.child({ component: 'attach' }),
       metrics: s.metrics,
+      onAttached: repairOn,
+      onDetached: (endpoint) => {
+        reachability.detached(endpoint);
+        executors.noticeDetached(endpoint);
+      },
     }),
   );
   const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });
   ports.agentctl.events.subscribe({
-    up: (slot, endpoint) => attach.up(slot, endpoint),
-    down: (slot, endpoint) => attach.down(slot, endpoint),
+    up: (slot, endpoint) => {
+      reachability.up(endpoint);
+      attach.up(slot, endpoint);
+    },
+    down: (slot, endpoint) => {
+      reachability.down(endpoint);
+      attach.down(slot, endpoint);
+    },
     lost: (session, reason) => void losses.handle(session, reason),
   });
   return attach;
@@ -83,12 +126,19 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const { uow, questions, turns, reconciler, orphans, poller } = services;
   const { logger } = ports;
   const { executors } = ports.agentctl;
-  const attach = followAgentctls(config, services, ports);
+  let markBooted: () => void = () => undefined;
+  const booted = new Promise<void>((resolve) => (markBooted = resolve));
+  const reachability = new AgentctlReachability({
+    ...REACHABILITY_DEFAULTS,
+    logger: logger.child({ component: 'reachability' }),
+  });
+  const attach = followAgentctls(config, services, ports, booted, reachability);
   const tokens = new ApiTokenService({ db: ports.db, clock: ports.clock, logger, configured: config.apiToken });
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
     { name: 'mr poller', run: () => poller.stop() },
     { name: 'attach', run: () => attach.stop() },
+    { name: 'reachability', run: () => reachability.stop() },
     { name: 'turns', run: () => turns.stop() }, // after attach: its events finish first
     { name: 'orphan sweeper', run: () => orphans.stop() },
     { name: 'reconciler', run: () => reconciler.stop() },
@@ -96,7 +146,9 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
 
   return {
     ...services,
-    routers: createRouters(services, ports, tokens),
+    routers: createRouters(services, ports, tokens, reachability),
+    /** GET /readyz: the database takes a write and every configured executor's agentctl answers. */
+    readiness: () => checkReadiness(ports.db, executors, (address) => reachability.isReachable(address)),
     /** Operator API tokens; main.ts guards /api with createAuthMiddleware(tokens). */
     tokens,
 
@@ -120,6 +172,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       if (defaultFailure !== undefined) throw defaultFailure;
       // Never fatal: a failure is logged.
       await turns.boot.run().catch((err: unknown) => logger.error({ err }, 'boot reconcile failed'));
+      markBooted();
     },
 
     /** Background work once serving: the repair sweeps, then the MR poller. */

@@ -50,7 +50,12 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
         return new LocalExecutorBackend(localExecutor(config, log), entry.name, events);
       case 'remote':
         return new RemoteExecutor({
-          endpoint: { grpcAddress: entry.grpcAddress, mcpBaseUrl: entry.mcpBaseUrl, controlToken: entry.controlToken },
+          endpoint: {
+            grpcAddress: entry.grpcAddress,
+            mcpBaseUrl: entry.mcpBaseUrl,
+            controlToken: entry.controlToken,
+            ...(entry.tls === undefined ? {} : { tls: entry.tls }),
+          },
           slot: entry.name,
           healthTimeoutMs: config.agentctl.callTimeoutMs,
           events,
@@ -70,6 +75,7 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
           logLevel: config.logLevel,
           toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
           startTimeoutMs: entry.startTimeoutMs,
+          tls: entry.tls,
           events,
           logger: log.child({ executor: entry.name }),
         });

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { API_TOKEN_FILE_NAME } from '../auth/api-token-service';
+import { SECRET_KEY_FILE_NAME } from '../secrets/secret-key-file';
 import { ensurePrivateDir, tightenPrivateDir, tightenPrivateFile } from '../private-files';
 import { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from '../store/database';
 
@@ -21,6 +22,7 @@ export const PRIVATE_DATA_FILES: readonly string[] = [
   `${AGENTCTL_STATE_FILE}.tmp`,
   BACKEND_ID_FILE,
   API_TOKEN_FILE_NAME,
+  SECRET_KEY_FILE_NAME,
 ];
 
 /**

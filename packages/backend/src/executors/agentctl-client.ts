@@ -1,9 +1,11 @@
 import * as grpc from '@grpc/grpc-js';
 import {
+  agentctlChannel,
   type AgentCtlClient,
   AppError,
   appErrorFromGrpc,
   controlTokenMetadata,
+  isTlsFailure,
   type LaunchConfig,
   launchConfigToWire,
   loadAgentctlProto,
@@ -11,6 +13,7 @@ import {
   providerToWire,
   type RuntimeSessionState,
   sessionStateFromWire,
+  tlsFailureMessage,
   type TurnRecord,
   turnRecordFromWire,
   type UpdateOutcome,
@@ -62,6 +65,8 @@ export function promptAcceptedFromWire(response: WirePromptResponseOutput): Prom
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
   updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult>;
+  /** An MCP-only session the agentctl lost, registered again from its stored config and token hash. */
+  restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState>;
   getSession(sessionId: string): Promise<RuntimeSessionState>;
   stopSession(sessionId: string): Promise<boolean>;
   listSessions(): Promise<RuntimeSessionState[]>;
@@ -79,7 +84,8 @@ export class AgentctlClient implements AgentctlApi {
     private readonly timeoutMs: number,
   ) {
     const AgentCtl = loadAgentctlProto().kandev.agentctl.v1.AgentCtl;
-    this.client = new AgentCtl(endpoint.grpcAddress, grpc.credentials.createInsecure());
+    const channel = agentctlChannel(endpoint.tls);
+    this.client = new AgentCtl(endpoint.grpcAddress, channel.credentials, channel.options);
   }
 
   async createSession(config: LaunchConfig): Promise<RuntimeSessionState> {
@@ -100,6 +106,14 @@ export class AgentctlClient implements AgentctlApi {
       this.client.UpdateProviders(request, md, opts, cb),
     );
     return providerUpdateFromWire(response);
+  }
+
+  async restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState> {
+    const request = { config: launchConfigToWire(config), mcp_token_sha256: mcpTokenHash };
+    const state = await this.call<WireSessionStateOutput>('RestoreSession', (md, opts, cb) =>
+      this.client.RestoreSession(request, md, opts, cb),
+    );
+    return sessionStateFromWire(state);
   }
 
   async getSession(sessionId: string): Promise<RuntimeSessionState> {
@@ -145,11 +159,20 @@ export class AgentctlClient implements AgentctlApi {
     this.client.close();
   }
 
+  /** A refused TLS handshake says so (and where), instead of a bare UNAVAILABLE. */
+  private failure(error: grpc.ServiceError, method: string): AppError {
+    const { grpcAddress, tls } = this.endpoint;
+    if (tls !== undefined && error.code === grpc.status.UNAVAILABLE && isTlsFailure(error.details)) {
+      return new AppError('unavailable', `agentctl ${method}: ${tlsFailureMessage(grpcAddress, error.details)}`);
+    }
+    return appErrorFromGrpc(error, `agentctl ${method}`);
+  }
+
   private call<Res>(method: string, invoke: Invoke<Res>): Promise<Res> {
     const metadata = controlTokenMetadata(this.endpoint.controlToken);
     return new Promise<Res>((resolve, reject) => {
       invoke(metadata, { deadline: Date.now() + this.timeoutMs }, (error, response) => {
-        if (error !== null) reject(appErrorFromGrpc(error, `agentctl ${method}`));
+        if (error !== null) reject(this.failure(error, method));
         else if (response === undefined) reject(new AppError('internal', `agentctl ${method}: empty response`));
         else resolve(response);
       });
@@ -172,7 +195,10 @@ export class AgentctlClients implements AgentctlConnector {
 
   clientFor(endpoint: AgentctlEndpoint): AgentctlClient {
     let client = this.clients.get(endpoint.grpcAddress);
-    if (client !== undefined && client.endpoint.controlToken !== endpoint.controlToken) {
+    const changed =
+      client !== undefined &&
+      (client.endpoint.controlToken !== endpoint.controlToken || client.endpoint.tls !== endpoint.tls);
+    if (client !== undefined && changed) {
       client.close();
       client = undefined;
     }

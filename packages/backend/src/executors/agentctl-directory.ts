@@ -15,6 +15,8 @@ export interface AgentctlDirectory {
   endpointFor(session: SessionPlacement): AgentctlEndpoint | undefined;
   /** Every agentctl up now. */
   endpoints(): AgentctlEndpoint[];
+  /** The executor (name and kind) whose agentctl is up at this address now, if any. */
+  ownerOf(grpcAddress: string): { name: string; kind: string } | undefined;
   /** The session ended: its executor may free what it held for it (docker: its container). */
   release(session: SessionPlacement): Promise<void>;
 }

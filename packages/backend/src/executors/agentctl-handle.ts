@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isAlive, stopAgentctlProcess } from './agentctl-process';
 
@@ -23,10 +24,23 @@ export function spawnedHandle(child: ChildProcess, pid: number): AgentctlHandle 
 export function isPidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * An adopted agentctl's parent (our crashed predecessor) is gone; if whoever inherited it does not reap
+ * it, a dead one stays a zombie that signal 0 still finds. Linux says so in /proc; elsewhere: not known.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
 

@@ -58,6 +58,16 @@ export class Agentctls {
     throw new AppError('not_found', `the agentctl session ${session.id} ran on (${session.agentctlAddress}) is gone`);
   }
 
+  /** The executor whose agentctl is up at this address (name, kind), if any. */
+  ownerOf(grpcAddress: string): { name: string; kind: string } | undefined {
+    return this.directory.ownerOf(grpcAddress);
+  }
+
+  /** A client for one agentctl up now (the repair once it attached). */
+  at(endpoint: AgentctlEndpoint): AgentctlApi {
+    return this.clients.clientFor(endpoint);
+  }
+
   /** Every agentctl up now, each with its own client. */
   up(): ReachedAgentctl[] {
     return this.directory.endpoints().map((endpoint) => this.reach(endpoint));

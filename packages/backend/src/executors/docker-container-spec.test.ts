@@ -1,5 +1,11 @@
 import type { ContainerInspectInfo } from 'dockerode';
-import { CONTAINER_TOKEN_PATH, containerSpec, labelFilter, publishedPorts } from './docker-container-spec';
+import {
+  CONTAINER_TLS_PATHS,
+  CONTAINER_TOKEN_PATH,
+  containerSpec,
+  labelFilter,
+  publishedPorts,
+} from './docker-container-spec';
 
 const INPUT = {
   image: 'kandev/agentctl:dev',
@@ -31,6 +37,31 @@ describe('containerSpec', () => {
     expect(spec.HostConfig?.Binds).toEqual([`${INPUT.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`]);
     expect(spec.Env).toContain(`KANDEV_AGENTCTL_TOKEN_FILE=${CONTAINER_TOKEN_PATH}`);
     expect(spec.Env?.some((entry) => entry.startsWith('KANDEV_AGENTCTL_TOKEN='))).toBe(false);
+  });
+
+  test('TLS: agentctl’s certificate, key and client CA are read-only mounts its TLS variables point at', () => {
+    const tlsFiles = {
+      cert: '/data/c.tls-cert.pem',
+      key: '/data/c.tls-key.pem',
+      clientCa: '/data/c.tls-client-ca.pem',
+    };
+    const spec = containerSpec({ ...INPUT, tlsFiles });
+    expect(spec.HostConfig?.Binds).toEqual([
+      `${INPUT.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`,
+      `${tlsFiles.cert}:${CONTAINER_TLS_PATHS.cert}:ro`,
+      `${tlsFiles.key}:${CONTAINER_TLS_PATHS.key}:ro`,
+      `${tlsFiles.clientCa}:${CONTAINER_TLS_PATHS.clientCa}:ro`,
+    ]);
+    expect(spec.Env).toEqual(
+      expect.arrayContaining([
+        `KANDEV_AGENTCTL_TLS_CERT=${CONTAINER_TLS_PATHS.cert}`,
+        `KANDEV_AGENTCTL_TLS_KEY=${CONTAINER_TLS_PATHS.key}`,
+        `KANDEV_AGENTCTL_TLS_CLIENT_CA=${CONTAINER_TLS_PATHS.clientCa}`,
+      ]),
+    );
+    const serverOnly = containerSpec({ ...INPUT, tlsFiles: { ...tlsFiles, clientCa: undefined } });
+    expect(serverOnly.Env?.some((entry) => entry.startsWith('KANDEV_AGENTCTL_TLS_CLIENT_CA='))).toBe(false);
+    expect(containerSpec(INPUT).Env?.some((entry) => entry.startsWith('KANDEV_AGENTCTL_TLS_'))).toBe(false);
   });
 
   test('gRPC and MCP are published on the publish host only, at ports the engine picks', () => {

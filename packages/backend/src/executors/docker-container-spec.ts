@@ -1,4 +1,5 @@
 import type { ContainerCreateOptions, ContainerInspectInfo } from 'dockerode';
+import type { ContainerTlsFiles } from './docker-tls-files';
 
 // Pure: what a docker-executor container looks like (labels, ports, mounts, env) and how to read its
 // published ports back. No Docker API calls here.
@@ -18,6 +19,12 @@ export const CONTAINER_GRPC_PORT = 7421;
 export const CONTAINER_MCP_PORT = 7422;
 /** Where the control token file is mounted (read-only): never an env var, so `docker inspect` shows no token. */
 export const CONTAINER_TOKEN_PATH = '/run/secrets/kandev-agentctl-token';
+/** Where agentctl's TLS certificate, key and client CA are mounted (read-only), when the profile has TLS. */
+export const CONTAINER_TLS_PATHS = {
+  cert: '/run/secrets/kandev-agentctl-tls-cert.pem',
+  key: '/run/secrets/kandev-agentctl-tls-key.pem',
+  clientCa: '/run/secrets/kandev-agentctl-tls-client-ca.pem',
+} as const;
 
 export interface ContainerSpecInput {
   image: string;
@@ -34,6 +41,24 @@ export interface ContainerSpecInput {
   toolCallTimeoutMs: number | undefined;
   /** Docker network mode; undefined: the engine's default bridge. */
   network: string | undefined;
+  /** Host paths of agentctl's TLS files; undefined: plaintext gRPC. */
+  tlsFiles?: ContainerTlsFiles;
+}
+
+/** agentctl's TLS variables and the read-only mounts they point at. */
+function tlsSetup(files: ContainerTlsFiles | undefined): { env: string[]; binds: string[] } {
+  if (files === undefined) return { env: [], binds: [] };
+  const pairs: [string, string, string][] = [
+    ['KANDEV_AGENTCTL_TLS_CERT', files.cert, CONTAINER_TLS_PATHS.cert],
+    ['KANDEV_AGENTCTL_TLS_KEY', files.key, CONTAINER_TLS_PATHS.key],
+    ...(files.clientCa === undefined
+      ? []
+      : [['KANDEV_AGENTCTL_TLS_CLIENT_CA', files.clientCa, CONTAINER_TLS_PATHS.clientCa] as [string, string, string]]),
+  ];
+  return {
+    env: pairs.map(([variable, , inside]) => `${variable}=${inside}`),
+    binds: pairs.map(([, host, inside]) => `${host}:${inside}:ro`),
+  };
 }
 
 export function containerLabels(
@@ -63,6 +88,7 @@ export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions
   const grpc = `${CONTAINER_GRPC_PORT}/tcp`;
   const mcp = `${CONTAINER_MCP_PORT}/tcp`;
   const publish = [{ HostIp: input.publishHost, HostPort: '' }]; // '' = a free port chosen by the engine
+  const tls = tlsSetup(input.tlsFiles);
   return {
     name: input.name,
     Image: input.image,
@@ -76,11 +102,12 @@ export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions
       ...(input.toolCallTimeoutMs === undefined
         ? []
         : [`KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS=${input.toolCallTimeoutMs}`]),
+      ...tls.env,
     ],
     ExposedPorts: { [grpc]: {}, [mcp]: {} },
     HostConfig: {
       PortBindings: { [grpc]: publish, [mcp]: publish },
-      Binds: [`${input.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`],
+      Binds: [`${input.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`, ...tls.binds],
       // Removal is the executor's job (it reports the exit first); no restart behind its back.
       RestartPolicy: { Name: 'no' },
       ...(input.network === undefined ? {} : { NetworkMode: input.network }),

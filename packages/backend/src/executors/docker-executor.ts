@@ -4,8 +4,10 @@ import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import { connectableHost } from '../connectable-host';
 import { containerSpec, LABELS, labelFilter, publishedPorts } from './docker-container-spec';
+import { DockerTlsFiles } from './docker-tls-files';
 import { DockerTokenFiles } from './docker-token-files';
 import type { AgentctlEndpoint, AgentctlEvents, AgentctlStatus, ExecutorBackend, SessionPlacement } from './executor';
+import type { DockerTls } from './executor-tls-config';
 import { waitForServing } from './wait-for-serving';
 
 export interface DockerExecutorOptions {
@@ -22,6 +24,8 @@ export interface DockerExecutorOptions {
   logLevel: string;
   toolCallTimeoutMs: number | undefined;
   startTimeoutMs: number;
+  /** Undefined: plaintext gRPC to the containers. */
+  tls: DockerTls | undefined;
   events: AgentctlEvents;
   logger: Logger;
 }
@@ -46,9 +50,11 @@ export class DockerExecutor implements ExecutorBackend {
   private readonly managed = new Map<string, Managed>();
   private readonly starting = new Map<string, Promise<Managed>>();
   private readonly tokens: DockerTokenFiles;
+  private readonly tlsFiles: DockerTlsFiles;
 
   constructor(private readonly options: DockerExecutorOptions) {
     this.tokens = new DockerTokenFiles(options.tokenDir);
+    this.tlsFiles = new DockerTlsFiles(options.tokenDir);
   }
 
   /** The session's running container, or a new one (a resume after the old one died). */
@@ -121,6 +127,7 @@ export class DockerExecutor implements ExecutorBackend {
     const agentctlId = randomBytes(6).toString('hex');
     const name = `kandev-agentctl-${sessionId.slice(0, 8)}-${agentctlId}`;
     const { path: tokenFile, token } = this.tokens.create(name);
+    const tlsFiles = this.options.tls === undefined ? undefined : this.tlsFiles.create(name, this.options.tls.server);
     let container: Dockerode.Container | undefined;
     try {
       container = await docker.createContainer(
@@ -131,6 +138,7 @@ export class DockerExecutor implements ExecutorBackend {
           sessionId,
           agentctlId,
           tokenFile,
+          tlsFiles,
         }),
       );
       await container.start();
@@ -142,7 +150,7 @@ export class DockerExecutor implements ExecutorBackend {
       return managed;
     } catch (error) {
       if (container !== undefined) await this.removeContainer(container.id, name);
-      else this.tokens.remove(name);
+      else this.forgetFiles(name);
       if (error instanceof AppError) throw error;
       throw new AppError('unavailable', `docker executor could not start agentctl: ${describe(error)}`, undefined, {
         cause: error,
@@ -160,8 +168,9 @@ export class DockerExecutor implements ExecutorBackend {
       grpcAddress: `${host}:${ports.grpcPort}`,
       mcpBaseUrl: `http://${host}:${ports.mcpPort}`,
       controlToken: token,
+      ...(this.options.tls === undefined ? {} : { tls: this.options.tls.client }),
     };
-    await waitForServing(endpoint.grpcAddress, { timeoutMs: this.options.startTimeoutMs });
+    await waitForServing(endpoint.grpcAddress, { timeoutMs: this.options.startTimeoutMs, tls: endpoint.tls });
     const managed: Managed = { sessionId, containerId, name, endpoint, retiring: false };
     this.managed.set(sessionId, managed);
     this.watch(managed);
@@ -228,7 +237,12 @@ export class DockerExecutor implements ExecutorBackend {
     } catch (error) {
       if (statusOf(error) !== 404) this.options.logger.warn({ err: error, containerId }, 'container removal failed');
     }
-    if (name.length > 0) this.tokens.remove(name);
+    if (name.length > 0) this.forgetFiles(name);
+  }
+
+  private forgetFiles(name: string): void {
+    this.tokens.remove(name);
+    this.tlsFiles.remove(name);
   }
 
   private async isRunning(m: Managed): Promise<boolean> {

@@ -5,6 +5,7 @@ const REMOTE = {
   KANDEV_REMOTE_AGENTCTL_ADDRESS: 'agentctl:7421',
   KANDEV_REMOTE_AGENTCTL_MCP_URL: 'http://127.0.0.1:7422/',
   KANDEV_REMOTE_AGENTCTL_TOKEN: TOKEN,
+  KANDEV_REMOTE_AGENTCTL_INSECURE: 'true',
 };
 const noFiles = (path: string): string => {
   throw new Error(`unexpected read of ${path}`);
@@ -70,6 +71,7 @@ describe('parseExecutorsConfig', () => {
         KANDEV_REMOTE_AGENTCTL_ADDRESS: '127.0.0.1:9000',
         KANDEV_REMOTE_AGENTCTL_MCP_URL: 'http://127.0.0.1:9001',
         KANDEV_REMOTE_AGENTCTL_TOKEN_FILE: '/run/secrets/token',
+        KANDEV_REMOTE_AGENTCTL_INSECURE: 'true',
       },
       (path) => (path === '/run/secrets/token' ? `${TOKEN}\n` : ''),
     );
@@ -82,7 +84,13 @@ describe('parseExecutorsConfig', () => {
       {
         KANDEV_EXECUTOR_PROFILES: JSON.stringify({
           sandbox: { kind: 'docker', image: 'kandev/agentctl:sandbox' },
-          'build-host': { kind: 'remote', address: '10.0.0.7:7421', mcp_url: 'http://10.0.0.7:7422', token: TOKEN },
+          'build-host': {
+            kind: 'remote',
+            address: '10.0.0.7:7421',
+            mcp_url: 'http://10.0.0.7:7422',
+            token: TOKEN,
+            insecure: true,
+          },
         }),
       },
       noFiles,

@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
+import { type AgentctlTls, CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { EXECUTOR_KINDS } from './executor';
+import {
+  ClientTlsSchema,
+  clientTls,
+  type DockerTls,
+  DockerTlsSchema,
+  dockerTls,
+  TlsConfigError,
+} from './executor-tls-config';
 
 // Pure: the executor part of the backend's configuration (config.ts hands it the environment and a
 // file reader). Errors name variables, never values.
@@ -21,8 +29,18 @@ export type ExecutorEntry =
       publishHost: string;
       network: string | undefined;
       startTimeoutMs: number;
+      /** Undefined: plaintext gRPC to the containers (published on the publish host only). */
+      tls: DockerTls | undefined;
     }
-  | { name: string; kind: 'remote'; grpcAddress: string; mcpBaseUrl: string; controlToken: string };
+  | {
+      name: string;
+      kind: 'remote';
+      grpcAddress: string;
+      mcpBaseUrl: string;
+      controlToken: string;
+      /** Undefined only when the profile says `insecure: true` (the executor warns at start). */
+      tls: AgentctlTls | undefined;
+    };
 
 export interface ExecutorsConfig {
   defaultName: string;
@@ -48,6 +66,8 @@ const RemoteProfileSchema = z
     mcp_url: z.url(),
     token: tokenSchema.optional(),
     token_file: z.string().min(1).optional(),
+    tls: ClientTlsSchema.optional(),
+    insecure: z.boolean().optional(),
   })
   .strict();
 const DockerProfileSchema = z
@@ -55,6 +75,7 @@ const DockerProfileSchema = z
     kind: z.literal('docker'),
     image: z.string().min(1).optional(),
     network: z.string().min(1).optional(),
+    tls: DockerTlsSchema.optional(),
   })
   .strict();
 const ProfilesSchema = z.record(
@@ -70,6 +91,11 @@ const EnvSchema = z.object({
   KANDEV_REMOTE_AGENTCTL_MCP_URL: z.url().optional(),
   KANDEV_REMOTE_AGENTCTL_TOKEN: tokenSchema.optional(),
   KANDEV_REMOTE_AGENTCTL_TOKEN_FILE: z.string().min(1).optional(),
+  KANDEV_REMOTE_AGENTCTL_TLS_CA: z.string().min(1).optional(),
+  KANDEV_REMOTE_AGENTCTL_TLS_CERT: z.string().min(1).optional(),
+  KANDEV_REMOTE_AGENTCTL_TLS_KEY: z.string().min(1).optional(),
+  KANDEV_REMOTE_AGENTCTL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  KANDEV_REMOTE_AGENTCTL_INSECURE: z.enum(['true', 'false']).optional(),
   KANDEV_DOCKER_IMAGE: z.string().min(1).default(DEFAULT_DOCKER_IMAGE),
   KANDEV_DOCKER_PUBLISH_HOST: z.string().min(1).default('127.0.0.1'),
   KANDEV_DOCKER_NETWORK: z.string().min(1).optional(),
@@ -91,6 +117,44 @@ function remoteToken(token: string | undefined, file: string | undefined, readTe
   }
 }
 
+/**
+ * A remote agentctl is dialled across a network: TLS, or an explicit `insecure: true` (never
+ * plaintext by omission, and never both).
+ */
+function remoteTls(
+  files: z.infer<typeof ClientTlsSchema> | undefined,
+  insecure: boolean,
+  names: { tls: string; insecure: string; field: (field: string) => string },
+  readText: ReadTextFile,
+): AgentctlTls | undefined {
+  if (files === undefined && !insecure) throw new TlsConfigError([`${names.tls} (or ${names.insecure})`]);
+  if (files !== undefined && insecure) throw new TlsConfigError([`${names.tls} and ${names.insecure} (not both)`]);
+  return files === undefined ? undefined : clientTls(files, names.field, readText);
+}
+
+const REMOTE_ENV_TLS = {
+  tls: 'KANDEV_REMOTE_AGENTCTL_TLS_CA',
+  insecure: 'KANDEV_REMOTE_AGENTCTL_INSECURE=true',
+  field: (field: string) => `KANDEV_REMOTE_AGENTCTL_TLS_${field.toUpperCase()}`,
+};
+
+function remoteEnvTlsFiles(e: z.infer<typeof EnvSchema>): z.infer<typeof ClientTlsSchema> | undefined {
+  const ca = e.KANDEV_REMOTE_AGENTCTL_TLS_CA;
+  if (ca === undefined) {
+    const stray = ['CERT', 'KEY', 'SERVER_NAME'].filter(
+      (f) => e[`KANDEV_REMOTE_AGENTCTL_TLS_${f}` as keyof typeof e] !== undefined,
+    );
+    if (stray.length > 0) throw new TlsConfigError([`KANDEV_REMOTE_AGENTCTL_TLS_CA (needed by ${stray.join(', ')})`]);
+    return undefined;
+  }
+  return {
+    ca,
+    cert: e.KANDEV_REMOTE_AGENTCTL_TLS_CERT,
+    key: e.KANDEV_REMOTE_AGENTCTL_TLS_KEY,
+    server_name: e.KANDEV_REMOTE_AGENTCTL_TLS_SERVER_NAME,
+  };
+}
+
 function parseProfiles(text: string | undefined): z.infer<typeof ProfilesSchema> | undefined {
   if (text === undefined) return {};
   try {
@@ -106,6 +170,15 @@ export function parseExecutorsConfig(
   env: Readonly<Record<string, string | undefined>>,
   readText: ReadTextFile,
 ): ExecutorsConfig {
+  try {
+    return parseExecutors(env, readText);
+  } catch (error) {
+    if (error instanceof TlsConfigError) throw new ExecutorConfigError(error.variables);
+    throw error;
+  }
+}
+
+function parseExecutors(env: Readonly<Record<string, string | undefined>>, readText: ReadTextFile): ExecutorsConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     throw new ExecutorConfigError([...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].sort());
@@ -121,13 +194,19 @@ export function parseExecutorsConfig(
   if (kinds.length === 0 || kinds.some((kind) => !(EXECUTOR_KINDS as readonly string[]).includes(kind))) {
     throw new ExecutorConfigError(['KANDEV_EXECUTORS']);
   }
-  const docker = (name: string, image = e.KANDEV_DOCKER_IMAGE, network = e.KANDEV_DOCKER_NETWORK): ExecutorEntry => ({
+  const docker = (
+    name: string,
+    image = e.KANDEV_DOCKER_IMAGE,
+    network = e.KANDEV_DOCKER_NETWORK,
+    tls: DockerTls | undefined = undefined,
+  ): ExecutorEntry => ({
     name,
     kind: 'docker',
     image,
     publishHost: e.KANDEV_DOCKER_PUBLISH_HOST,
     network,
     startTimeoutMs: e.KANDEV_DOCKER_START_TIMEOUT_MS,
+    tls,
   });
   const entries: ExecutorEntry[] = [];
   for (const kind of kinds) {
@@ -147,6 +226,7 @@ export function parseExecutorsConfig(
         grpcAddress: e.KANDEV_REMOTE_AGENTCTL_ADDRESS ?? '',
         mcpBaseUrl: (e.KANDEV_REMOTE_AGENTCTL_MCP_URL ?? '').replace(/\/+$/, ''),
         controlToken: token,
+        tls: remoteTls(remoteEnvTlsFiles(e), e.KANDEV_REMOTE_AGENTCTL_INSECURE === 'true', REMOTE_ENV_TLS, readText),
       });
     }
   }
@@ -155,13 +235,17 @@ export function parseExecutorsConfig(
   for (const [name, profile] of Object.entries(profiles)) {
     if (entries.some((entry) => entry.name === name)) throw new ExecutorConfigError(['KANDEV_EXECUTOR_PROFILES']);
     if (profile.kind === 'docker') {
-      entries.push(docker(name, profile.image, profile.network));
+      const tls = profile.tls === undefined ? undefined : dockerTls(profile.tls, name, readText);
+      entries.push(docker(name, profile.image, profile.network, tls));
       continue;
     }
     const token = remoteToken(profile.token, profile.token_file, readText);
     if (token === undefined) throw new ExecutorConfigError(['KANDEV_EXECUTOR_PROFILES']);
     const mcpBaseUrl = profile.mcp_url.replace(/\/+$/, '');
-    entries.push({ name, kind: 'remote', grpcAddress: profile.address, mcpBaseUrl, controlToken: token });
+    const field = (f: string) => `KANDEV_EXECUTOR_PROFILES.${name}.tls.${f}`;
+    const names = { tls: field('ca'), insecure: `KANDEV_EXECUTOR_PROFILES.${name}.insecure: true`, field };
+    const tls = remoteTls(profile.tls, profile.insecure === true, names, readText);
+    entries.push({ name, kind: 'remote', grpcAddress: profile.address, mcpBaseUrl, controlToken: token, tls });
   }
   const defaultName = e.KANDEV_DEFAULT_EXECUTOR ?? entries[0]?.name ?? 'local';
   if (!entries.some((entry) => entry.name === defaultName)) throw new ExecutorConfigError(['KANDEV_DEFAULT_EXECUTOR']);

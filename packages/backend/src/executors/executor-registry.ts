@@ -62,6 +62,19 @@ export class ExecutorRegistry implements AgentctlDirectory {
     return failures;
   }
 
+  /** An Attach stream ended: the executor that runs that agentctl checks whether it is gone. */
+  noticeDetached(endpoint: AgentctlEndpoint): void {
+    for (const backend of this.backends.values()) backend.noticeDetached?.(endpoint);
+  }
+
+  /** The executor (name and kind) whose agentctl is up at this address now, if any. */
+  ownerOf(grpcAddress: string): { name: string; kind: ExecutorBackend['kind'] } | undefined {
+    for (const [name, backend] of this.backends) {
+      if (backend.endpointAt(grpcAddress) !== undefined) return { name, kind: backend.kind };
+    }
+    return undefined;
+  }
+
   /** The default executor's agentctl (GET /api/agentctl, the ready line). */
   status(): AgentctlStatus {
     return this.backend(this.defaultExecutor).status();

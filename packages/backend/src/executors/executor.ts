@@ -1,3 +1,5 @@
+import type { AgentctlTls } from '@kandev/protocol';
+
 /** How the backend reaches one running agentctl. */
 export interface AgentctlEndpoint {
   /** host:port of the gRPC control server. */
@@ -6,6 +8,8 @@ export interface AgentctlEndpoint {
   mcpBaseUrl: string;
   /** Bearer for every AgentCtl call. */
   controlToken: string;
+  /** The agentctl serves TLS: verify it with these (plaintext gRPC when absent: local, or `insecure: true`). */
+  tls?: AgentctlTls;
 }
 
 export interface AgentctlStatus {
@@ -54,6 +58,8 @@ export interface ExecutorBackend {
    */
   recover(isLiveSession: (sessionId: string) => Promise<boolean>): Promise<void>;
   status(): AgentctlStatus;
+  /** The Attach stream to one of its agentctls ended: check whether that agentctl is gone (local: restart it). */
+  noticeDetached?(endpoint: AgentctlEndpoint): void;
   /** Graceful backend stop: stops (local) or removes (docker) what it started; a remote is left alone. */
   stop(): Promise<void>;
 }

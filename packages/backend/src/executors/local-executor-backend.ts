@@ -3,8 +3,8 @@ import type { LocalProcessExecutor } from './local-process-executor';
 
 /**
  * The local-process executor as one registry backend: every session shares its one agentctl (started or
- * adopted at boot, restarted by a launch that finds it dead). A restarted agentctl is a new endpoint in
- * the same slot: the old one is announced gone.
+ * adopted at boot, restarted at once when it dies). A restarted agentctl is a new endpoint in the same
+ * slot: the old one is announced gone.
  */
 export class LocalExecutorBackend implements ExecutorBackend {
   readonly kind = 'local';
@@ -21,6 +21,17 @@ export class LocalExecutorBackend implements ExecutorBackend {
       if (previous !== undefined && previous.grpcAddress !== endpoint.grpcAddress) events.down(slot, previous);
       events.up(slot, endpoint);
     });
+    // Gone at once, even when its replacement comes up at the same address: the old Attach stream,
+    // client channel and reachability go with it, and the new agentctl is attached afresh.
+    local.onLost((endpoint) => {
+      if (this.announced?.grpcAddress !== endpoint.grpcAddress) return;
+      this.announced = undefined;
+      events.down(slot, endpoint);
+    });
+  }
+
+  noticeDetached(): void {
+    this.local.noticeDetached();
   }
 
   acquire(): Promise<AgentctlEndpoint> {

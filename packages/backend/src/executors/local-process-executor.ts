@@ -27,8 +27,12 @@ export interface LocalProcessExecutorOptions {
   stopGraceMs: number;
   /** agentctl's per-call inactivity timeout for tool calls; agentctl's default when undefined. */
   toolCallTimeoutMs?: number;
+  /** Pauses between failed restarts after a loss: doubling from the first, capped (default 250 ms .. 5 s). */
+  restartBackoff?: { baseMs: number; maxDelayMs: number };
   logger: Logger;
 }
+
+const RESTART_BACKOFF = { baseMs: 250, maxDelayMs: 5_000 };
 
 interface Running {
   handle: AgentctlHandle;
@@ -49,6 +53,13 @@ export class LocalProcessExecutor {
   private running: Running | undefined;
   private starting: Promise<Running> | undefined;
   private readonly endpointListeners: ((endpoint: AgentctlEndpoint) => void)[] = [];
+  private readonly lossListeners: ((endpoint: AgentctlEndpoint) => void)[] = [];
+  /** Set while a restart after a loss runs (at most one). */
+  private restarting: Promise<void> | undefined;
+  private restartTimer: { timer: NodeJS.Timeout; wake: () => void } | undefined;
+  private stopped = false;
+  /** The ports of the agentctl that was lost, tried first by its replacement (see lost()). */
+  private reusePorts: { grpcPort: number; mcpPort: number } | undefined;
 
   constructor(private readonly options: LocalProcessExecutorOptions) {
     this.token = options.token ?? randomBytes(32).toString('base64url');
@@ -69,6 +80,20 @@ export class LocalProcessExecutor {
     this.endpointListeners.push(listener);
   }
 
+  /** Called when the agentctl dies without being asked to (before the restart that follows at once). */
+  onLost(listener: (endpoint: AgentctlEndpoint) => void): void {
+    this.lossListeners.push(listener);
+  }
+
+  /**
+   * The Attach stream to the agentctl ended: an adopted agentctl (not our child, so no exit event)
+   * that is gone is treated like a child that exited. A live one only dropped the stream (it re-opens).
+   */
+  noticeDetached(): void {
+    const running = this.running;
+    if (running !== undefined && !running.handle.isAlive()) this.lost(running);
+  }
+
   /** The running agentctl, without starting one. */
   liveEndpoint(): AgentctlEndpoint | undefined {
     return this.alive()?.endpoint;
@@ -86,6 +111,9 @@ export class LocalProcessExecutor {
 
   /** Stops the agentctl this executor started or adopted (no-op when none). */
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.restartTimer?.wake();
+    await this.restarting;
     await this.starting?.catch(() => undefined);
     const running = this.running;
     this.running = undefined;
@@ -93,6 +121,44 @@ export class LocalProcessExecutor {
     this.options.logger.info({ agentctlPid: running.handle.pid }, 'stopping agentctl');
     await running.handle.stop(this.options.stopGraceMs);
     removeAgentctlState(this.options.stateFile);
+  }
+
+  /**
+   * An agentctl died under us: say so once, then start another at once; failed starts are retried
+   * after a doubling, capped pause until one serves or the executor stops (a launch meanwhile joins
+   * the same start through ensureAgentctl).
+   */
+  private lost(running: Running): void {
+    if (this.restarting !== undefined || this.stopped || this.running !== running) return;
+    this.options.logger.warn({ agentctlPid: running.handle.pid }, 'agentctl lost; restarting it');
+    for (const listener of this.lossListeners) listener(running.endpoint);
+    // With OS-chosen ports (0), the replacement asks for the lost one's ports first, so the MCP URLs
+    // its sessions' clients hold stay valid; when they are taken it falls back to the configured ones.
+    this.reusePorts = portsOf(running.endpoint);
+    this.restarting = this.restartLoop().finally(() => {
+      this.restarting = undefined;
+    });
+  }
+
+  private async restartLoop(): Promise<void> {
+    const { baseMs, maxDelayMs } = this.options.restartBackoff ?? RESTART_BACKOFF;
+    for (let attempt = 0; !this.stopped; attempt += 1) {
+      try {
+        await this.ensureAgentctl();
+        this.reusePorts = undefined;
+        return;
+      } catch (err) {
+        this.reusePorts = undefined;
+        const delayMs = Math.min(maxDelayMs, baseMs * 2 ** attempt);
+        this.options.logger.error({ err, attempt, delayMs }, 'agentctl restart failed; trying again');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delayMs);
+          this.restartTimer = { timer, wake: resolve };
+        });
+        if (this.restartTimer !== undefined) clearTimeout(this.restartTimer.timer);
+        this.restartTimer = undefined;
+      }
+    }
   }
 
   private alive(): Running | undefined {
@@ -136,8 +202,10 @@ export class LocalProcessExecutor {
     const handle = spawnedHandle(child, pid);
     child.on('error', (err) => logger.warn({ err, agentctlPid: pid }, 'agentctl process error'));
     child.once('exit', (code, signal) => {
-      const expected = this.running?.handle !== handle; // stop() clears `running` before stopping
+      const running = this.running;
+      const expected = running?.handle !== handle; // stop() clears `running` before stopping
       logger[expected ? 'info' : 'warn']({ agentctlPid: pid, code, signal }, 'agentctl exited');
+      if (!expected && running !== undefined) this.lost(running);
     });
     const host = connectableHost(this.options.host);
     const endpoint: AgentctlEndpoint = {
@@ -163,12 +231,20 @@ export class LocalProcessExecutor {
       ...this.options.passEnv,
       KANDEV_AGENTCTL_TOKEN: this.token,
       KANDEV_AGENTCTL_HOST: this.options.host,
-      KANDEV_AGENTCTL_GRPC_PORT: String(this.options.grpcPort),
-      KANDEV_AGENTCTL_MCP_PORT: String(this.options.mcpPort),
+      KANDEV_AGENTCTL_GRPC_PORT: String(this.options.grpcPort || (this.reusePorts?.grpcPort ?? 0)),
+      KANDEV_AGENTCTL_MCP_PORT: String(this.options.mcpPort || (this.reusePorts?.mcpPort ?? 0)),
       LOG_LEVEL: this.options.logLevel,
       ...(this.options.toolCallTimeoutMs === undefined
         ? {}
         : { KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: String(this.options.toolCallTimeoutMs) }),
     };
   }
+}
+
+function portsOf(endpoint: AgentctlEndpoint): { grpcPort: number; mcpPort: number } | undefined {
+  const grpcPort = Number(endpoint.grpcAddress.slice(endpoint.grpcAddress.lastIndexOf(':') + 1));
+  const mcpPort = Number(new URL(endpoint.mcpBaseUrl).port);
+  return Number.isInteger(grpcPort) && grpcPort > 0 && Number.isInteger(mcpPort) && mcpPort > 0
+    ? { grpcPort, mcpPort }
+    : undefined;
 }

@@ -1,7 +1,7 @@
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { AgentctlEndpoint, AgentctlEvents, AgentctlStatus, ExecutorBackend } from './executor';
-import { waitForServing } from './wait-for-serving';
+import { TlsVerificationFailed, waitForServing } from './wait-for-serving';
 
 export interface RemoteExecutorOptions {
   /** Where the backend dials the agentctl (gRPC) and where agents reach its MCP listener. */
@@ -27,8 +27,9 @@ export class RemoteExecutor implements ExecutorBackend {
   async acquire(): Promise<AgentctlEndpoint> {
     const { endpoint, healthTimeoutMs } = this.options;
     try {
-      await waitForServing(endpoint.grpcAddress, { timeoutMs: healthTimeoutMs });
+      await waitForServing(endpoint.grpcAddress, { timeoutMs: healthTimeoutMs, tls: endpoint.tls });
     } catch (error) {
+      if (error instanceof TlsVerificationFailed) throw error;
       throw new AppError('unavailable', `remote agentctl at ${endpoint.grpcAddress} is not serving`, undefined, {
         cause: error,
       });
@@ -52,8 +53,15 @@ export class RemoteExecutor implements ExecutorBackend {
 
   /** Announces the endpoint; the Attach client re-dials it with backoff while it is unreachable. */
   recover(): Promise<void> {
+    const { grpcAddress, tls } = this.options.endpoint;
+    if (tls === undefined) {
+      this.options.logger.warn(
+        { grpcAddress },
+        'remote agentctl configured with insecure: true: gRPC (and its control token) travels in plaintext',
+      );
+    }
     this.announce();
-    this.options.logger.info({ grpcAddress: this.options.endpoint.grpcAddress }, 'remote agentctl configured');
+    this.options.logger.info({ grpcAddress, tls: tls !== undefined }, 'remote agentctl configured');
     return Promise.resolve();
   }
 

@@ -14,13 +14,14 @@ export interface AppOptions {
   auth?: RequestHandler;
   /** GET /metrics (Prometheus text), behind the guard and `auth` like /api. */
   metrics?: RequestHandler;
+  /** GET /readyz: 200 when ready, else 503, with a body of status words only (open, like /healthz). */
+  readiness?: () => Promise<{ ready: boolean; body: unknown }>;
 }
 
 /**
- * The express app: request ids, the Host/Origin/media-type guard, the operator token on /api and
- * /metrics, JSON
- * bodies (1 MB), the given routers, one error middleware. A foreign Host is refused (403) before a
- * missing token (401), and neither refusal reads the body.
+ * The express app: request ids, the Host/Origin/media-type guard, open /healthz and /readyz, the
+ * operator token on /api and /metrics, JSON bodies (1 MB), the given routers, one error middleware. A
+ * foreign Host is refused (403) before a missing token (401), and neither refusal reads the body.
  */
 export function createApp(logger: Logger, routers: readonly Router[], options: AppOptions = {}): Express {
   const app = express();
@@ -29,6 +30,12 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
   app.use(requestGuard(options.access ?? LOOPBACK_ACCESS));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  const readiness = options.readiness;
+  app.get('/readyz', async (_req, res) => {
+    if (readiness === undefined) return void res.json({ status: 'ready' });
+    const { ready, body } = await readiness();
+    res.status(ready ? 200 : 503).json(body);
   });
   if (options.auth !== undefined) app.use(['/api', '/metrics'], options.auth);
   if (options.metrics !== undefined) app.get('/metrics', options.metrics);

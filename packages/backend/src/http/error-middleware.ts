@@ -47,8 +47,16 @@ function fromBodyParser(error: unknown): Rendered | undefined {
   return undefined;
 }
 
+/** The router could not percent-decode a path parameter (e.g. `/api/tasks/%ZZ`): the client's mistake. */
+function fromBadPath(error: unknown): Rendered | undefined {
+  if (!(error instanceof URIError)) return undefined;
+  return rendered(new AppError('invalid_argument', 'the request path is not valid percent-encoding'), 400);
+}
+
 function classify(error: unknown): Rendered | undefined {
   if (isAppError(error)) return rendered(error, HTTP_STATUS[error.code]);
+  const badPath = fromBadPath(error);
+  if (badPath !== undefined) return badPath;
   if (error instanceof RequestRefusedError) return { ...error.refusal };
   if (error instanceof z.ZodError) {
     return rendered(new AppError('invalid_argument', 'invalid input', { issues: issuesOf(error) }), 400);

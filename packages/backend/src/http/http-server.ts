@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HTTP_TIMEOUT_DEFAULTS, type HttpTimeouts, httpServerOptions } from '@kandev/protocol';
 import type { Express } from 'express';
 
 export interface ListeningServer {
@@ -9,9 +10,17 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (0 = any free port) and resolves once the socket is bound. */
-export async function listen(app: Express, host: string, port: number): Promise<ListeningServer> {
-  const server = createServer(app);
+/**
+ * Listens on host:port (0 = any free port) and resolves once the socket is bound. A client that does
+ * not finish its headers or body in time, or idles between keep-alive requests, is disconnected.
+ */
+export async function listen(
+  app: Express,
+  host: string,
+  port: number,
+  timeouts: HttpTimeouts = HTTP_TIMEOUT_DEFAULTS,
+): Promise<ListeningServer> {
+  const server = createServer(httpServerOptions(timeouts), app);
   server.listen(port, host);
   await once(server, 'listening'); // rejects on 'error' (e.g. EADDRINUSE)
   const address = server.address() as AddressInfo;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { AppError, normalizeProvider, type Provider } from '@kandev/protocol';
+import type { SecretBox } from '../secrets/secret-box';
 import { toIsoString } from '../store/row-values';
 import type { CredentialSummary, WorkspaceCredential } from './workspace-credential';
 
@@ -29,20 +30,25 @@ function fromRow(row: SummaryRow): CredentialSummary {
 }
 
 /**
- * Provider credentials per workspace. Database errors on writes are replaced by a generic one with no
+ * Provider credentials per workspace. The token is sealed (AES-256-GCM, secrets/) before it reaches
+ * the database and opened only by findSecret. Database errors on writes are replaced by a generic one with no
  * cause: a driver message can quote the statement's values, and the token is one of them.
  */
 export class WorkspaceCredentialStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly secrets: SecretBox,
+  ) {}
 
   /** Inserts or replaces the workspace's credential for the provider (created_at kept on replace). */
   async upsert(credential: WorkspaceCredential): Promise<void> {
+    const token = this.secrets.seal(credential.token);
     try {
       await this.db('workspace_credentials')
         .insert({
           workspace_id: credential.workspaceId,
           provider: credential.provider,
-          token: credential.token,
+          token,
           username: credential.username,
           base_url: credential.baseUrl,
           created_at: credential.createdAt,
@@ -78,7 +84,7 @@ export class WorkspaceCredentialStore {
     const row = await this.db<SummaryRow & { token: string }>('workspace_credentials')
       .where({ workspace_id: workspaceId, provider })
       .first(...SUMMARY_COLUMNS, 'token');
-    return row === undefined ? undefined : { ...fromRow(row), token: row.token };
+    return row === undefined ? undefined : { ...fromRow(row), token: this.secrets.open(row.token) };
   }
 
   /** False when nothing was stored. */

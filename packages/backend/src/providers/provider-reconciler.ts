@@ -1,7 +1,7 @@
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { ProviderPusher } from './provider-pusher';
-import { type BackoffPolicy, canRetry, retryDelayMs } from '../retry/retry-backoff';
+import { type BackoffPolicy, retryDelayMs } from '../retry/retry-backoff';
 import { isSettledLive } from '../sessions/session-lifecycle';
 
 /** Asks for a session to be brought up to its desired revision later. */
@@ -9,12 +9,28 @@ export interface RefreshScheduler {
   schedule(sessionId: string): void;
 }
 
+/** A pending retry; cancel() before it fires drops it. */
+export interface RetryTimer {
+  cancel(): void;
+}
+
+/** Starts the timer of one retry (a real, unref'd timeout by default; tests step through fake ones). */
+export type StartRetryTimer = (fire: () => void, delayMs: number) => RetryTimer;
+
+const realTimer: StartRetryTimer = (fire, delayMs) => {
+  const timer = setTimeout(fire, delayMs);
+  timer.unref();
+  return { cancel: () => clearTimeout(timer) };
+};
+
 export interface SessionReconcilerDeps {
   uow: UnitOfWork;
   pusher: ProviderPusher;
+  /** maxAttempts 0 turns the retries off; any other value does not bound them (see schedule). */
   policy: BackoffPolicy;
   logger: Logger;
   random?: () => number;
+  startTimer?: StartRetryTimer;
 }
 
 type Verdict = 'done' | 'retry';
@@ -22,11 +38,12 @@ type Verdict = 'done' | 'retry';
 /**
  * Brings settled sessions (running or waiting for input) whose acknowledged revision is behind the desired one up to date (through
  * ProviderPusher.sync: ask agentctl, push when it is behind, record it when it is not, mark the
- * session failed when agentctl lost it, since only resume can issue a new token). Retries are
- * bounded, backed off with jitter, and at most one is pending per session; timers are unref'd.
+ * session failed when agentctl lost it, since only resume can issue a new token). A live session is
+ * retried until it is in sync or ends, never given up on: the delay doubles up to the policy's cap
+ * (with jitter), and at most one retry is pending per session; timers are unref'd.
  */
 export class SessionReconciler implements RefreshScheduler {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, RetryTimer>();
   private readonly attempts = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
@@ -34,19 +51,14 @@ export class SessionReconciler implements RefreshScheduler {
   constructor(private readonly deps: SessionReconcilerDeps) {}
 
   schedule(sessionId: string): void {
-    if (this.stopped || this.timers.has(sessionId)) return;
+    if (this.stopped || this.timers.has(sessionId) || this.deps.policy.maxAttempts === 0) return;
     const attempt = this.attempts.get(sessionId) ?? 0;
-    if (!canRetry(attempt, this.deps.policy)) {
-      this.attempts.delete(sessionId);
-      this.deps.logger.warn({ sessionId, attempts: attempt }, 'giving up on the provider refresh until resume');
-      return;
-    }
-    const delayMs = retryDelayMs(attempt, this.deps.policy, this.deps.random);
-    const timer = setTimeout(() => {
+    // Capped: past the ceiling every retry waits about maxDelayMs, however many came before.
+    const delayMs = retryDelayMs(Math.min(attempt, 32), this.deps.policy, this.deps.random);
+    const timer = (this.deps.startTimer ?? realTimer)(() => {
       this.timers.delete(sessionId);
       void this.track(this.retry(sessionId));
     }, delayMs);
-    timer.unref();
     this.timers.set(sessionId, timer);
     this.deps.logger.debug({ sessionId, attempt, delayMs }, 'provider refresh retry scheduled');
   }
@@ -66,7 +78,7 @@ export class SessionReconciler implements RefreshScheduler {
   /** Cancels pending retries and waits for the ones running. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of this.timers.values()) timer.cancel();
     this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
   }

@@ -2,6 +2,7 @@ import { AppError } from '@kandev/protocol';
 import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import { assertDirectoryOrAbsent } from './local-directory';
 import { deriveRepositoryIdentity, type RepositoryIdentity, type RepositorySource } from './provider-identity';
 import type { CreateRepositoryBody, Repository } from './repository';
 
@@ -32,7 +33,9 @@ export class RepositoryService {
 
   /** Every way a repository enters a workspace goes through here: its provider is derived once. */
   deriveIdentity(source: RepositorySourceInput): RepositoryIdentity {
-    return deriveRepositoryIdentity(source, this.deps.gitlabHosts);
+    const identity = deriveRepositoryIdentity(source, this.deps.gitlabHosts);
+    if (identity.localPath !== null) assertDirectoryOrAbsent(identity.localPath);
+    return identity;
   }
 
   /** Inside the caller's transaction: the workspace's repository with this identity, registered when new. */

@@ -4,7 +4,10 @@ export interface BackoffPolicy {
   baseMs: number;
   /** No retry waits longer than this. */
   maxDelayMs: number;
-  /** Reconciler attempts per session before it gives up until the next trigger (0: never retry). */
+  /**
+   * Prompt re-sends before the drainer gives up until the next trigger (0: never retry). The provider
+   * reconciler is not bounded by it (it retries a live session until it is in sync); 0 turns it off.
+   */
   maxAttempts: number;
 }
 

@@ -267,6 +267,22 @@ export class SessionStore {
       .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now });
   }
 
+  /**
+   * A lost MCP-only session was registered again on the agentctl at `agentctlAddress`, at the
+   * acknowledged revision; only while it is still live where the caller found it (compare-and-set).
+   */
+  async recordRestoredOn(
+    session: Pick<AgentSession, 'id' | 'state' | 'agentctlAddress'>,
+    agentctlAddress: string,
+    acknowledged: Acknowledged,
+    now: string,
+  ): Promise<boolean> {
+    const updated = await this.db('sessions')
+      .where({ id: session.id, state: session.state, agentctl_address: session.agentctlAddress })
+      .update({ agentctl_address: agentctlAddress, ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    return updated > 0;
+  }
+
   /** agentctl acknowledged a revision; never moves the acknowledged revision backwards. */
   async recordApplied(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
     await this.db('sessions')

@@ -18,14 +18,20 @@ function isPragmaConnection(value: unknown): value is PragmaConnection {
   return typeof value === 'object' && value !== null && typeof (value as PragmaConnection).pragma === 'function';
 }
 
-/** SQLite enforces foreign keys only when asked, once per connection. */
-function enableForeignKeys(connection: unknown, done: (error: Error | null, connection: unknown) => void): void {
+/**
+ * Per connection: SQLite enforces foreign keys only when asked; secure_delete zeroes the bytes a row
+ * update or delete frees, so a replaced value (a plaintext secret sealed at start, a rotated token)
+ * does not linger in free space inside the file (better-sqlite3's build defaults to it; set here so that
+ * does not depend on the build).
+ */
+function prepareConnection(connection: unknown, done: (error: Error | null, connection: unknown) => void): void {
   if (!isPragmaConnection(connection)) {
     done(new Error('expected a better-sqlite3 connection'), connection);
     return;
   }
   try {
     connection.pragma('foreign_keys = ON');
+    connection.pragma('secure_delete = ON');
     done(null, connection);
   } catch (error) {
     done(error instanceof Error ? error : new Error(String(error)), connection);
@@ -51,7 +57,7 @@ export function createDatabase(dataDir: string): Database {
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
-    pool: { min: 1, max: 1, afterCreate: enableForeignKeys },
+    pool: { min: 1, max: 1, afterCreate: prepareConnection },
   });
 }
 

@@ -8,6 +8,7 @@ import { WorkspaceCredentialStore } from '../provider-automation/workspace-crede
 import { ParentQuestionStore } from '../questions/parent-question-store';
 import { QuestionStore } from '../questions/question-store';
 import { RepositoryStore } from '../repositories/repository-store';
+import type { SecretBox } from '../secrets/secret-box';
 import { SessionStore } from '../sessions/session-store';
 import { TaskStore } from '../tasks/task-store';
 import { WorkspaceStore } from '../workspaces/workspace-store';
@@ -35,27 +36,28 @@ export interface UnitOfWork {
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
 
-export function createStores(db: Knex): Stores {
+/** `secrets` seals provider tokens and agent-profile env values on write and opens them where used. */
+export function createStores(db: Knex, secrets: SecretBox): Stores {
   return {
     workspaces: new WorkspaceStore(db),
     repositories: new RepositoryStore(db),
     tasks: new TaskStore(db),
     sessions: new SessionStore(db),
-    agentProfiles: new AgentProfileStore(db),
+    agentProfiles: new AgentProfileStore(db, secrets),
     messages: new MessageStore(db),
     promptQueue: new PromptQueueStore(db),
     taskPrs: new TaskPrStore(db),
     taskMrs: new TaskMrStore(db),
     mrLifecycle: new MrLifecycleStore(db),
-    workspaceCredentials: new WorkspaceCredentialStore(db),
+    workspaceCredentials: new WorkspaceCredentialStore(db, secrets),
     questions: new QuestionStore(db),
     parentQuestions: new ParentQuestionStore(db),
   };
 }
 
-export function createUnitOfWork(db: Knex): UnitOfWork {
+export function createUnitOfWork(db: Knex, secrets: SecretBox): UnitOfWork {
   return {
-    read: createStores(db),
-    transaction: (work) => db.transaction((trx) => work(createStores(trx))),
+    read: createStores(db, secrets),
+    transaction: (work) => db.transaction((trx) => work(createStores(trx, secrets))),
   };
 }

@@ -1,5 +1,6 @@
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import {
+  agentctlChannel,
   type AgentCtlClient,
   controlTokenMetadata,
   isAppError,
@@ -30,6 +31,10 @@ export interface AttachClientOptions {
   backoff: { baseMs: number; maxDelayMs: number };
   logger: Logger;
   random?: () => number;
+  /** Told each time agentctl accepts a (re-)opened stream, with its process id (a new one: it restarted). */
+  onAttached?: (endpoint: AgentctlEndpoint, agentctlId: string) => void;
+  /** Told when an accepted stream ends (not after stop()). */
+  onDetached?: (endpoint: AgentctlEndpoint) => void;
 }
 
 // The channel's own reconnect backoff stays within ours (grpc-js defaults grow to two minutes).
@@ -55,7 +60,8 @@ export class AttachClient {
 
   constructor(private readonly options: AttachClientOptions) {
     const AgentCtl = loadAgentctlProto().kandev.agentctl.v1.AgentCtl;
-    this.client = new AgentCtl(options.endpoint.grpcAddress, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    const channel = agentctlChannel(options.endpoint.tls, CHANNEL_OPTIONS);
+    this.client = new AgentCtl(options.endpoint.grpcAddress, channel.credentials, channel.options);
   }
 
   get endpoint(): AgentctlEndpoint {
@@ -103,6 +109,7 @@ export class AttachClient {
       const wasAttached = this.accepted;
       this.accepted = false;
       if (this.stopped) return logger.info({ grpcAddress: endpoint.grpcAddress }, 'detached from agentctl');
+      if (wasAttached) this.options.onDetached?.(endpoint);
       const delayMs = this.scheduleReopen();
       const level = wasAttached || this.attempt <= 1 ? 'warn' : 'debug';
       logger[level]({ err, reason, grpcAddress: endpoint.grpcAddress, delayMs }, 'Attach stream ended; re-opening');
@@ -119,6 +126,7 @@ export class AttachClient {
       this.attempt = 0;
       const agentctlId = message.accepted?.agentctl_id;
       this.options.logger.info({ grpcAddress: this.options.endpoint.grpcAddress, agentctlId }, 'attached to agentctl');
+      this.options.onAttached?.(this.options.endpoint, agentctlId ?? '');
       return;
     }
     if (message.kind === 'tool_call' && message.tool_call) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AgentctlEndpoint } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { SessionEventSink } from '../turns/session-event-handler';
 import type { UnitOfWork } from '../store/unit-of-work';
@@ -17,6 +18,9 @@ export interface ToolCallChannelDeps {
   heartbeatMs: number;
   logger: Logger;
   metrics?: ToolCallDispatcherDeps['metrics'];
+  /** Each stream agentctl accepts, and each accepted stream that ends (agentctl loss and repair). */
+  onAttached?: (endpoint: AgentctlEndpoint, agentctlId: string) => void;
+  onDetached?: (endpoint: AgentctlEndpoint) => void;
 }
 
 /**
@@ -42,6 +46,8 @@ export function createToolCallChannel(deps: ToolCallChannelDeps): AttachSupervis
         events: deps.events,
         backoff: ATTACH_BACKOFF,
         logger: deps.logger,
+        onAttached: deps.onAttached,
+        onDetached: deps.onDetached,
       }),
   );
 }

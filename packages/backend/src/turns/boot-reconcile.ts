@@ -29,6 +29,8 @@ export interface BootReconcileSummary {
   failed: string[];
   /** Prompts sent again with their id (dispatched, but agentctl never saw them). */
   redelivered: string[];
+  /** MCP-only sessions agentctl no longer holds, left to the repair after boot, which registers them again. */
+  restorable: string[];
   /** Why the pass stopped early (agentctl unreachable), if it did. */
   aborted?: string;
 }
@@ -44,7 +46,7 @@ export class BootReconciler {
   constructor(private readonly deps: BootReconcilerDeps) {}
 
   async run(): Promise<BootReconcileSummary> {
-    const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [] };
+    const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [], restorable: [] };
     const sessions = this.deps.uow.read.sessions;
     for (const session of await sessions.listByStates(['created'])) {
       const failed = await this.deps.lanes.run(session.id, () =>
@@ -78,6 +80,10 @@ export class BootReconciler {
     summary.checked += 1;
     const held = await this.held(session);
     const verdict = this.verdictFor(session, held);
+    if (held === undefined && this.restorable(session)) {
+      summary.restorable.push(sessionId);
+      return;
+    }
     const now = this.now();
     if (held === undefined || verdict.kind === 'lost' || verdict.kind === 'exited') {
       const reason = verdict.kind === 'lost' || verdict.kind === 'exited' ? verdict.reason : LOST_SESSION_REASON;
@@ -93,6 +99,19 @@ export class BootReconciler {
     summary.redelivered.push(resend);
     const prompt = await this.deps.uow.read.promptQueue.findById(resend);
     if (prompt !== undefined) await this.deps.drainer.redeliver(session, prompt);
+  }
+
+  /**
+   * An idle MCP-only session that an agentctl of its executor (one serving every session: not docker)
+   * can take again. The repair that runs when that agentctl attaches after boot registers it with its
+   * stored config, like after any agentctl loss (ADR: agentctl loss and repair).
+   */
+  private restorable(session: AgentSession): boolean {
+    if (session.launchConfig.agent !== null || session.state !== 'waiting_for_input') return false;
+    return this.deps.agentctls.up().some(({ endpoint }) => {
+      const owner = this.deps.agentctls.ownerOf(endpoint.grpcAddress);
+      return owner !== undefined && owner.name === session.executor && owner.kind !== 'docker';
+    });
   }
 
   private verdictFor(session: AgentSession, held: RuntimeSessionState | undefined): AgentVerdict {

@@ -19,6 +19,7 @@ import type { ListSessionsRequest as _kandev_agentctl_v1_ListSessionsRequest, Li
 import type { ListSessionsResponse as _kandev_agentctl_v1_ListSessionsResponse, ListSessionsResponse__Output as _kandev_agentctl_v1_ListSessionsResponse__Output } from './kandev/agentctl/v1/ListSessionsResponse';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from './kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from './kandev/agentctl/v1/PromptResponse';
+import type { RestoreSessionRequest as _kandev_agentctl_v1_RestoreSessionRequest, RestoreSessionRequest__Output as _kandev_agentctl_v1_RestoreSessionRequest__Output } from './kandev/agentctl/v1/RestoreSessionRequest';
 import type { SessionEvent as _kandev_agentctl_v1_SessionEvent, SessionEvent__Output as _kandev_agentctl_v1_SessionEvent__Output } from './kandev/agentctl/v1/SessionEvent';
 import type { SessionState as _kandev_agentctl_v1_SessionState, SessionState__Output as _kandev_agentctl_v1_SessionState__Output } from './kandev/agentctl/v1/SessionState';
 import type { StopSessionRequest as _kandev_agentctl_v1_StopSessionRequest, StopSessionRequest__Output as _kandev_agentctl_v1_StopSessionRequest__Output } from './kandev/agentctl/v1/StopSessionRequest';
@@ -64,6 +65,7 @@ export interface ProtoGrpcType {
         PromptResponse: MessageTypeDefinition<_kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptResponse__Output>
         Provider: EnumTypeDefinition
         QuestionCapability: EnumTypeDefinition
+        RestoreSessionRequest: MessageTypeDefinition<_kandev_agentctl_v1_RestoreSessionRequest, _kandev_agentctl_v1_RestoreSessionRequest__Output>
         SessionEvent: MessageTypeDefinition<_kandev_agentctl_v1_SessionEvent, _kandev_agentctl_v1_SessionEvent__Output>
         SessionState: MessageTypeDefinition<_kandev_agentctl_v1_SessionState, _kandev_agentctl_v1_SessionState__Output>
         StopSessionRequest: MessageTypeDefinition<_kandev_agentctl_v1_StopSessionRequest, _kandev_agentctl_v1_StopSessionRequest__Output>

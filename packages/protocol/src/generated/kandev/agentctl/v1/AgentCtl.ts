@@ -12,6 +12,7 @@ import type { ListSessionsRequest as _kandev_agentctl_v1_ListSessionsRequest, Li
 import type { ListSessionsResponse as _kandev_agentctl_v1_ListSessionsResponse, ListSessionsResponse__Output as _kandev_agentctl_v1_ListSessionsResponse__Output } from '../../../kandev/agentctl/v1/ListSessionsResponse';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from '../../../kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from '../../../kandev/agentctl/v1/PromptResponse';
+import type { RestoreSessionRequest as _kandev_agentctl_v1_RestoreSessionRequest, RestoreSessionRequest__Output as _kandev_agentctl_v1_RestoreSessionRequest__Output } from '../../../kandev/agentctl/v1/RestoreSessionRequest';
 import type { SessionState as _kandev_agentctl_v1_SessionState, SessionState__Output as _kandev_agentctl_v1_SessionState__Output } from '../../../kandev/agentctl/v1/SessionState';
 import type { StopSessionRequest as _kandev_agentctl_v1_StopSessionRequest, StopSessionRequest__Output as _kandev_agentctl_v1_StopSessionRequest__Output } from '../../../kandev/agentctl/v1/StopSessionRequest';
 import type { StopSessionResponse as _kandev_agentctl_v1_StopSessionResponse, StopSessionResponse__Output as _kandev_agentctl_v1_StopSessionResponse__Output } from '../../../kandev/agentctl/v1/StopSessionResponse';
@@ -69,6 +70,15 @@ export interface AgentCtlClient extends grpc.Client {
   prompt(argument: _kandev_agentctl_v1_PromptRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_PromptResponse__Output>): grpc.ClientUnaryCall;
   prompt(argument: _kandev_agentctl_v1_PromptRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_PromptResponse__Output>): grpc.ClientUnaryCall;
   
+  RestoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  RestoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  RestoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  RestoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  restoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  restoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  restoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  restoreSession(argument: _kandev_agentctl_v1_RestoreSessionRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_SessionState__Output>): grpc.ClientUnaryCall;
+  
   StopSession(argument: _kandev_agentctl_v1_StopSessionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_StopSessionResponse__Output>): grpc.ClientUnaryCall;
   StopSession(argument: _kandev_agentctl_v1_StopSessionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_StopSessionResponse__Output>): grpc.ClientUnaryCall;
   StopSession(argument: _kandev_agentctl_v1_StopSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_StopSessionResponse__Output>): grpc.ClientUnaryCall;
@@ -102,6 +112,8 @@ export interface AgentCtlHandlers extends grpc.UntypedServiceImplementation {
   
   Prompt: grpc.handleUnaryCall<_kandev_agentctl_v1_PromptRequest__Output, _kandev_agentctl_v1_PromptResponse>;
   
+  RestoreSession: grpc.handleUnaryCall<_kandev_agentctl_v1_RestoreSessionRequest__Output, _kandev_agentctl_v1_SessionState>;
+  
   StopSession: grpc.handleUnaryCall<_kandev_agentctl_v1_StopSessionRequest__Output, _kandev_agentctl_v1_StopSessionResponse>;
   
   UpdateProviders: grpc.handleUnaryCall<_kandev_agentctl_v1_UpdateProvidersRequest__Output, _kandev_agentctl_v1_UpdateProvidersResponse>;
@@ -115,6 +127,7 @@ export interface AgentCtlDefinition extends grpc.ServiceDefinition {
   GetSession: MethodDefinition<_kandev_agentctl_v1_GetSessionRequest, _kandev_agentctl_v1_SessionState, _kandev_agentctl_v1_GetSessionRequest__Output, _kandev_agentctl_v1_SessionState__Output>
   ListSessions: MethodDefinition<_kandev_agentctl_v1_ListSessionsRequest, _kandev_agentctl_v1_ListSessionsResponse, _kandev_agentctl_v1_ListSessionsRequest__Output, _kandev_agentctl_v1_ListSessionsResponse__Output>
   Prompt: MethodDefinition<_kandev_agentctl_v1_PromptRequest, _kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptRequest__Output, _kandev_agentctl_v1_PromptResponse__Output>
+  RestoreSession: MethodDefinition<_kandev_agentctl_v1_RestoreSessionRequest, _kandev_agentctl_v1_SessionState, _kandev_agentctl_v1_RestoreSessionRequest__Output, _kandev_agentctl_v1_SessionState__Output>
   StopSession: MethodDefinition<_kandev_agentctl_v1_StopSessionRequest, _kandev_agentctl_v1_StopSessionResponse, _kandev_agentctl_v1_StopSessionRequest__Output, _kandev_agentctl_v1_StopSessionResponse__Output>
   UpdateProviders: MethodDefinition<_kandev_agentctl_v1_UpdateProvidersRequest, _kandev_agentctl_v1_UpdateProvidersResponse, _kandev_agentctl_v1_UpdateProvidersRequest__Output, _kandev_agentctl_v1_UpdateProvidersResponse__Output>
 }
