@@ -11,24 +11,12 @@ import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { sessionUuid } from '../helpers/session-ids';
 import { closedByServer, IDLE_AFTER_REQUEST, INCOMPLETE_BODY, INCOMPLETE_HEADERS } from '../helpers/slow-client';
 import { waitUntil } from '../helpers/wait';
+import { namedLaunchConfig } from '../helpers/launch-configs';
 
 const TOKEN = 'mcp-token-hygiene-0123456789abcdef0123456789';
 
-function config(name: string): LaunchConfig {
-  return {
-    sessionId: sessionUuid(name),
-    taskId: `task-of-${name}`,
-    workspaceId: 'ws-1',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: TOKEN,
-    systemPrompt: 'prompt',
-    agent: null,
-  };
-}
+/** Sessions are named in the test; on the wire each name is a UUID. */
+const config = (name: string): LaunchConfig => namedLaunchConfig(name, TOKEN);
 
 /** Resident set size of a live process, from the kernel (bytes). */
 function rssBytes(pid: number): number {

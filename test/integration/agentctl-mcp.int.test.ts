@@ -16,6 +16,7 @@ import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 import { KANBAN_CORE, MR_PAIR, PR_PAIR, sorted } from '../helpers/tool-names';
 import { sessionUuid } from '../helpers/session-ids';
+import { namedLaunchConfig } from '../helpers/launch-configs';
 
 type SessionState = WireSessionStateOutput;
 interface Stopped {
@@ -25,23 +26,9 @@ interface Stopped {
 const TOKEN_A = 'mcp-token-session-a-0123456789abcdef0123456789';
 const TOKEN_B = 'mcp-token-session-b-0123456789abcdef0123456789';
 
-/** Sessions are named in the test; on the wire each name is a UUID (sessionUuid). */
-function config(name: string, mcpToken: string, overrides: Partial<LaunchConfig> = {}): LaunchConfig {
-  return {
-    sessionId: sessionUuid(name),
-    taskId: `task-of-${name}`,
-    workspaceId: 'ws-1',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: ['github'],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken,
-    systemPrompt: 'prompt',
-    agent: null,
-    ...overrides,
-  };
-}
+/** Sessions are named in the test (a UUID on the wire); each has github unless overridden. */
+const config = (name: string, mcpToken: string, overrides: Partial<LaunchConfig> = {}): LaunchConfig =>
+  namedLaunchConfig(name, mcpToken, { providers: ['github'], ...overrides });
 
 /** A raw HTTP request with a chosen Host header (fetch does not let a caller set Host). */
 function requestWithHost(url: string, host: string, token: string): Promise<number> {

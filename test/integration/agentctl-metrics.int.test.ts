@@ -19,24 +19,12 @@ import { freePort, listServicesByReflection, parseMetrics, reflect, sampleValue 
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { sessionUuid } from '../helpers/session-ids';
 import { waitUntil } from '../helpers/wait';
+import { namedLaunchConfig } from '../helpers/launch-configs';
 
 const MCP_TOKEN = 'mcp-token-metrics-0123456789abcdef0123456789';
 
-function config(name: string): LaunchConfig {
-  return {
-    sessionId: sessionUuid(name),
-    taskId: `task-${name}`,
-    workspaceId: 'ws',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: MCP_TOKEN,
-    systemPrompt: '',
-    agent: null,
-  };
-}
+/** Sessions are named in the test; on the wire each name is a UUID. */
+const config = (name: string): LaunchConfig => namedLaunchConfig(name, MCP_TOKEN);
 
 /** Whether anything accepts a TCP connection on 127.0.0.1:port. */
 async function accepts(port: number): Promise<boolean> {

@@ -17,6 +17,7 @@ import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { MR_PAIR, PR_PAIR } from '../helpers/tool-names';
 import { waitUntil } from '../helpers/wait';
 import { sessionUuid } from '../helpers/session-ids';
+import { namedLaunchConfig } from '../helpers/launch-configs';
 
 const MCP_TOKEN = 'mcp-token-revisions-0123456789abcdef0123456789';
 const PROVIDER_TOOLS: Record<Provider, string[]> = { github: PR_PAIR, gitlab: MR_PAIR };
@@ -24,22 +25,8 @@ const providerToolsIn = (names: string[]) =>
   names.filter((name) => Object.values(PROVIDER_TOOLS).some((tools) => tools.includes(name))).sort();
 const toolsOf = (providers: readonly Provider[]) => providers.flatMap((p) => PROVIDER_TOOLS[p]).sort();
 
-/** Sessions are named in the test; on the wire each name is a UUID (sessionUuid). */
-function config(name: string): LaunchConfig {
-  return {
-    sessionId: sessionUuid(name),
-    taskId: `task-${name}`,
-    workspaceId: 'ws',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: MCP_TOKEN,
-    systemPrompt: '',
-    agent: null,
-  };
-}
+/** Sessions are named in the test; on the wire each name is a UUID. */
+const config = (name: string): LaunchConfig => namedLaunchConfig(name, MCP_TOKEN);
 
 describe('agentctl revisions', () => {
   const cleanup = useCleanup();
