@@ -4,6 +4,14 @@ import { parseInput } from '../http/parse';
 import { IdParamsSchema } from '../store/id-schema';
 import { LaunchSessionBodySchema, ResumeSessionBodySchema } from '../sessions/agent-session';
 import type { LaunchedSession, SessionService } from './session-service';
+import {
+  ListSessionsQuerySchema,
+  type SessionSummaryView,
+  TaskSessionsQuerySchema,
+  toSessionSummaryView,
+} from './session-list';
+import type { Page } from '../store/page-cursor';
+import type { AgentSession } from '../sessions/agent-session';
 import { type LaunchedSessionView, toLaunchConfigView, toSessionView } from './session-view';
 
 /** Stop and cancel take no options. */
@@ -19,12 +27,30 @@ function toLaunchedView(launched: LaunchedSession): LaunchedSessionView {
   };
 }
 
+function toPageView(page: Page<AgentSession>): { sessions: SessionSummaryView[]; next_cursor: string | null } {
+  return { sessions: page.items.map(toSessionSummaryView), next_cursor: page.nextCursor };
+}
+
 export function createSessionRoutes(sessions: SessionService): Router {
   const router = Router();
   router.post('/api/tasks/:id/sessions', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     const body = parseInput(LaunchSessionBodySchema, req.body ?? {}, 'request body');
     res.status(201).json(toLaunchedView(await sessions.launch(id, body)));
+  });
+  router.get('/api/tasks/:id/sessions', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    const query = parseInput(TaskSessionsQuerySchema, req.query, 'query');
+    res.json(toPageView(await sessions.listForTask(id, query)));
+  });
+  router.delete('/api/tasks/:id', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    await sessions.archiveTask(id);
+    res.status(204).end();
+  });
+  router.get('/api/sessions', async (req, res) => {
+    const query = parseInput(ListSessionsQuerySchema, req.query, 'query');
+    res.json(toPageView(await sessions.list(query)));
   });
   router.post('/api/sessions/:id/resume', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

@@ -17,6 +17,8 @@ import type { RefreshScheduler } from '../providers/provider-reconciler';
 import { type LaunchedSession, SessionStarter } from './session-starter';
 import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';
+import { type ListSessionsQuery, listSessions } from './session-list';
+import type { Page } from '../store/page-cursor';
 
 export type { LaunchedSession } from './session-starter';
 
@@ -116,6 +118,40 @@ export class SessionService {
   async get(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {
     const session = await this.require(id, this.deps.uow.read.sessions);
     return { session, runtime: await runtimeReport(this.deps.agentctls, session) };
+  }
+
+  /** One page of sessions matching the filters (rows only; agentctl is not asked). */
+  list(query: ListSessionsQuery): Promise<Page<AgentSession>> {
+    return listSessions(this.deps.uow.read, query);
+  }
+
+  /** One page of the task's sessions; 404 for an unknown task. */
+  listForTask(taskId: string, query: Omit<ListSessionsQuery, 'task_id'>): Promise<Page<AgentSession>> {
+    return this.deps.uow.transaction(async (stores) => {
+      if ((await stores.tasks.findById(taskId)) === undefined) {
+        throw new AppError('not_found', `task ${taskId} not found`);
+      }
+      return listSessions(stores, { ...query, task_id: taskId });
+    });
+  }
+
+  /**
+   * DELETE /api/tasks/:id: archives the task (no new session may launch on it), then stops each of its
+   * sessions that has not ended, the way POST /api/sessions/:id/stop does. Idempotent: an archived task
+   * stays archived (its first archived_at) and only sessions still running are stopped again.
+   */
+  async archiveTask(taskId: string): Promise<void> {
+    const now = this.deps.clock().toISOString();
+    const sessions = await this.deps.uow.transaction(async (stores) => {
+      if ((await stores.tasks.findById(taskId)) === undefined) {
+        throw new AppError('not_found', `task ${taskId} not found`);
+      }
+      await stores.tasks.archive(taskId, now);
+      return stores.sessions.listByTask(taskId);
+    });
+    for (const session of sessions) {
+      if (session.state === 'created' || isLive(session.state)) await this.stop(session.id);
+    }
   }
 
   /**

@@ -92,6 +92,15 @@ const acknowledgedColumns = (ack: Acknowledged, now: string) => ({
   refreshed_at: now,
 });
 
+export interface SessionListFilter {
+  taskId?: string;
+  state?: AgentSessionState;
+  executor?: string;
+  /** The position of the previous page's last session. */
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
 export class SessionStore {
   constructor(private readonly db: Knex) {}
 
@@ -150,6 +159,24 @@ export class SessionStore {
         { column: 'created_at', order: 'desc' },
         { column: 'id', order: 'desc' },
       ]);
+    return rows.map(fromRow);
+  }
+
+  /** One page of sessions matching the filter, oldest first (ties by id), strictly after `after`. */
+  async list(filter: SessionListFilter): Promise<AgentSession[]> {
+    const query = this.db<SessionRow>('sessions');
+    if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
+    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (filter.executor !== undefined) void query.where({ executor: filter.executor });
+    const after = filter.after;
+    if (after !== undefined) {
+      void query.where((q) => {
+        void q
+          .where('created_at', '>', after.createdAt)
+          .orWhere((same) => void same.where('created_at', '=', after.createdAt).where('id', '>', after.id));
+      });
+    }
+    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(filter.limit);
     return rows.map(fromRow);
   }
 

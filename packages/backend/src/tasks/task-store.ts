@@ -97,6 +97,15 @@ export class TaskStore {
     await this.db('tasks').where({ id }).update(changes);
   }
 
+  /** Archives the task once (an archived task keeps its first archived_at); false when nothing changed. */
+  async archive(id: string, now: string): Promise<boolean> {
+    const changed = await this.db('tasks')
+      .where({ id })
+      .whereNull('archived_at')
+      .update({ archived_at: now, updated_at: now });
+    return changed > 0;
+  }
+
   /** One page of a workspace's tasks in creation order (ties by id), strictly after `after`. */
   async list(filter: TaskListFilter): Promise<Task[]> {
     const query = this.db<TaskRow>('tasks').where({ workspace_id: filter.workspaceId });

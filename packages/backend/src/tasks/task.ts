@@ -116,6 +116,8 @@ export interface TaskView {
   pending_action: PendingAction | null;
   repository_ids: string[];
   providers: Provider[];
+  /** Set by DELETE /api/tasks/:id; an archived task is read-only. */
+  archived_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -131,6 +133,7 @@ export function toTaskView({ task, repositoryIds, providers, pendingAction }: Ta
     pending_action: pendingAction,
     repository_ids: repositoryIds,
     providers,
+    archived_at: task.archivedAt,
     created_at: task.createdAt,
     updated_at: task.updatedAt,
   };

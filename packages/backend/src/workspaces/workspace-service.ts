@@ -1,7 +1,12 @@
+import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
+import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../store/page-cursor';
 import { newId } from '../store/row-values';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { CreateWorkspaceBody, Workspace } from './workspace';
+
+/** A workspace cursor holds the position (created_at, id) of the last workspace read. */
+const WorkspaceCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }).strict();
 
 export class WorkspaceService {
   constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
@@ -16,5 +21,16 @@ export class WorkspaceService {
     const workspace = await this.deps.uow.read.workspaces.findById(id);
     if (workspace === undefined) throw new AppError('not_found', `workspace ${id} not found`);
     return workspace;
+  }
+
+  /** One page of workspaces, oldest first. */
+  async list(request: { cursor?: string; limit?: number }): Promise<Page<Workspace>> {
+    const limit = request.limit ?? DEFAULT_PAGE_LIMIT;
+    const after = request.cursor === undefined ? undefined : decodeCursor(WorkspaceCursorSchema, request.cursor);
+    const rows = await this.deps.uow.read.workspaces.listAfter(
+      after === undefined ? undefined : { createdAt: after.c, id: after.i },
+      limit + 1,
+    );
+    return pageOf(rows, limit, (row) => ({ c: row.createdAt, i: row.id }));
   }
 }

@@ -23,4 +23,18 @@ export class WorkspaceStore {
     const row = await this.db<WorkspaceRow>('workspaces').where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
+
+  /** Up to `limit` workspaces after position (createdAt, id) (undefined: from the start), oldest first. */
+  async listAfter(after: { createdAt: string; id: string } | undefined, limit: number): Promise<Workspace[]> {
+    const query = this.db<WorkspaceRow>('workspaces');
+    if (after !== undefined) {
+      void query.where((q) => {
+        void q
+          .where('created_at', '>', after.createdAt)
+          .orWhere((same) => void same.where('created_at', '=', after.createdAt).where('id', '>', after.id));
+      });
+    }
+    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(limit);
+    return rows.map(fromRow);
+  }
 }
