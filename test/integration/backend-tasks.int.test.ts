@@ -58,6 +58,7 @@ describe('backend REST: tasks', () => {
       pending_action: null,
       repository_ids: [],
       providers: [],
+      archived_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
