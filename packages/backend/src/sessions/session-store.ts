@@ -1,3 +1,4 @@
+import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import {
@@ -97,7 +98,7 @@ export interface SessionListFilter {
   state?: AgentSessionState;
   executor?: string;
   /** The position of the previous page's last session. */
-  after?: { createdAt: string; id: string };
+  after?: CreationPosition;
   limit: number;
 }
 
@@ -168,15 +169,7 @@ export class SessionStore {
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
     if (filter.state !== undefined) void query.where({ state: filter.state });
     if (filter.executor !== undefined) void query.where({ executor: filter.executor });
-    const after = filter.after;
-    if (after !== undefined) {
-      void query.where((q) => {
-        void q
-          .where('created_at', '>', after.createdAt)
-          .orWhere((same) => void same.where('created_at', '=', after.createdAt).where('id', '>', after.id));
-      });
-    }
-    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(filter.limit);
+    const rows = await inCreationOrder(query, filter.after, filter.limit);
     return rows.map(fromRow);
   }
 

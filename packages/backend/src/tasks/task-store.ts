@@ -1,3 +1,4 @@
+import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { toBoolean, toIsoString, toNullableIsoString } from '../store/row-values';
@@ -32,7 +33,7 @@ export interface TaskListFilter {
   state?: TaskState;
   includeArchived: boolean;
   /** The position of the previous page's last task. */
-  after?: { createdAt: string; id: string };
+  after?: CreationPosition;
   limit: number;
 }
 
@@ -112,15 +113,7 @@ export class TaskStore {
     if (filter.parentId !== undefined) void query.where({ parent_id: filter.parentId });
     if (filter.state !== undefined) void query.where({ state: filter.state });
     if (!filter.includeArchived) void query.whereNull('archived_at');
-    const after = filter.after;
-    if (after !== undefined) {
-      void query.where((q) => {
-        void q
-          .where('created_at', '>', after.createdAt)
-          .orWhere((same) => void same.where('created_at', '=', after.createdAt).where('id', '>', after.id));
-      });
-    }
-    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(filter.limit);
+    const rows = await inCreationOrder(query, filter.after, filter.limit);
     return rows.map(fromRow);
   }
 

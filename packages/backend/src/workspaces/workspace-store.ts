@@ -1,3 +1,4 @@
+import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import type { Knex } from 'knex';
 import { toIsoString } from '../store/row-values';
 import type { Workspace } from './workspace';
@@ -25,16 +26,8 @@ export class WorkspaceStore {
   }
 
   /** Up to `limit` workspaces after position (createdAt, id) (undefined: from the start), oldest first. */
-  async listAfter(after: { createdAt: string; id: string } | undefined, limit: number): Promise<Workspace[]> {
-    const query = this.db<WorkspaceRow>('workspaces');
-    if (after !== undefined) {
-      void query.where((q) => {
-        void q
-          .where('created_at', '>', after.createdAt)
-          .orWhere((same) => void same.where('created_at', '=', after.createdAt).where('id', '>', after.id));
-      });
-    }
-    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(limit);
+  async listAfter(after: CreationPosition | undefined, limit: number): Promise<Workspace[]> {
+    const rows = await inCreationOrder(this.db<WorkspaceRow>('workspaces'), after, limit);
     return rows.map(fromRow);
   }
 }
