@@ -5,7 +5,7 @@ import { IdParamsSchema } from '../store/id-schema';
 import type { ApiTokenRecord } from './api-token-store';
 import type { ApiTokenService } from './api-token-service';
 
-const CreateApiTokenBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+export const CreateApiTokenBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
 function toView(record: ApiTokenRecord) {
   return {
