@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import type { RouteDoc } from './openapi';
 
+/** /readyz's body (composition/readiness.ts): status words only, never an error message. */
+const ReadinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.object({
+    database: z.enum(['ok', 'failed']),
+    agentctl: z.record(z.string(), z.enum(['reachable', 'unreachable'])).describe('by executor name'),
+  }),
+});
+
 /** Routes createApp itself serves (app.ts), and the document's own route (openapi-route.ts). */
 export const APP_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -14,11 +23,10 @@ export const APP_ROUTE_DOCS: RouteDoc[] = [
     method: 'get',
     path: '/readyz',
     summary: 'Readiness: the database takes a write and every executor answers',
-    description:
-      'Open, any Host. 503 when not ready. The body holds status words only, e.g. `{status: "not_ready", checks: {database: "ok", agentctl: {remote: "unreachable"}}}`.',
+    description: 'Open, like /healthz, for any Host. The body holds status words only (composition/readiness.ts).',
     open: true,
-    ok: { status: 200, description: '`{status: "ready", checks}`' },
-    errors: { 503: 'not ready: `{status: "not_ready", checks}` (this body, not the error envelope)' },
+    ok: { status: 200, description: 'ready: `{status: "ready", checks}`', schema: ReadinessSchema },
+    errors: { 503: { description: 'not ready: `{status: "not_ready", checks}`', schema: ReadinessSchema } },
   },
   {
     method: 'get',

@@ -24,7 +24,7 @@ export interface RouteDoc {
    * Refusals besides the ones every route of its kind has (400 with an input schema, 401 under /api,
    * 404 with a path parameter), each `status: why`.
    */
-  errors?: Record<number, string>;
+  errors?: Record<number, string | { description: string; schema: z.ZodType }>;
   /** Open routes (no token): /healthz, /readyz. */
   open?: true;
 }
@@ -50,11 +50,15 @@ export const ErrorEnvelopeSchema = z
   })
   .strict();
 
-const COMMON_ERRORS: Record<number, string> = {
-  400: 'invalid input: the message names the first issue, `details.issues` lists them all; nothing changed',
-  401: 'missing, invalid or revoked API token',
-  404: 'no such resource',
-};
+/** Refusals every route of a kind has: shared responses, referenced by each route. */
+const COMMON_ERRORS = {
+  InvalidInput: [
+    400,
+    'invalid input: the message names the first issue, `details.issues` lists them all; nothing changed',
+  ],
+  Unauthenticated: [401, 'missing, invalid or revoked API token'],
+  NotFound: [404, 'no such resource'],
+} as const;
 
 /** `/api/tasks/:id` -> `/api/tasks/{id}`. */
 export const openApiPath = (expressPath: string): string => expressPath.replace(/:(\w+)/g, '{$1}');
@@ -62,8 +66,8 @@ export const openApiPath = (expressPath: string): string => expressPath.replace(
 type JsonSchema = Record<string, unknown>;
 
 /** Input side: what a client sends (a coerced number is documented as the number it must spell). */
-function jsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
   return rest;
 }
 
@@ -90,19 +94,28 @@ const errorResponse = (description: string) => ({
 function responses(route: RouteDoc): JsonSchema {
   const { ok } = route;
   const contentType = ok.contentType ?? 'application/json';
-  const success =
-    ok.status === 204
-      ? { description: ok.description }
-      : { description: ok.description, content: { [contentType]: { schema: ok.schema ? jsonSchema(ok.schema) : {} } } };
-  const errors: Record<number, string> = {};
-  if (route.params !== undefined || route.query !== undefined || route.body !== undefined) {
-    errors[400] = COMMON_ERRORS[400] ?? '';
+  const schema = ok.schema === undefined ? {} : jsonSchema(ok.schema, 'output');
+  const out: JsonSchema = {
+    [String(ok.status)]:
+      ok.status === 204
+        ? { description: ok.description }
+        : { description: ok.description, content: { [contentType]: { schema } } },
+  };
+  const common: (keyof typeof COMMON_ERRORS)[] = [];
+  if (route.params !== undefined || route.query !== undefined || route.body !== undefined) common.push('InvalidInput');
+  if (route.open !== true) common.push('Unauthenticated');
+  if (route.path.includes(':')) common.push('NotFound');
+  for (const name of common) out[String(COMMON_ERRORS[name][0])] = { $ref: `#/components/responses/${name}` };
+  // A route's own words for a status replace the shared response.
+  for (const [status, why] of Object.entries(route.errors ?? {})) {
+    out[status] =
+      typeof why === 'string'
+        ? errorResponse(why)
+        : {
+            description: why.description,
+            content: { 'application/json': { schema: jsonSchema(why.schema, 'output') } },
+          };
   }
-  if (route.open !== true) errors[401] = COMMON_ERRORS[401] ?? '';
-  if (route.path.includes(':')) errors[404] = COMMON_ERRORS[404] ?? '';
-  Object.assign(errors, route.errors);
-  const out: JsonSchema = { [String(ok.status)]: success };
-  for (const [status, why] of Object.entries(errors)) out[status] = errorResponse(why);
   return out;
 }
 
@@ -153,7 +166,8 @@ export function buildOpenApiDocument(info: ApiInfo, groups: readonly RouteGroup[
     security: [{ bearerAuth: [] }, { cookieAuth: [] }],
     paths,
     components: {
-      schemas: { Error: jsonSchema(ErrorEnvelopeSchema) },
+      schemas: { Error: jsonSchema(ErrorEnvelopeSchema, 'output') },
+      responses: Object.fromEntries(Object.entries(COMMON_ERRORS).map(([name, [, why]]) => [name, errorResponse(why)])),
       securitySchemes: {
         bearerAuth: {
           type: 'http',

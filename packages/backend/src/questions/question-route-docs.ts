@@ -1,14 +1,14 @@
+import { askUserQuestionTool } from '@kandev/protocol';
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
 import { AnswerBodySchema } from './question';
 import { ListQuestionsQuerySchema } from './question-routes';
 
-const QUESTION =
-  '`{id, task_id, session_id, call_id, kind, state, questions, context, answers, answered_by, ' +
-  'closed_reason, created_at, answered_at, expires_at}`';
-const PARENT_QUESTION =
-  '`{id, child_task_id, child_session_id, parent_task_id, status, closed_reason, questions, context, ' +
-  'blocked_reason, answer, created_at, answered_at, closed_at, ...}`';
+/** `a`, `b`, `c`: a long field list that still wraps in Markdown. */
+const fields = (...names: string[]) => names.map((name) => `\`${name}\``).join(', ');
+
+const QUESTION = `with ${fields('id', 'task_id', 'session_id', 'call_id', 'kind', 'state', 'questions', 'context', 'answers', 'answered_by', 'closed_reason', 'created_at', 'answered_at', 'expires_at')}`;
+const PARENT_QUESTION = `with ${fields('id', 'child_task_id', 'child_session_id', 'parent_task_id', 'status', 'closed_reason', 'questions', 'context', 'blocked_reason', 'answer', 'created_at', 'answered_at', 'closed_at')}, ...`;
 
 export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -17,7 +17,7 @@ export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
     summary: 'List operator questions, oldest first',
     description: 'Operator questions only, never parent questions.',
     query: ListQuestionsQuerySchema,
-    ok: { status: 200, description: `\`{questions: [question]}\`; a question is ${QUESTION}` },
+    ok: { status: 200, description: `\`{questions: [question]}\`; a question is an object ${QUESTION}` },
   },
   {
     method: 'get',
@@ -38,7 +38,7 @@ export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
     ok: {
       status: 200,
       description:
-        'the question plus `delivery`: `{to: "waiting_call"}` (the held `ask_user_question_kandev` call ' +
+        `the question plus \`delivery\`: \`{to: "waiting_call"}\` (the held \`${askUserQuestionTool.name}\` call ` +
         'returns it) or, after a backend restart, `{to: "queued_prompt", queued_prompt_id}`',
     },
     errors: { 409: 'the question is no longer pending' },
@@ -54,7 +54,7 @@ export const PARENT_QUESTION_ROUTE_DOCS: RouteDoc[] = [
     params: IdParamsSchema,
     ok: {
       status: 200,
-      description: `\`{task_id, parent_questions: [parent question]}\`; a parent question is ${PARENT_QUESTION}`,
+      description: `\`{task_id, parent_questions: [parent question]}\`; a parent question is an object ${PARENT_QUESTION}`,
     },
   },
   {

@@ -17,7 +17,7 @@ export const WORKSPACE_SOURCE_ROUTE_DOCS: RouteDoc[] = [
     body: AddWorkspaceSourcesBodySchema,
     ok: {
       status: 201,
-      description: `201 (200 when nothing was new) \`{task_id, batch_id, added, providers}\`, ${REFRESH}`,
+      description: `\`{task_id, batch_id, added, providers}\`, ${REFRESH}; 200 instead when nothing was new`,
     },
   },
   {
