@@ -52,6 +52,8 @@ function typeText(input) {
         .map((name) => (required.includes(name) ? name : `${name}?`))
         .join(', ')}}`,
     );
+  } else if (Array.isArray(schema.type)) {
+    text = schema.type.map((type) => typeText({ ...schema, type })).join(' or ');
   } else text = schema.type ?? 'any';
   if (schema.pattern !== undefined) text += ` matching ${code(schema.pattern)}`;
   if (schema.default !== undefined) text += `, default ${code(schema.default)}`;
@@ -61,14 +63,23 @@ function typeText(input) {
 const field = (name, schema, required) =>
   `${code(required ? name : `${name}?`)}: ${typeText(schema)}${schema.description ? ` — ${schema.description}` : ''}`;
 
+/** A sub-list of an object schema's fields (nothing for any other schema). */
+function fieldLines(input, indent = '  ') {
+  if (input === undefined) return [];
+  const schema = resolve(input);
+  if (schema.type !== 'object' || schema.properties === undefined) return [];
+  const required = schema.required ?? [];
+  return Object.entries(schema.properties).map(
+    ([name, property]) => `${indent}- ${field(name, property, required.includes(name))}`,
+  );
+}
+
 function bodyLines(requestBody) {
   const schema = resolve(requestBody.content['application/json'].schema);
   const head = `- Body${requestBody.required ? '' : ' (optional)'}:`;
   if (schema.type !== 'object' || schema.properties === undefined) return [`${head} ${typeText(schema)}`];
-  const names = Object.keys(schema.properties);
-  if (names.length === 0) return [`${head} \`{}\``];
-  const required = schema.required ?? [];
-  return [head, ...names.map((name) => `  - ${field(name, schema.properties[name], required.includes(name))}`)];
+  if (Object.keys(schema.properties).length === 0) return [`${head} \`{}\``];
+  return [head, ...fieldLines(schema)];
 }
 
 function responseLines(responses) {
@@ -82,8 +93,12 @@ function responseLines(responses) {
     }
     const types = Object.keys(response.content ?? {}).filter((type) => type !== 'application/json');
     const media = types.length > 0 ? ` (${types.join(', ')})` : '';
-    if (Number(status) < 400) lines.push(`- **${status}**${media}: ${response.description}`);
-    else own.push(`  - ${status}: ${response.description}`);
+    if (Number(status) < 400) {
+      lines.push(
+        `- **${status}**${media}: ${response.description}`,
+        ...fieldLines(response.content?.['application/json']?.schema),
+      );
+    } else own.push(`  - ${status}: ${response.description}`);
   }
   if (shared.length + own.length > 0) lines.push(`- Errors: ${shared.join(', ')}`.trimEnd(), ...own);
   return lines;

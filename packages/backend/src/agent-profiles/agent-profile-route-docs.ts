@@ -1,8 +1,7 @@
+import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
-import { CreateAgentProfileBodySchema } from './agent-profile';
-
-const PROFILE = '`{id, name, command, args, env_keys, supports_mcp, created_at}`';
+import { AgentProfileRestViewSchema, CreateAgentProfileBodySchema } from './agent-profile';
 
 export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -11,21 +10,25 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
     summary: 'Create an agent profile',
     description: 'Env keys match `^[A-Z_][A-Z0-9_]*$`; env values are sealed at rest and never returned or logged.',
     body: CreateAgentProfileBodySchema,
-    ok: { status: 201, description: `the profile ${PROFILE}` },
+    ok: { status: 201, description: 'the profile (env keys, never values)', schema: AgentProfileRestViewSchema },
     errors: { 409: 'the name is taken' },
   },
   {
     method: 'get',
     path: '/api/agent-profiles',
     summary: 'List agent profiles, by name',
-    ok: { status: 200, description: '`{agent_profiles: [profile]}`' },
+    ok: {
+      status: 200,
+      description: 'every profile',
+      schema: z.object({ agent_profiles: z.array(AgentProfileRestViewSchema) }).strict(),
+    },
   },
   {
     method: 'get',
     path: '/api/agent-profiles/:id',
     summary: 'Get an agent profile',
     params: IdParamsSchema,
-    ok: { status: 200, description: `the profile ${PROFILE}` },
+    ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },
   },
   {
     method: 'delete',

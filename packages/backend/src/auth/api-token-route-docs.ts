@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
-import { CreateApiTokenBodySchema } from './api-token-routes';
+import { ApiTokenViewSchema, CreateApiTokenBodySchema } from './api-token-routes';
 
 export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -10,14 +11,19 @@ export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
     body: CreateApiTokenBodySchema,
     ok: {
       status: 201,
-      description: '`{id, name, prefix, created_at, last_used_at, token}`: the only time the token is shown',
+      description: 'the token, with `token` itself: the only time it is shown',
+      schema: ApiTokenViewSchema.extend({ token: z.string() }),
     },
   },
   {
     method: 'get',
     path: '/api/tokens',
     summary: 'List API tokens',
-    ok: { status: 200, description: '`{tokens: [{id, name, prefix, created_at, last_used_at}]}`, never a token' },
+    ok: {
+      status: 200,
+      description: 'the active tokens, never a token itself',
+      schema: z.object({ tokens: z.array(ApiTokenViewSchema) }).strict(),
+    },
   },
   {
     method: 'delete',

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
 import { LinkMrBodySchema, LinkPrBodySchema } from './review-link';
-import { CredentialParamsSchema, PutCredentialBodySchema } from './workspace-credential';
+import { CredentialParamsSchema, CredentialViewSchema, PutCredentialBodySchema } from './workspace-credential';
 
 export const REVIEW_LINK_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -48,14 +49,18 @@ export const CREDENTIAL_ROUTE_DOCS: RouteDoc[] = [
       'username is stored. The token is sealed at rest and never returned.',
     params: CredentialParamsSchema,
     body: PutCredentialBodySchema,
-    ok: { status: 200, description: '`{provider, configured: true, username, base_url?}`' },
+    ok: { status: 200, description: 'the stored credential, never its token', schema: CredentialViewSchema },
   },
   {
     method: 'get',
     path: '/api/workspaces/:id/credentials',
     summary: "List a workspace's provider credentials",
     params: IdParamsSchema,
-    ok: { status: 200, description: '`{credentials: [{provider, configured, username}]}`, never a token' },
+    ok: {
+      status: 200,
+      description: 'the stored credentials, never a token',
+      schema: z.object({ credentials: z.array(CredentialViewSchema) }).strict(),
+    },
   },
   {
     method: 'delete',

@@ -1,14 +1,18 @@
+import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi';
+import { QueuedPromptViewSchema } from '../prompt-queue/queued-prompt';
 import { LaunchSessionBodySchema, ResumeSessionBodySchema } from '../sessions/agent-session';
 import { IdParamsSchema } from '../store/id-schema';
 import { EnqueuePromptBodySchema } from './prompt-service';
-import { ListSessionsQuerySchema, TaskSessionsQuerySchema } from './session-list';
+import { ListSessionsQuerySchema, SessionSummaryViewSchema, TaskSessionsQuerySchema } from './session-list';
 import { EmptyBodySchema } from './session-routes';
 
 const LAUNCHED = '`{session_id, mcp_url, mcp_token, launch_config}` (the token is shown only here)';
-const SUMMARIES =
-  '`{sessions: [summary], next_cursor}`, oldest first; a summary is ' +
-  '`{id, task_id, state, executor, surface, revision, applied_revision, created_at, updated_at}`';
+const SUMMARIES = {
+  status: 200,
+  description: 'a page of session summaries, oldest first',
+  schema: z.object({ sessions: z.array(SessionSummaryViewSchema), next_cursor: z.string().nullable() }).strict(),
+};
 const AGENTCTL_DOWN = {
   503: 'agentctl cannot serve it (recorded `failed` with `last_error`)',
   504: "agentctl's deadline",
@@ -43,14 +47,14 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     summary: "List a task's sessions",
     params: IdParamsSchema,
     query: TaskSessionsQuerySchema,
-    ok: { status: 200, description: SUMMARIES },
+    ok: SUMMARIES,
   },
   {
     method: 'get',
     path: '/api/sessions',
     summary: 'List sessions, filtered',
     query: ListSessionsQuerySchema,
-    ok: { status: 200, description: SUMMARIES },
+    ok: SUMMARIES,
   },
   {
     method: 'get',
@@ -113,9 +117,8 @@ export const PROMPT_ROUTE_DOCS: RouteDoc[] = [
     params: IdParamsSchema,
     ok: {
       status: 200,
-      description:
-        '`{items: [{id, session_id, prompt, source, status, stop_reason, error, created_at, dispatched_at, ' +
-        'finished_at}]}`; `error` says why a `failed` one failed',
+      description: "the session's prompts; `error` says why a `failed` one failed",
+      schema: z.object({ items: z.array(QueuedPromptViewSchema) }).strict(),
     },
   },
 ];

@@ -1,10 +1,11 @@
+import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
-import { CreateTaskBodySchema, ListTasksQuerySchema, UpdateTaskBodySchema } from './task';
+import { CreateTaskBodySchema, ListTasksQuerySchema, TaskViewSchema, UpdateTaskBodySchema } from './task';
 
 const TASK =
-  'the task, with `repository_ids`, its `providers`, `archived_at` and `pending_action` ' +
-  '(`"clarification"` while it waits for an answer from its parent or the operator, else `null`)';
+  'the task; `pending_action` is `"clarification"` while it waits for an answer from its parent or the ' +
+  'operator, else `null`';
 
 export const TASK_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -15,7 +16,7 @@ export const TASK_ROUTE_DOCS: RouteDoc[] = [
       '`autopilot` defaults to false and is never inherited. An unknown `agent_profile_id` is a 404; ' +
       '`autopilot: true` with a profile whose `supports_mcp` is false is a 400, nothing written.',
     body: CreateTaskBodySchema,
-    ok: { status: 201, description: TASK },
+    ok: { status: 201, description: TASK, schema: TaskViewSchema },
     errors: { 404: 'an unknown workspace, parent, repository or agent profile' },
   },
   {
@@ -24,14 +25,18 @@ export const TASK_ROUTE_DOCS: RouteDoc[] = [
     summary: "List a workspace's tasks, oldest first, a page at a time",
     description: 'Archived tasks only with `include_archived=true`.',
     query: ListTasksQuerySchema,
-    ok: { status: 200, description: '`{tasks: [task], next_cursor}`' },
+    ok: {
+      status: 200,
+      description: 'a page of tasks',
+      schema: z.object({ tasks: z.array(TaskViewSchema), next_cursor: z.string().nullable() }).strict(),
+    },
   },
   {
     method: 'get',
     path: '/api/tasks/:id',
     summary: 'Get a task',
     params: IdParamsSchema,
-    ok: { status: 200, description: TASK },
+    ok: { status: 200, description: TASK, schema: TaskViewSchema },
   },
   {
     method: 'patch',
@@ -40,6 +45,6 @@ export const TASK_ROUTE_DOCS: RouteDoc[] = [
     description: '`autopilot` is fixed at creation (400).',
     params: IdParamsSchema,
     body: UpdateTaskBodySchema,
-    ok: { status: 200, description: TASK },
+    ok: { status: 200, description: TASK, schema: TaskViewSchema },
   },
 ];
