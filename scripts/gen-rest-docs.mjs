@@ -109,10 +109,13 @@ function routeSection(method, path, operation) {
   if (operation.description !== undefined) lines.push('', operation.description);
   lines.push('');
   if (operation.security?.length === 0) lines.push('- Open: no token');
-  for (const where of ['path', 'query']) {
+  for (const [where, label] of [
+    ['path', 'Path'],
+    ['query', 'Query'],
+    ['header', 'Headers'],
+  ]) {
     const params = (operation.parameters ?? []).filter((p) => p.in === where);
     if (params.length === 0) continue;
-    const label = where === 'path' ? 'Path' : 'Query';
     const fields = params.map((p) => field(p.name, p.schema, p.required));
     if (fields.length <= 2) lines.push(`- ${label}: ${fields.join('; ')}`);
     else lines.push(`- ${label}:`, ...fields.map((text) => `  - ${text}`));

@@ -35,6 +35,13 @@ describe('buildOpenApiDocument', () => {
     ]);
   });
 
+  test('headers the handler reads are header parameters', () => {
+    const doc = documentOf(route({ headers: z.object({ 'Last-Event-ID': z.string().optional() }) }));
+    expect(doc.paths['/api/things']?.get?.parameters).toEqual([
+      { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
+    ]);
+  });
+
   test('a body is required unless the schema accepts {}', () => {
     const doc = documentOf(
       route({ method: 'post', body: BodySchema }),

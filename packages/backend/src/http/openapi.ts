@@ -17,6 +17,8 @@ export interface RouteDoc {
   /** Exactly the schemas the handler parses (`parseInput(Schema, req.params | req.query | req.body)`). */
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** Request headers the handler reads, e.g. `Last-Event-ID` (an object of their schemas). */
+  headers?: z.ZodObject;
   body?: z.ZodType;
   /** The success response: its status, what it holds, and its schema when one describes it. */
   ok: { status: number; description: string; schema?: z.ZodType; contentType?: string };
@@ -71,7 +73,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSc
   return rest;
 }
 
-function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query'): JsonSchema[] {
+function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query' | 'header'): JsonSchema[] {
   if (schema === undefined) return [];
   const { properties = {}, required = [] } = jsonSchema(schema) as { properties?: JsonSchema; required?: string[] };
   return Object.entries(properties).map(([name, property]) => {
@@ -102,7 +104,8 @@ function responses(route: RouteDoc): JsonSchema {
         : { description: ok.description, content: { [contentType]: { schema } } },
   };
   const common: (keyof typeof COMMON_ERRORS)[] = [];
-  if (route.params !== undefined || route.query !== undefined || route.body !== undefined) common.push('InvalidInput');
+  const inputs = [route.params, route.query, route.headers, route.body];
+  if (inputs.some((input) => input !== undefined)) common.push('InvalidInput');
   if (route.open !== true) common.push('Unauthenticated');
   if (route.path.includes(':')) common.push('NotFound');
   for (const name of common) out[String(COMMON_ERRORS[name][0])] = { $ref: `#/components/responses/${name}` };
@@ -120,7 +123,11 @@ function responses(route: RouteDoc): JsonSchema {
 }
 
 function operation(route: RouteDoc, tag: string): JsonSchema {
-  const params = [...parameters(route.params, 'path'), ...parameters(route.query, 'query')];
+  const params = [
+    ...parameters(route.params, 'path'),
+    ...parameters(route.query, 'query'),
+    ...parameters(route.headers, 'header'),
+  ];
   return {
     operationId: `${route.method}${openApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c?: string) => (c ?? '').toUpperCase())}`,
     tags: [tag],
