@@ -52,6 +52,8 @@ function typeText(input) {
         .map((name) => (required.includes(name) ? name : `${name}?`))
         .join(', ')}}`,
     );
+  } else if (schema.type === 'object' && typeof schema.additionalProperties === 'object') {
+    text = `object of ${typeText(schema.additionalProperties)}`;
   } else if (Array.isArray(schema.type)) {
     text = schema.type.map((type) => typeText({ ...schema, type })).join(' or ');
   } else text = schema.type ?? 'any';

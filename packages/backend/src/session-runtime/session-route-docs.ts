@@ -94,6 +94,7 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     params: IdParamsSchema,
     body: EmptyBodySchema,
     ok: { status: 200, description: '`{cancelled, prompt_id}`: the turn ends with `stop_reason: "cancelled"`' },
+    errors: { 409: 'no turn is running', 503: 'agentctl is not running' },
   },
 ];
 
