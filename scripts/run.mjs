@@ -3,9 +3,9 @@
 // `packageManager`) is run through npx, dependencies are installed when missing or stale, and the
 // TypeScript build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
-//   npm test   -> install, build, check the generated proto types, type-check, unit + service +
-//                 integration tests, then the container tests (or one line saying they were skipped: no
-//                 container engine)
+//   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
+//                 unit + service + integration tests, then the container tests (or one line saying they
+//                 were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, env, root, run } from './lib/workspace.mjs';
@@ -23,6 +23,7 @@ if (command === 'start') {
   backend.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 0 : 1)));
 } else if (command === 'test') {
   run('npm', ['run', '--silent', 'check:proto']);
+  run('npm', ['run', '--silent', 'check:rest-docs']);
   run('npm', ['run', '--silent', 'typecheck']);
   run('jest', ['--selectProjects', 'unit', 'service', 'integration', ...process.argv.slice(3)]);
   // Runs them when DOCKER_HOST answers; otherwise prints the one 'skipped: no container engine' line.

@@ -53,11 +53,18 @@ export function toAgentProfileView(profile: AgentProfile): AgentProfileView {
 }
 
 /** What the operator's REST API shows: arguments, and the names (never the values) of the environment. */
-export interface AgentProfileRestView extends AgentProfileView {
-  args: string[];
-  env_keys: string[];
-  created_at: string;
-}
+export const AgentProfileRestViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    command: z.string(),
+    supports_mcp: z.boolean(),
+    args: z.array(z.string()),
+    env_keys: z.array(z.string()),
+    created_at: z.string(),
+  })
+  .strict();
+export type AgentProfileRestView = z.infer<typeof AgentProfileRestViewSchema>;
 
 export function toAgentProfileRestView(profile: AgentProfile): AgentProfileRestView {
   return {

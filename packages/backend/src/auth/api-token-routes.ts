@@ -5,9 +5,20 @@ import { IdParamsSchema } from '../store/id-schema';
 import type { ApiTokenRecord } from './api-token-store';
 import type { ApiTokenService } from './api-token-service';
 
-const CreateApiTokenBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+export const CreateApiTokenBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
-function toView(record: ApiTokenRecord) {
+/** A token as listed: never the token itself (the schema documents it in GET /api/openapi.json). */
+export const ApiTokenViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    created_at: z.string(),
+    last_used_at: z.string().nullable(),
+  })
+  .strict();
+
+function toView(record: ApiTokenRecord): z.infer<typeof ApiTokenViewSchema> {
   return {
     id: record.id,
     name: record.name,

@@ -8,6 +8,7 @@ import { createAgentctlRoutes } from '../executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../executors/agentctl-reachability';
 import { AttachPool } from '../executors/attach-pool';
 import type { AgentctlEndpoint } from '../executors/executor';
+import { createOpenApiRoutes } from '../http/openapi-route';
 import { createMessageRoutes } from '../messages/message-routes';
 import { createMrLifecycleRoutes } from '../mr-lifecycle/mr-lifecycle-routes';
 import { createPromptRoutes } from '../session-runtime/prompt-routes';
@@ -26,6 +27,7 @@ import { createWorkspaceRoutes } from '../workspaces/workspace-routes';
 import { WorkspaceService } from '../workspaces/workspace-service';
 import { createWorkspaceSourceRoutes } from '../workspace-sources/workspace-source-routes';
 import type { BackendConfig, BackendPorts } from './backend-ports';
+import { openApiDocument } from './api-catalogue';
 import { type BackendServices, createServices } from './backend-services';
 import { checkReadiness } from './readiness';
 
@@ -52,6 +54,7 @@ function createRouters(
     createQuestionRoutes(s.questions),
     createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),
     createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
+    createOpenApiRoutes(openApiDocument()),
   ];
 }
 

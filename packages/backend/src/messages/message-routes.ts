@@ -7,7 +7,7 @@ import type { UnitOfWork } from '../store/unit-of-work';
 import { readConversation } from './conversation';
 import { toMessageView } from './message';
 
-const MessagesQuerySchema = z
+export const MessagesQuerySchema = z
   .object({
     cursor: z.string().min(1).max(512).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),

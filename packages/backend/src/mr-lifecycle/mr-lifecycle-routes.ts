@@ -6,7 +6,7 @@ import { IdSchema } from '../store/id-schema';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { MrEvaluator } from './mr-evaluator';
 
-const ParamsSchema = z.object({ id: IdSchema, mrId: IdSchema }).strict();
+export const MrLinkParamsSchema = z.object({ id: IdSchema, mrId: IdSchema }).strict();
 
 /**
  * GET: an MR link's lifecycle (state, last poll and its error, checkpoint, last evaluation).
@@ -21,11 +21,11 @@ export function createMrLifecycleRoutes(deps: { uow: UnitOfWork; evaluator: MrEv
     return found;
   };
   router.get('/api/tasks/:id/mrs/:mrId/lifecycle', async (req, res) => {
-    const { id, mrId } = parseInput(ParamsSchema, req.params, 'path');
+    const { id, mrId } = parseInput(MrLinkParamsSchema, req.params, 'path');
     res.json(await view(id, mrId));
   });
   router.post('/api/tasks/:id/mrs/:mrId/lifecycle/evaluate', async (req, res) => {
-    const { id, mrId } = parseInput(ParamsSchema, req.params, 'path');
+    const { id, mrId } = parseInput(MrLinkParamsSchema, req.params, 'path');
     const current = await view(id, mrId);
     const target = await deps.uow.read.mrLifecycle.findTarget(mrId);
     if (target === undefined) throw new AppError('not_found', `merge request link ${mrId} not found`);

@@ -1,4 +1,5 @@
 // Pure: a prompt waiting for (or delivered to) a session's agent, and how REST shows it.
+import { z } from 'zod';
 
 /**
  * queued -> dispatched (the drainer claimed it and sends it to agentctl) -> completed | failed.
@@ -70,19 +71,23 @@ export function newQueuedPrompt(
   };
 }
 
-export interface QueuedPromptView {
-  id: string;
-  session_id: string | null;
-  prompt: string;
-  source: string;
-  priority: PromptPriority;
-  status: PromptStatus;
-  stop_reason: string | null;
-  error: string | null;
-  created_at: string;
-  dispatched_at: string | null;
-  finished_at: string | null;
-}
+/** GET /api/sessions/:id/prompts items (the schema documents them in GET /api/openapi.json). */
+export const QueuedPromptViewSchema = z
+  .object({
+    id: z.string(),
+    session_id: z.string().nullable(),
+    prompt: z.string(),
+    source: z.string(),
+    priority: z.enum(PROMPT_PRIORITIES),
+    status: z.enum(PROMPT_STATUSES),
+    stop_reason: z.string().nullable(),
+    error: z.string().nullable(),
+    created_at: z.string(),
+    dispatched_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+  })
+  .strict();
+export type QueuedPromptView = z.infer<typeof QueuedPromptViewSchema>;
 
 export function toQueuedPromptView(prompt: QueuedPrompt): QueuedPromptView {
   return {

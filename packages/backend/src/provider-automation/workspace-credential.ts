@@ -41,12 +41,16 @@ export const PutCredentialBodySchema = z
   .strict();
 export type PutCredentialBody = z.infer<typeof PutCredentialBodySchema>;
 
-export interface CredentialView {
-  provider: Provider;
-  configured: true;
-  username: string | null;
-  base_url?: string;
-}
+/** PUT and GET .../credentials (the schema documents them in GET /api/openapi.json): never a token. */
+export const CredentialViewSchema = z
+  .object({
+    provider: ProviderSchema,
+    configured: z.literal(true),
+    username: z.string().nullable(),
+    base_url: z.string().optional(),
+  })
+  .strict();
+export type CredentialView = z.infer<typeof CredentialViewSchema>;
 
 export function toCredentialView(credential: CredentialSummary): CredentialView {
   const view: CredentialView = { provider: credential.provider, configured: true, username: credential.username };

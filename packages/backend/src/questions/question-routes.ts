@@ -5,13 +5,15 @@ import { IdParamsSchema, IdSchema } from '../store/id-schema';
 import { QuestionStateSchema, toQuestionView } from './question';
 import type { QuestionService } from './question-service';
 
-const ListQuerySchema = z.object({ state: QuestionStateSchema.optional(), task_id: IdSchema.optional() }).strict();
+export const ListQuestionsQuerySchema = z
+  .object({ state: QuestionStateSchema.optional(), task_id: IdSchema.optional() })
+  .strict();
 
 /** Operators list pending questions and answer them. */
 export function createQuestionRoutes(questions: QuestionService): Router {
   const router = Router();
   router.get('/api/questions', async (req, res) => {
-    const query = parseInput(ListQuerySchema, req.query, 'query');
+    const query = parseInput(ListQuestionsQuerySchema, req.query, 'query');
     const { now, questions: found } = await questions.list({ state: query.state, taskId: query.task_id });
     res.json({ questions: found.map((question) => toQuestionView(question, now)) });
   });

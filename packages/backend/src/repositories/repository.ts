@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Provider } from '@kandev/protocol';
+import { ProviderSchema } from '@kandev/protocol';
 import { IdSchema } from '../store/id-schema';
-import type { RepositoryIdentity, SourceType } from './provider-identity';
+import { type RepositoryIdentity, SOURCE_TYPES } from './provider-identity';
 
 /** A registered repository: its identity, derived once at registration, plus where it belongs. */
 export interface Repository extends RepositoryIdentity {
@@ -31,18 +31,22 @@ export const CreateRepositoryBodySchema = z
   });
 export type CreateRepositoryBody = z.infer<typeof CreateRepositoryBodySchema>;
 
-export interface RepositoryView {
-  id: string;
-  workspace_id: string;
-  source_type: SourceType;
-  provider: Provider | null;
-  provider_host: string | null;
-  owner: string | null;
-  name: string;
-  remote_url: string | null;
-  local_path: string | null;
-  created_at: string;
-}
+/** GET /api/repositories/:id (the schema documents it in GET /api/openapi.json). */
+export const RepositoryViewSchema = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string(),
+    source_type: z.enum(SOURCE_TYPES),
+    provider: ProviderSchema.nullable(),
+    provider_host: z.string().nullable(),
+    owner: z.string().nullable(),
+    name: z.string(),
+    remote_url: z.string().nullable(),
+    local_path: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .strict();
+export type RepositoryView = z.infer<typeof RepositoryViewSchema>;
 
 export function toRepositoryView(repository: Repository): RepositoryView {
   return {

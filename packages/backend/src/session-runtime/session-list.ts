@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_PAGE_LIMIT, type Surface } from '@kandev/protocol';
-import { AgentSessionStateSchema, type AgentSession, type AgentSessionState } from '../sessions/agent-session';
+import { MAX_PAGE_LIMIT, SurfaceSchema } from '@kandev/protocol';
+import { AgentSessionStateSchema, type AgentSession } from '../sessions/agent-session';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../store/page-cursor';
 import { IdSchema } from '../store/id-schema';
 import type { Stores } from '../store/unit-of-work';
@@ -30,17 +30,21 @@ export type ListSessionsQuery = z.infer<typeof ListSessionsQuerySchema>;
 /** A session cursor holds the position (created_at, id) of the last session read. */
 const SessionCursorSchema = z.object({ c: z.string().min(1).max(64), i: z.string().min(1).max(64) }).strict();
 
-export interface SessionSummaryView {
-  id: string;
-  task_id: string;
-  state: AgentSessionState;
-  executor: string;
-  surface: Surface;
-  revision: number;
-  applied_revision: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A session in a listing (the schema documents it in GET /api/openapi.json). */
+export const SessionSummaryViewSchema = z
+  .object({
+    id: z.string(),
+    task_id: z.string(),
+    state: AgentSessionStateSchema,
+    executor: z.string(),
+    surface: SurfaceSchema,
+    revision: z.number().int(),
+    applied_revision: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .strict();
+export type SessionSummaryView = z.infer<typeof SessionSummaryViewSchema>;
 
 export function toSessionSummaryView(session: AgentSession): SessionSummaryView {
   return {

@@ -15,7 +15,7 @@ import type { AgentSession } from '../sessions/agent-session';
 import { type LaunchedSessionView, toLaunchConfigView, toSessionView } from './session-view';
 
 /** Stop and cancel take no options. */
-const EmptyBodySchema = z.object({}).strict();
+export const EmptyBodySchema = z.object({}).strict();
 
 /** Shown once, at launch and resume: the token is never stored (the agent env is shown redacted). */
 function toLaunchedView(launched: LaunchedSession): LaunchedSessionView {

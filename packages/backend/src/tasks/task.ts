@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AppError, MAX_PAGE_LIMIT, type Provider, type TaskState } from '@kandev/protocol';
+import {
+  AppError,
+  MAX_PAGE_LIMIT,
+  type Provider,
+  ProviderSchema,
+  type TaskState,
+  TaskStateSchema,
+} from '@kandev/protocol';
 import { IdSchema } from '../store/id-schema';
 
 export interface Task {
@@ -106,21 +113,25 @@ export function rejectImmutableTaskFields(body: unknown): void {
   }
 }
 
-export interface TaskView {
-  id: string;
-  workspace_id: string;
-  parent_id: string | null;
-  title: string;
-  state: TaskState;
-  autopilot: boolean;
-  pending_action: PendingAction | null;
-  repository_ids: string[];
-  providers: Provider[];
-  /** Set by DELETE /api/tasks/:id; an archived task is read-only. */
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** GET /api/tasks/:id (the schema documents it in GET /api/openapi.json). */
+export const TaskViewSchema = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string(),
+    parent_id: z.string().nullable(),
+    title: z.string(),
+    state: TaskStateSchema,
+    autopilot: z.boolean(),
+    pending_action: z.enum(PENDING_ACTIONS).nullable(),
+    repository_ids: z.array(z.string()),
+    providers: z.array(ProviderSchema),
+    /** Set by DELETE /api/tasks/:id; an archived task is read-only. */
+    archived_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .strict();
+export type TaskView = z.infer<typeof TaskViewSchema>;
 
 export function toTaskView({ task, repositoryIds, providers, pendingAction }: TaskDetails): TaskView {
   return {

@@ -6,7 +6,7 @@ import { IdParamsSchema } from '../store/id-schema';
 import { CreateWorkspaceBodySchema, toWorkspaceView } from './workspace';
 import type { WorkspaceService } from './workspace-service';
 
-const ListWorkspacesQuerySchema = z
+export const ListWorkspacesQuerySchema = z
   .object({
     cursor: z.string().min(1).max(512).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),

@@ -9,11 +9,9 @@ export interface Workspace {
 export const CreateWorkspaceBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBodySchema>;
 
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  created_at: string;
-}
+/** GET /api/workspaces/:id (the schema documents it in GET /api/openapi.json). */
+export const WorkspaceViewSchema = z.object({ id: z.string(), name: z.string(), created_at: z.string() }).strict();
+export type WorkspaceView = z.infer<typeof WorkspaceViewSchema>;
 
 export function toWorkspaceView(workspace: Workspace): WorkspaceView {
   return { id: workspace.id, name: workspace.name, created_at: workspace.createdAt };

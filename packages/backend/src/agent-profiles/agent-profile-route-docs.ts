@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { RouteDoc } from '../http/openapi';
+import { IdParamsSchema } from '../store/id-schema';
+import { AgentProfileRestViewSchema, CreateAgentProfileBodySchema } from './agent-profile';
+
+export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/agent-profiles',
+    summary: 'Create an agent profile',
+    description: 'Env keys match `^[A-Z_][A-Z0-9_]*$`; env values are sealed at rest and never returned or logged.',
+    body: CreateAgentProfileBodySchema,
+    ok: { status: 201, description: 'the profile (env keys, never values)', schema: AgentProfileRestViewSchema },
+    errors: { 409: 'the name is taken' },
+  },
+  {
+    method: 'get',
+    path: '/api/agent-profiles',
+    summary: 'List agent profiles, by name',
+    ok: {
+      status: 200,
+      description: 'every profile',
+      schema: z.object({ agent_profiles: z.array(AgentProfileRestViewSchema) }).strict(),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/agent-profiles/:id',
+    summary: 'Get an agent profile',
+    params: IdParamsSchema,
+    ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },
+  },
+  {
+    method: 'delete',
+    path: '/api/agent-profiles/:id',
+    summary: 'Delete an agent profile',
+    params: IdParamsSchema,
+    ok: { status: 204, description: 'deleted' },
+    errors: { 409: 'a task uses it' },
+  },
+];

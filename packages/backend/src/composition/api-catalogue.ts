@@ -1,0 +1,81 @@
+import { AGENT_PROFILE_ROUTE_DOCS } from '../agent-profiles/agent-profile-route-docs';
+import { API_TOKEN_ROUTE_DOCS } from '../auth/api-token-route-docs';
+import { AGENTCTL_ROUTE_DOCS } from '../executors/agentctl-route-docs';
+import { APP_ROUTE_DOCS } from '../http/app-route-docs';
+import { buildOpenApiDocument, type OpenApiDocument, type RouteGroup } from '../http/openapi';
+import { MESSAGE_ROUTE_DOCS } from '../messages/message-route-docs';
+import { MR_LIFECYCLE_ROUTE_DOCS } from '../mr-lifecycle/mr-lifecycle-route-docs';
+import { CREDENTIAL_ROUTE_DOCS, REVIEW_LINK_ROUTE_DOCS } from '../provider-automation/provider-automation-route-docs';
+import { PARENT_QUESTION_ROUTE_DOCS, QUESTION_ROUTE_DOCS } from '../questions/question-route-docs';
+import { REPOSITORY_ROUTE_DOCS } from '../repositories/repository-route-docs';
+import { PROMPT_ROUTE_DOCS, SESSION_ROUTE_DOCS, TASK_ARCHIVE_ROUTE_DOC } from '../session-runtime/session-route-docs';
+import { TASK_ROUTE_DOCS } from '../tasks/task-route-docs';
+import { WORKSPACE_ROUTE_DOCS } from '../workspaces/workspace-route-docs';
+import { WORKSPACE_SOURCE_ROUTE_DOCS } from '../workspace-sources/workspace-source-route-docs';
+
+// Every route the backend serves, by heading: the source of GET /api/openapi.json and of
+// docs/rest-api.md (npm run gen:rest-docs). A new route gets an entry in its folder's
+// `*-route-docs.ts` (a new folder: a new group here); test/service/openapi.int.test.ts fails, naming
+// the route, until the served routes and this list agree.
+export const ROUTE_GROUPS: readonly RouteGroup[] = [
+  {
+    tag: 'Workspaces',
+    description: 'Workspaces and their provider credentials (write-only tokens).',
+    routes: [...WORKSPACE_ROUTE_DOCS, ...CREDENTIAL_ROUTE_DOCS],
+  },
+  {
+    tag: 'Repositories',
+    description: 'Git repositories registered in a workspace, with their provider.',
+    routes: REPOSITORY_ROUTE_DOCS,
+  },
+  {
+    tag: 'Agent profiles',
+    description: 'How a session starts its agent (command, args, env).',
+    routes: AGENT_PROFILE_ROUTE_DOCS,
+  },
+  {
+    tag: 'Tasks',
+    description: 'Tasks, their hierarchy and archive.',
+    routes: [...TASK_ROUTE_DOCS, TASK_ARCHIVE_ROUTE_DOC],
+  },
+  {
+    tag: 'Workspace sources',
+    description: "A task's attached repositories: its provider set.",
+    routes: WORKSPACE_SOURCE_ROUTE_DOCS,
+  },
+  {
+    tag: 'Sessions',
+    description: 'Agent sessions: launch, list, resume, stop, cancel a turn.',
+    routes: SESSION_ROUTE_DOCS,
+  },
+  { tag: 'Prompts', description: "A session's prompt queue.", routes: PROMPT_ROUTE_DOCS },
+  { tag: 'Conversation', description: "A task's conversation.", routes: MESSAGE_ROUTE_DOCS },
+  { tag: 'Operator questions', description: 'Questions agents ask the operator.', routes: QUESTION_ROUTE_DOCS },
+  {
+    tag: 'Parent questions',
+    description: "An autopilot task's questions to its parent (read-only here).",
+    routes: PARENT_QUESTION_ROUTE_DOCS,
+  },
+  { tag: 'Review automation', description: "A task's GitHub PR and GitLab MR links.", routes: REVIEW_LINK_ROUTE_DOCS },
+  { tag: 'MR lifecycle', description: 'GitLab MR polling and lifecycle prompts.', routes: MR_LIFECYCLE_ROUTE_DOCS },
+  { tag: 'Executors', description: 'Executors and their agentctls.', routes: AGENTCTL_ROUTE_DOCS },
+  { tag: 'API tokens', description: 'Operator API tokens.', routes: API_TOKEN_ROUTE_DOCS },
+  { tag: 'Service', description: 'Health, readiness, metrics and this document.', routes: APP_ROUTE_DOCS },
+];
+
+let built: OpenApiDocument | undefined;
+
+/** The document, built once (zod's JSON Schema output of every route's schemas). */
+export function openApiDocument(): OpenApiDocument {
+  built ??= buildOpenApiDocument(
+    {
+      title: 'kandev backend REST API',
+      version: '0.1.0',
+      description:
+        'JSON in and out. Every /api route and /metrics need `Authorization: Bearer <API token>`; ' +
+        '/healthz and /readyz are open. Refusals use one error envelope (components.schemas.Error).',
+    },
+    ROUTE_GROUPS,
+  );
+  return built;
+}

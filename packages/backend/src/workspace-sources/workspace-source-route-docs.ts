@@ -1,0 +1,31 @@
+import type { RouteDoc } from '../http/openapi';
+import { IdParamsSchema } from '../store/id-schema';
+import { AddWorkspaceSourcesBodySchema, WorkspaceSourceParamsSchema } from './workspace-source';
+
+const REFRESH =
+  '`refresh: {status, sessions}`: `applied`, `not_needed`, `partial` or `failed` (a `reason` per session)';
+
+export const WORKSPACE_SOURCE_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/tasks/:id/workspace-sources',
+    summary: 'Attach repositories to a task (a batch)',
+    description:
+      'The batch is validated as a whole and committed in one transaction (one bad source: 400, nothing ' +
+      'written). Each live session whose provider set changed gets one `UpdateProviders`.',
+    params: IdParamsSchema,
+    body: AddWorkspaceSourcesBodySchema,
+    ok: {
+      status: 201,
+      description: `\`{task_id, batch_id, added, providers}\`, ${REFRESH}; 200 instead when nothing was new`,
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/tasks/:id/workspace-sources/:repository_id',
+    summary: 'Detach a repository from a task',
+    params: WorkspaceSourceParamsSchema,
+    ok: { status: 200, description: `\`{task_id, removed, providers}\`, ${REFRESH}` },
+    errors: { 404: 'the task is unknown or the repository is not attached' },
+  },
+];
