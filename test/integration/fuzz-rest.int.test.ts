@@ -88,6 +88,12 @@ function send(method: string, path: string, body: FuzzBody): Promise<{ status: n
   const { hostname, port } = new URL(world.url);
   return new Promise((resolve, reject) => {
     const request = httpRequest({ hostname, port, method, path, headers }, (response) => {
+      // GET /api/events answers a stream that never ends by itself: its status is the verdict.
+      if (response.headers['content-type']?.startsWith('text/event-stream') === true) {
+        resolve({ status: response.statusCode ?? 0, text: '' });
+        response.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>

@@ -1,5 +1,6 @@
 import { AGENT_PROFILE_ROUTE_DOCS } from '../agent-profiles/agent-profile-route-docs';
 import { API_TOKEN_ROUTE_DOCS } from '../auth/api-token-route-docs';
+import { EVENT_ROUTE_DOCS } from '../events/event-route-docs';
 import { AGENTCTL_ROUTE_DOCS } from '../executors/agentctl-route-docs';
 import { APP_ROUTE_DOCS } from '../http/app-route-docs';
 import { buildOpenApiDocument, type OpenApiDocument, type RouteGroup } from '../http/openapi';
@@ -58,6 +59,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   },
   { tag: 'Review automation', description: "A task's GitHub PR and GitLab MR links.", routes: REVIEW_LINK_ROUTE_DOCS },
   { tag: 'MR lifecycle', description: 'GitLab MR polling and lifecycle prompts.', routes: MR_LIFECYCLE_ROUTE_DOCS },
+  { tag: 'Events', description: 'Live events (Server-Sent Events).', routes: EVENT_ROUTE_DOCS },
   { tag: 'Executors', description: 'Executors and their agentctls.', routes: AGENTCTL_ROUTE_DOCS },
   { tag: 'API tokens', description: 'Operator API tokens.', routes: API_TOKEN_ROUTE_DOCS },
   { tag: 'Service', description: 'Health, readiness, metrics and this document.', routes: APP_ROUTE_DOCS },

@@ -5,13 +5,14 @@ import {
   AppError,
   type LaunchConfig,
   LaunchConfigSchema,
-  type Provider,
   ProviderSchema,
   redactLaunchConfig,
   SurfaceSchema,
 } from '@kandev/protocol';
+import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import { type AgentSession, type AgentSessionState, AgentSessionStateSchema } from './agent-session';
+import { type Acknowledged, SessionEventRecorder } from './session-events';
 import {
   assertTransition,
   LIVE_SESSION_STATES,
@@ -72,11 +73,7 @@ function fromRow(row: SessionRow): AgentSession {
   };
 }
 
-/** What agentctl acknowledged: a revision and the providers it holds with it. */
-export interface Acknowledged {
-  revision: number;
-  providers: readonly Provider[];
-}
+export type { Acknowledged } from './session-events';
 
 /** Columns a state change may write along with the state. */
 export interface StateColumns {
@@ -102,8 +99,19 @@ export interface SessionListFilter {
   limit: number;
 }
 
+/**
+ * Sessions. A state change appends session.state_changed, and an acknowledgement whose tool list
+ * differs from the last one appends tools.changed, on the same connection as the change itself.
+ */
 export class SessionStore {
-  constructor(private readonly db: Knex) {}
+  private readonly recorder: SessionEventRecorder;
+
+  constructor(
+    private readonly db: Knex,
+    events: EventStore,
+  ) {
+    this.recorder = new SessionEventRecorder(db, events);
+  }
 
   /** Every session counted by state and executor (the metrics gauge; one grouped read). */
   async countByStateAndExecutor(): Promise<Array<{ state: string; executor: string; count: number }>> {
@@ -136,6 +144,7 @@ export class SessionStore {
       created_at: session.createdAt,
       updated_at: session.updatedAt,
     });
+    await this.recorder.stateChanged(session.id, null, session.state, session.createdAt, session);
   }
 
   async findById(id: string): Promise<AgentSession | undefined> {
@@ -187,14 +196,14 @@ export class SessionStore {
    * Resolves the new state, or null when the fact changes nothing or the row moved on.
    */
   async advance(
-    session: Pick<AgentSession, 'id' | 'state'>,
+    session: Pick<AgentSession, 'id' | 'state'> & Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
     fact: SessionFact,
     now: string,
     columns: StateColumns = {},
   ): Promise<AgentSessionState | null> {
     const to = nextState(session.state, fact);
     if (to === null) return null;
-    return (await this.compareAndSet(session.id, session.state, to, now, columns)) ? to : null;
+    return (await this.compareAndSet(session.id, session.state, to, now, columns, session)) ? to : null;
   }
 
   /** Reads the current state, then advances from it (for callers that hold no row). */
@@ -209,6 +218,7 @@ export class SessionStore {
     to: AgentSessionState,
     now: string,
     columns: StateColumns,
+    known?: Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
   ): Promise<boolean> {
     assertTransition(from, to);
     const updated = await this.db('sessions')
@@ -220,6 +230,7 @@ export class SessionStore {
         ...(columns.acpSessionId === undefined ? {} : { acp_session_id: columns.acpSessionId }),
         updated_at: now,
       });
+    if (updated > 0) await this.recorder.stateChanged(id, from, to, now, known);
     return updated > 0;
   }
 
@@ -261,7 +272,7 @@ export class SessionStore {
    * moves to starting by compare-and-set on the state the resume read (false: it moved on).
    */
   async replaceForResume(
-    session: Pick<AgentSession, 'id' | 'state'>,
+    session: Pick<AgentSession, 'id' | 'state'> & Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
     replacement: { config: LaunchConfig; mcpTokenHash: string; now: string },
   ): Promise<boolean> {
     const to = nextState(session.state, { kind: 'resumed' });
@@ -276,15 +287,17 @@ export class SessionStore {
         mcp_token_hash: replacement.mcpTokenHash,
         updated_at: replacement.now,
       });
+    if (updated > 0) await this.recorder.stateChanged(session.id, session.state, to, replacement.now, session);
     return updated > 0;
   }
 
   /** agentctl accepted the whole config (launch or resume): it holds this revision now. */
   async recordAccepted(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
-    await this.db('sessions')
+    const updated = await this.db('sessions')
       .where({ id })
       .where('applied_revision', '<=', acknowledged.revision)
       .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    if (updated > 0) await this.recorder.toolList(id, acknowledged, now);
   }
 
   /**
@@ -300,15 +313,17 @@ export class SessionStore {
     const updated = await this.db('sessions')
       .where({ id: session.id, state: session.state, agentctl_address: session.agentctlAddress })
       .update({ agentctl_address: agentctlAddress, ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    if (updated > 0) await this.recorder.toolList(session.id, acknowledged, now);
     return updated > 0;
   }
 
   /** agentctl acknowledged a revision; never moves the acknowledged revision backwards. */
   async recordApplied(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
-    await this.db('sessions')
+    const updated = await this.db('sessions')
       .where({ id })
       .where('applied_revision', '<=', acknowledged.revision)
       .update({ ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    if (updated > 0) await this.recorder.toolList(id, acknowledged, now);
   }
 
   /** A refresh did not land: the session keeps what agentctl last acknowledged. */
