@@ -84,8 +84,11 @@ export class WatchedProcess {
     return this.output;
   }
 
-  /** Resolves once the output (so far or later) matches; fails with the output when the child exits first. */
-  waitFor(pattern: RegExp | string, what = String(pattern)): Promise<void> {
+  /**
+   * Resolves once the output (so far or later) matches; fails with the output when the child exits
+   * first, or after `timeoutMs` (a ceiling on a hang, so the failure shows what was printed).
+   */
+  waitFor(pattern: RegExp | string, what = String(pattern), timeoutMs = 30_000): Promise<void> {
     // Matched against the text without ANSI escape sequences (a terminal gets colours and cursor moves).
     const test = (raw: string) => {
       const text = stripAnsi(raw);
@@ -93,8 +96,19 @@ export class WatchedProcess {
     };
     if (test(this.output)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.waiters.push({ test, resolve });
+      const timer = setTimeout(
+        () => reject(new Error(`no ${what} within ${timeoutMs} ms; output:\n${this.output}`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        test,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
       void this.exited.then((code) => {
+        clearTimeout(timer);
         if (!test(this.output)) reject(new Error(`exited (${code}) before ${what}; output:\n${this.output}`));
       });
     });
