@@ -168,7 +168,7 @@ describe('kandev follow', () => {
       '20:00:02 agent: second',
     ]);
     expect(follow.text()).toContain('20:00:03 tools revision 2 (providers github): +get_task_pr_automation_kandev');
-    expect(follow.text()).toContain('20:00:04 session s1 waiting_for_input → running');
+    expect(follow.text()).toContain('20:00:04 session s1: waiting_for_input → running');
     expect(follow.text()).toMatch(/resumed after event 2/);
     expect(connections).toEqual([
       { lastEventId: undefined, query: '?session_id=s1' },

@@ -90,8 +90,10 @@ function renderBody(out: Out, event: StreamEvent): string {
   }
   if (type === 'session.state_changed') {
     const parsed = StateChangedSchema.safeParse(data);
-    const change = parsed.success ? `${parsed.data.previous_state ?? '-'} → ${parsed.data.state}` : '';
-    return paint(out, 'blue', `session ${event.session_id ?? ''} ${change}`);
+    const from = parsed.success && parsed.data.previous_state ? `${parsed.data.previous_state} → ` : '';
+    const change = parsed.success ? `${from}${parsed.data.state}` : 'changed';
+    // A short id: enough to tell a task's sessions apart on one screen (--json has the whole one).
+    return paint(out, 'blue', `session ${(event.session_id ?? '').slice(0, 8)}: ${change}`);
   }
   if (type === 'tools.changed') {
     const parsed = ToolsChangedSchema.safeParse(data);
