@@ -1,7 +1,7 @@
 // `kandev launch` with the scripted test agent, `kandev questions` and `kandev answer`: by --option in a
 // script, and with the arrow-key picker under a real pseudo-terminal (util-linux `script`). The agent's
 // held ask_user_question_kandev call gets the chosen option and the agent replies with it.
-import { ASK_PARENT, AutopilotWorld } from '../helpers/autopilot';
+import { ASK_PARENT, ASK_USER, AutopilotWorld } from '../helpers/autopilot';
 import { AgentRuntimeApi, agentScript, TEST_AGENT_MAIN, waitForAgentReady } from '../helpers/agent-runtime';
 import { BackendApi } from '../helpers/backend-api';
 import { type CliEnv, cliJson, runCli, startCliInTerminal } from '../helpers/cli';
@@ -140,5 +140,28 @@ describe('kandev questions and answer', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/is a question to the parent task .*its agent answers it/);
     expect((await world.parentQuestions(child.id))[0]?.status).toBe('pending');
+  });
+
+  test('answer --text answers a free-text question; the held MCP call returns it', async () => {
+    const world = await AutopilotWorld.start(cleanup);
+    const kandev: CliEnv = { url: world.backend.ready.url, env: { KANDEV_DATA_DIR: world.backend.dataDir } };
+    const task = await world.task({ title: 'Importer' });
+    const mcp = await world.mcp(await world.launch(task.id, { agent: false }));
+    const asked = mcp.client.callTool(
+      { name: ASK_USER, arguments: { questions: [{ prompt: 'Name the queue' }, { prompt: 'How many workers?' }] } },
+      undefined,
+      { timeout: 60_000 },
+    ) as Promise<{ content: { text: string }[] }>;
+    const question = await waitUntil(
+      async () => (await cliJson<PendingQuestions>(kandev, ['questions'])).questions[0],
+      { timeoutMs: 20_000, intervalMs: 100, logs: world.logs, what: 'the question to be listed' },
+    );
+    expect((await runCli(kandev, ['answer', question.id, '--text', 'imports'])).stderr).toMatch(/needs --text/);
+    const answered = await runCli(kandev, ['answer', question.id, '--text', 'imports', '--text', 'four']);
+    expect(answered).toMatchObject({ code: 0, stderr: '' });
+    expect(answered.stdout).toBe(`answered ${question.id}: imports; four (delivered to the waiting agent)\n`);
+    const text = (await asked).content.map((part) => part.text).join('\n');
+    expect(text).toContain('Name the queue -> imports');
+    expect(text).toContain('How many workers? -> four');
   });
 });

@@ -11,7 +11,7 @@ import {
   type QuestionItem,
   QuestionSchema,
 } from '../schemas';
-import { listTasks } from './resources';
+import { collect, listTasks } from './noun-helpers';
 
 // `kandev questions`: what waits on someone: operator questions (answered here) and autopilot tasks'
 // questions to their parent (answered by the parent's agent). `kandev answer`: pick, or --option/--text.
@@ -152,9 +152,9 @@ export function addQuestionCommands(program: Command): void {
     .option(
       '-o, --option <label|number>',
       'the chosen option, by label or number (one per question, in order)',
-      collectValues,
+      collect,
     )
-    .option('-t, --text <answer>', 'a free-text answer (one per question without options, in order)', collectValues)
+    .option('-t, --text <answer>', 'a free-text answer (one per question without options, in order)', collect)
     .description('answer an operator question: a picker on a terminal, --option/--text in scripts')
     .action(
       run(async (ctx, id: string, options: AnswerOptions) => {
@@ -176,8 +176,4 @@ export function addQuestionCommands(program: Command): void {
         ctx.out.line(`answered ${paint(ctx.out, 'bold', id)}: ${chosen} (delivered ${to})`);
       }),
     );
-}
-
-function collectValues(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
 }

@@ -1,75 +1,21 @@
-import { type Command, Option } from 'commander';
-import { z } from 'zod';
-import { type Ctx, run } from '../context';
-import { usage } from '../errors';
-import { fields, paint, table } from '../output';
+import type { Command } from 'commander';
+import { run } from '../context';
+import { paint } from '../output';
+import { type Repository, RepositorySchema, TaskSchema, WorkspaceSchema } from '../schemas';
 import {
-  type Profile,
-  ProfileSchema,
-  type Repository,
-  RepositorySchema,
-  SessionSchema,
-  type SessionSummary,
-  SessionSummarySchema,
-  type Task,
-  TaskSchema,
-  type Workspace,
-  WorkspaceSchema,
-} from '../schemas';
-import { launch, type LaunchOptions, printLaunched } from './launch';
+  addNoun,
+  allWorkspaces,
+  collect,
+  idArg,
+  listTasks,
+  printList,
+  printOne,
+  shortTime,
+  workspaceOf,
+} from './noun-helpers';
+import { profiles, sessions } from './runtime-nouns';
 
 // `kandev <noun> ls|show|create` for workspaces, repos, tasks, sessions and profiles (singular too).
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-function shortTime(iso: string): string {
-  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-}
-
-async function allWorkspaces(ctx: Ctx): Promise<Workspace[]> {
-  return ctx.api.all('/api/workspaces', 'workspaces', WorkspaceSchema);
-}
-
-/** The workspace named by --workspace, or the only one there is. */
-async function workspaceOf(ctx: Ctx, given: string | undefined): Promise<string> {
-  if (given !== undefined) return given;
-  const workspaces = await allWorkspaces(ctx);
-  if (workspaces.length === 1 && workspaces[0] !== undefined) return workspaces[0].id;
-  throw usage(
-    workspaces.length === 0
-      ? 'no workspace yet: create one with `kandev workspaces create <name>`'
-      : `${workspaces.length} workspaces: say which with --workspace <id>`,
-  );
-}
-
-/** Every task of one workspace, or of every workspace. */
-export async function listTasks(ctx: Ctx, workspace: string | undefined, archived = false): Promise<Task[]> {
-  const workspaceIds = workspace !== undefined ? [workspace] : (await allWorkspaces(ctx)).map((w) => w.id);
-  const tasks: Task[] = [];
-  for (const workspaceId of workspaceIds) {
-    const query = { workspace_id: workspaceId, include_archived: archived ? 'true' : undefined };
-    tasks.push(...(await ctx.api.all('/api/tasks', 'tasks', TaskSchema, query)));
-  }
-  return tasks;
-}
-
-function printList<T>(ctx: Ctx, items: T[], header: string[], row: (item: T) => string[]): void {
-  if (ctx.json) ctx.out.json(items);
-  else table(ctx.out, header, items.map(row));
-}
-
-function printOne(ctx: Ctx, item: Record<string, unknown>): void {
-  if (ctx.json) ctx.out.json(item);
-  else fields(ctx.out, Object.entries(item));
-}
-
-function addNoun(program: Command, names: [string, string], description: string): Command {
-  return program.command(names[0]).alias(names[1]).description(description);
-}
-
-const idArg = (what: string) => `<${what}>`;
 
 function workspaces(program: Command): void {
   const noun = addNoun(program, ['workspaces', 'workspace'], 'list, show and create workspaces');
@@ -227,98 +173,6 @@ function tasks(program: Command): void {
           else ctx.out.line(`created task ${paint(ctx.out, 'bold', task.id)} (${task.title})`);
         },
       ),
-    );
-}
-
-const SESSION_STATES = ['created', 'starting', 'running', 'waiting_for_input', 'completed', 'failed', 'cancelled'];
-
-function sessions(program: Command): void {
-  const noun = addNoun(program, ['sessions', 'session'], 'list, show and launch sessions');
-  noun
-    .command('ls')
-    .option('-t, --task <id>', 'only this task')
-    .addOption(new Option('-s, --state <state>', 'only this state').choices(SESSION_STATES))
-    .option('-e, --executor <name>', 'only this executor')
-    .description('list sessions, oldest first')
-    .action(
-      run(async (ctx, options: { task?: string; state?: string; executor?: string }) => {
-        const query = { task_id: options.task, state: options.state, executor: options.executor };
-        const items = await ctx.api.all('/api/sessions', 'sessions', SessionSummarySchema, query);
-        printList(ctx, items, ['ID', 'TASK', 'STATE', 'EXECUTOR', 'REVISION'], (s: SessionSummary) => [
-          s.id,
-          s.task_id,
-          s.state,
-          s.executor,
-          s.applied_revision === s.revision ? String(s.revision) : `${s.revision} (applied ${s.applied_revision})`,
-        ]);
-      }),
-    );
-  noun
-    .command('show')
-    .argument(idArg('session'))
-    .description('show one session, with what agentctl reports about it now')
-    .action(
-      run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.get(SessionSchema, `/api/sessions/${encodeURIComponent(id)}`)),
-      ),
-    );
-  noun
-    .command('create')
-    .argument(idArg('task'))
-    .option('-e, --executor <name>', 'local, docker, remote or a named executor profile')
-    .description('launch a session for a task (the same as `kandev launch`)')
-    .action(
-      run(async (ctx, task: string, options: LaunchOptions) => printLaunched(ctx, await launch(ctx, task, options))),
-    );
-}
-
-function profiles(program: Command): void {
-  const noun = addNoun(program, ['profiles', 'profile'], 'list, show and create agent profiles');
-  const list = z.object({ agent_profiles: z.array(ProfileSchema) });
-  noun
-    .command('ls')
-    .description('list agent profiles')
-    .action(
-      run(async (ctx) => {
-        const { agent_profiles: items } = await ctx.api.get(list, '/api/agent-profiles');
-        printList(ctx, items, ['ID', 'NAME', 'MCP', 'COMMAND'], (p: Profile) => [
-          p.id,
-          p.name,
-          p.supports_mcp ? 'yes' : 'no',
-          [p.command, ...(p.args ?? [])].join(' '),
-        ]);
-      }),
-    );
-  noun
-    .command('show')
-    .argument(idArg('profile'))
-    .description('show one agent profile (env names only, never values)')
-    .action(
-      run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.get(ProfileSchema, `/api/agent-profiles/${encodeURIComponent(id)}`)),
-      ),
-    );
-  noun
-    .command('create')
-    .argument('<name>')
-    .requiredOption('-c, --command <command>', 'the agent executable')
-    .option('-a, --arg <arg>', 'one argument (repeatable, in order)', collect)
-    .option('--env <KEY=VALUE>', 'one environment variable (repeatable); stored sealed', collect)
-    .option('--no-mcp', 'the agent cannot take MCP servers (supports_mcp: false)')
-    .description('create an agent profile')
-    .action(
-      run(async (ctx, name: string, options: { command: string; arg?: string[]; env?: string[]; mcp: boolean }) => {
-        const env: Record<string, string> = {};
-        for (const pair of options.env ?? []) {
-          const at = pair.indexOf('=');
-          if (at <= 0) throw usage(`--env wants KEY=VALUE, got "${pair}"`);
-          env[pair.slice(0, at)] = pair.slice(at + 1);
-        }
-        const body = { name, command: options.command, args: options.arg ?? [], env, supports_mcp: options.mcp };
-        const profile = await ctx.api.post(ProfileSchema, '/api/agent-profiles', body);
-        if (ctx.json) ctx.out.json(profile);
-        else ctx.out.line(`created agent profile ${paint(ctx.out, 'bold', profile.id)} (${profile.name})`);
-      }),
     );
 }
 
