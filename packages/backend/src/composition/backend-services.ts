@@ -123,8 +123,16 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     metrics,
   });
   const prompts = turns.drainer;
-  const sources = new WorkspaceSourceService({ uow, clock, repositories, refresh, logger: component('sources') });
   const tasks = new TaskService({ uow, clock, pendingActions: pendingActionsOf });
+  const sources = new WorkspaceSourceService({
+    uow,
+    clock,
+    repositories,
+    refresh,
+    recordTaskUpdated: (stores, taskId, now, providers) =>
+      tasks.recordEventWithin(stores, 'task.updated', taskId, now, [...providers]),
+    logger: component('sources'),
+  });
   const runtimeSessions = new AgentctlRuntimeSessions({ agentctls });
   const questions = new QuestionService({
     uow,
@@ -144,6 +152,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     prompts,
     runtimeSessions,
     questions,
+    recordArchived: (stores, taskId, now) => tasks.recordEventWithin(stores, 'task.archived', taskId, now),
     logger: component('sessions'),
   });
   const toolHandlers = createToolHandlers({

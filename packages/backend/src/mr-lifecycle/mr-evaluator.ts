@@ -93,6 +93,17 @@ export class MrEvaluator {
         evaluation.checkpoint,
         lastEvaluation(evaluation, prompted, reviewers, now),
       );
+      // Only a transition that queued prompts is news to a watcher; the lifecycle is GET …/lifecycle's view.
+      if (prompted.length > 0) {
+        const lifecycle = await stores.mrLifecycle.view(record.taskId, record.linkId);
+        await stores.events.append({
+          type: 'mr.lifecycle',
+          taskId: record.taskId,
+          sessionId: null,
+          data: { mr_link_id: record.linkId, project_path: record.projectPath, iid: record.iid, prompted, lifecycle },
+          at: now,
+        });
+      }
       return kicked;
     });
     logger.info(

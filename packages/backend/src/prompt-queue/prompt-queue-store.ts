@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
+import type { EventStore } from '../events/event-store';
 import { toIsoString, toNullableIsoString } from '../store/row-values';
 import { PRIORITY_RANK, priorityOfRank, PROMPT_STATUSES, type PromptOutcome, type QueuedPrompt } from './queued-prompt';
 
@@ -51,7 +52,38 @@ function fromRow(row: QueuedPromptRow): QueuedPrompt {
  * compare-and-set on the status the caller expects, so a prompt is claimed, finished or requeued once.
  */
 export class PromptQueueStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly events: EventStore,
+  ) {}
+
+  /**
+   * A prompt joined or left the waiting line (enqueue, requeue here; a claim by the drainer once the
+   * claim committed): queue.changed with the task's depth (prompts still queued), in one read, on the
+   * same connection.
+   */
+  async recordQueueChanged(id: string, sessionId: string | null, at: string): Promise<void> {
+    const row = (await this.db('prompt_queue as p')
+      .select(
+        'p.task_id',
+        'p.status',
+        this.db('prompt_queue as q')
+          .count('*')
+          .where('q.status', 'queued')
+          .where('q.task_id', this.db.ref('p.task_id'))
+          .as('depth'),
+      )
+      .where('p.id', id)
+      .first()) as { task_id: string; status: string; depth: number | string } | undefined;
+    if (row === undefined) return;
+    await this.events.append({
+      type: 'queue.changed',
+      taskId: row.task_id,
+      sessionId,
+      data: { depth: Number(row.depth), prompt_id: id, status: row.status },
+      at,
+    });
+  }
 
   /** Prompts waiting to be dispatched, over every task (the metrics gauge). */
   async countQueued(): Promise<number> {
@@ -75,6 +107,7 @@ export class PromptQueueStore {
       error: prompt.error,
       coalescing_key: prompt.coalescingKey ?? null,
     });
+    await this.recordQueueChanged(prompt.id, prompt.sessionId, prompt.createdAt);
   }
 
   /** Whether a prompt was ever queued for this transition (whatever its status now). */
@@ -156,6 +189,7 @@ export class PromptQueueStore {
     const updated = await this.db('prompt_queue')
       .where({ id, session_id: sessionId, status: 'dispatched' })
       .update({ status: 'queued', dispatched_at: null });
+    if (updated > 0) await this.recordQueueChanged(id, sessionId, new Date().toISOString());
     return updated > 0;
   }
 

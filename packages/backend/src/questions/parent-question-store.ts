@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
+import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import {
   type ParentClosedReason,
   ParentClosedReasonSchema,
   type ParentQuestion,
   ParentQuestionStatusSchema,
+  toParentQuestionView,
 } from './parent-question';
 import { StoredQuestionItemSchema } from './question';
 
@@ -83,7 +85,27 @@ export interface AcceptedAnswer {
  * answers, supersedes and stale marks settle a question exactly once; the loser sees false.
  */
 export class ParentQuestionStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly events: EventStore,
+  ) {}
+
+  /** Each status move appends its event (on the child's task and session) on the same connection. */
+  private async recordEvent(
+    type: 'parent_question.created' | 'parent_question.answered' | 'parent_question.closed',
+    id: string,
+    at: string,
+  ): Promise<void> {
+    const question = await this.findById(id);
+    if (question === undefined) return;
+    await this.events.append({
+      type,
+      taskId: question.childTaskId,
+      sessionId: question.childSessionId,
+      data: { question: toParentQuestionView(question) },
+      at,
+    });
+  }
 
   /** Violates a unique key when the same call (call_key) or a second pending question of the session races in. */
   async insert(question: ParentQuestion): Promise<void> {
@@ -111,6 +133,7 @@ export class ParentQuestionStore {
       answered_at: question.answeredAt,
       closed_at: question.closedAt,
     });
+    await this.recordEvent('parent_question.created', question.id, question.createdAt);
   }
 
   async findById(id: string): Promise<ParentQuestion | undefined> {
@@ -159,6 +182,7 @@ export class ParentQuestionStore {
       answer_prompt_id: accepted.answerPromptId,
       answered_at: accepted.now,
     });
+    if (updated > 0) await this.recordEvent('parent_question.answered', id, accepted.now);
     return updated > 0;
   }
 
@@ -167,6 +191,7 @@ export class ParentQuestionStore {
     const updated = await this.db('parent_questions')
       .where({ id, status: 'pending' })
       .update({ status, closed_reason: reason, closed_at: now });
+    if (updated > 0) await this.recordEvent('parent_question.closed', id, now);
     return updated > 0;
   }
 }

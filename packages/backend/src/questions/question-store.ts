@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
+import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import {
   type Answer,
@@ -10,6 +11,7 @@ import {
   type Question,
   QuestionKindSchema,
   type QuestionState,
+  toQuestionView,
   QuestionStateSchema,
   StoredQuestionItemSchema,
 } from './question';
@@ -59,9 +61,41 @@ function fromRow(row: QuestionRow): Question {
   };
 }
 
-/** Questions and their lifecycle; every state change is a compare-and-set on state = 'pending'. */
+type QuestionEventType = 'question.created' | 'question.answered' | 'question.closed';
+
+/**
+ * Questions and their lifecycle; every state change is a compare-and-set on state = 'pending', and
+ * appends its event (question.created | answered | closed) on the same connection.
+ */
 export class QuestionStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly events: EventStore,
+  ) {}
+
+  private async recordEvent(type: QuestionEventType, id: string, at: string): Promise<void> {
+    const question = await this.findById(id);
+    if (question === undefined) return;
+    await this.events.append({
+      type,
+      taskId: question.taskId,
+      sessionId: question.sessionId,
+      data: { question: toQuestionView(question, at) },
+      at,
+    });
+  }
+
+  /** Closes each of these pending questions by compare-and-set; resolves how many it closed. */
+  private async closeEach(ids: readonly string[], columns: Record<string, string>, at: string): Promise<number> {
+    let closed = 0;
+    for (const id of ids) {
+      const updated = await this.db('questions').where({ id, state: 'pending' }).update(columns);
+      if (updated === 0) continue;
+      closed += 1;
+      await this.recordEvent('question.closed', id, at);
+    }
+    return closed;
+  }
 
   async insert(question: Question): Promise<void> {
     await this.db('questions').insert({
@@ -80,6 +114,7 @@ export class QuestionStore {
       answered_at: question.answeredAt,
       expires_at: question.expiresAt,
     });
+    await this.recordEvent('question.created', question.id, question.createdAt);
   }
 
   async findById(id: string): Promise<Question | undefined> {
@@ -113,31 +148,42 @@ export class QuestionStore {
       .where({ id, state: 'pending' })
       .where('expires_at', '>', now)
       .update({ state: 'answered', answer: JSON.stringify(answers), answered_by: by, answered_at: now });
+    if (updated > 0) await this.recordEvent('question.answered', id, now);
     return updated > 0;
   }
 
   /** Pending -> expired or cancelled. False: it was no longer pending. */
   async close(id: string, reason: ClosedReason): Promise<boolean> {
-    const updated = await this.db('questions')
-      .where({ id, state: 'pending' })
-      .update({ state: reason === 'timeout' ? 'expired' : 'cancelled', closed_reason: reason });
-    return updated > 0;
+    const columns = { state: reason === 'timeout' ? 'expired' : 'cancelled', closed_reason: reason };
+    return (await this.closeEach([id], columns, new Date().toISOString())) > 0;
   }
 
   /** Every pending question of these sessions -> cancelled (session_stopped). */
   async cancelForSessions(sessionIds: readonly string[]): Promise<number> {
     if (sessionIds.length === 0) return 0;
-    return this.db('questions')
+    const rows = await this.db<QuestionRow>('questions')
+      .select('id')
       .whereIn('session_id', [...sessionIds])
-      .where({ state: 'pending' })
-      .update({ state: 'cancelled', closed_reason: 'session_stopped' });
+      .where({ state: 'pending' });
+    const columns = { state: 'cancelled', closed_reason: 'session_stopped' };
+    return this.closeEach(
+      rows.map((row) => row.id),
+      columns,
+      new Date().toISOString(),
+    );
   }
 
   /** Pending questions past their expiry -> expired (timeout). */
   async expireStale(now: string): Promise<number> {
-    return this.db('questions')
+    const rows = await this.db<QuestionRow>('questions')
+      .select('id')
       .where({ state: 'pending' })
-      .where('expires_at', '<=', now)
-      .update({ state: 'expired', closed_reason: 'timeout' });
+      .where('expires_at', '<=', now);
+    const columns = { state: 'expired', closed_reason: 'timeout' };
+    return this.closeEach(
+      rows.map((row) => row.id),
+      columns,
+      now,
+    );
   }
 }

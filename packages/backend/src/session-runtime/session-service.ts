@@ -5,7 +5,7 @@ import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { newId } from '../store/row-values';
-import type { UnitOfWork } from '../store/unit-of-work';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { AgentSession, LaunchSessionBody } from '../sessions/agent-session';
 import { loadLaunchConfig } from '../launch-config/launch-config-loader';
 import { generateMcpToken } from '../launch-config/mcp-token';
@@ -39,6 +39,8 @@ export interface SessionServiceDeps {
   runtimeSessions: RuntimeSessionControl;
   /** Ends the pending questions of stopped sessions (their held calls return). */
   questions: { endForSessions(sessionIds: readonly string[]): Promise<void> };
+  /** task.archived with the task's view, in the archive's transaction (TaskService.recordEventWithin). */
+  recordArchived: (stores: Stores, taskId: string, now: string) => Promise<void>;
   logger: Logger;
 }
 
@@ -146,7 +148,7 @@ export class SessionService {
       if ((await stores.tasks.findById(taskId)) === undefined) {
         throw new AppError('not_found', `task ${taskId} not found`);
       }
-      await stores.tasks.archive(taskId, now);
+      if (await stores.tasks.archive(taskId, now)) await this.deps.recordArchived(stores, taskId, now);
       return stores.sessions.listByTask(taskId);
     });
     for (const session of sessions) {

@@ -54,13 +54,13 @@ export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommi
     sessions: new SessionStore(db, events),
     agentProfiles: new AgentProfileStore(db, secrets),
     messages: new MessageStore(db, events),
-    promptQueue: new PromptQueueStore(db),
+    promptQueue: new PromptQueueStore(db, events),
     taskPrs: new TaskPrStore(db),
     taskMrs: new TaskMrStore(db),
     mrLifecycle: new MrLifecycleStore(db),
     workspaceCredentials: new WorkspaceCredentialStore(db, secrets),
-    questions: new QuestionStore(db),
-    parentQuestions: new ParentQuestionStore(db),
+    questions: new QuestionStore(db, events),
+    parentQuestions: new ParentQuestionStore(db, events),
     events,
   };
 }

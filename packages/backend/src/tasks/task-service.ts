@@ -10,6 +10,7 @@ import {
   type PendingAction,
   type Task,
   type TaskDetails,
+  toTaskView,
   type UpdateTaskBody,
 } from './task';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
@@ -46,6 +47,8 @@ export type PendingActionsOf = (
   taskIds: readonly string[],
   now: string,
 ) => Promise<Map<string, PendingAction | null>>;
+
+export type TaskEventType = 'task.created' | 'task.updated' | 'task.archived';
 
 export interface TaskServiceDeps {
   uow: UnitOfWork;
@@ -98,7 +101,32 @@ export class TaskService {
     await stores.tasks.insert(task);
     const attachments = repositoryIds.map((repositoryId) => ({ repositoryId, baseBranch: null }));
     await stores.tasks.attachRepositories(task.id, attachments, { batchId: newId(), createdAt: now });
+    await this.recordEventWithin(stores, 'task.created', task.id, now);
     return task;
+  }
+
+  /**
+   * Appends the task's event with its REST view (as GET /api/tasks/:id shows it) in the caller's
+   * transaction. A caller that just computed the provider set passes it: the set is read once per batch.
+   */
+  async recordEventWithin(
+    stores: Stores,
+    type: TaskEventType,
+    id: string,
+    at: string,
+    providers?: TaskDetails['providers'],
+  ): Promise<void> {
+    let details: TaskDetails;
+    if (providers === undefined) {
+      details = await this.readDetails(stores, id);
+    } else {
+      const task = await stores.tasks.findById(id);
+      if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
+      const actions = await this.deps.pendingActions(stores, [id], at);
+      const repositoryIds = (await stores.tasks.attachments(id)).map((a) => a.repositoryId);
+      details = { task, repositoryIds, providers, pendingAction: actions.get(id) ?? null };
+    }
+    await stores.events.append({ type, taskId: id, sessionId: null, data: { task: toTaskView(details) }, at });
   }
 
   async get(id: string): Promise<TaskDetails> {
@@ -119,11 +147,9 @@ export class TaskService {
         assertValidParent(task, await parentCandidate(stores, body.parent_id));
       }
       if (body.title !== undefined || body.parent_id !== undefined) {
-        await stores.tasks.update(id, {
-          title: body.title,
-          parentId: body.parent_id,
-          updatedAt: this.deps.clock().toISOString(),
-        });
+        const now = this.deps.clock().toISOString();
+        await stores.tasks.update(id, { title: body.title, parentId: body.parent_id, updatedAt: now });
+        await this.recordEventWithin(stores, 'task.updated', id, now);
       }
       return this.readDetails(stores, id);
     });

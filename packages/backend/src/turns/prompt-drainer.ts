@@ -89,8 +89,22 @@ export class PromptDrainer implements PromptKicker {
     const claimed = await this.claim(sessionId);
     if (claimed === undefined) return;
     const { prompt } = claimed;
+    await this.recordClaimed(prompt);
     this.deps.metrics?.promptDispatched(prompt.createdAt, prompt.dispatchedAt ?? prompt.createdAt);
     await this.deliver(claimed.session, claimed.prompt, 0);
+  }
+
+  /**
+   * queue.changed for a claim, right after the claim committed rather than inside it: the claim
+   * transaction stays as short as it was (it races other backends' claims on the same database). The
+   * depth is a count read now, so it is as true as one read inside; a failure here is logged, never
+   * holds the prompt back.
+   */
+  private async recordClaimed(prompt: QueuedPrompt): Promise<void> {
+    const at = prompt.dispatchedAt ?? this.now();
+    await this.deps.uow.read.promptQueue
+      .recordQueueChanged(prompt.id, prompt.sessionId, at)
+      .catch((err: unknown) => this.deps.logger.warn({ err, promptId: prompt.id }, 'queue.changed not recorded'));
   }
 
   /** The prompt claimed, and the session row it was claimed on (its agentctl is where it goes). */

@@ -16,6 +16,8 @@ export interface WorkspaceSourceServiceDeps {
   clock: () => Date;
   repositories: RepositoryService;
   refresh: ProviderRefreshService;
+  /** task.updated (its repositories and providers moved) in the batch's transaction. */
+  recordTaskUpdated: (stores: Stores, taskId: string, now: string, providers: readonly Provider[]) => Promise<void>;
   logger: Logger;
 }
 
@@ -81,6 +83,7 @@ export class WorkspaceSourceService {
       await stores.tasks.attachRepositories(taskId, toAttach, { batchId, createdAt: now });
       await stores.tasks.update(taskId, { updatedAt: now });
       const plan = await this.deps.refresh.plan(stores, taskId, now);
+      await this.deps.recordTaskUpdated(stores, taskId, now, plan.providers);
       return { batchId, toAttach, resolved, providers: plan.providers, plan };
     });
     const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.deps.refresh.push(committed.plan);
@@ -106,7 +109,9 @@ export class WorkspaceSourceService {
           throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
         }
         await stores.tasks.update(taskId, { updatedAt: now });
-        return { removed, plan: await this.deps.refresh.plan(stores, taskId, now) };
+        const plan = await this.deps.refresh.plan(stores, taskId, now);
+        await this.deps.recordTaskUpdated(stores, taskId, now, plan.providers);
+        return { removed, plan };
       },
     );
     const refresh = await this.deps.refresh.push(committed.plan);
