@@ -98,7 +98,14 @@ describe('kandev follow', () => {
     const ids = events.map((event) => Number(event.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(events.map((event) => event.type)).toEqual(
-      expect.arrayContaining(['session.state_changed', 'tools.changed', 'message.created']),
+      expect.arrayContaining([
+        'session.state_changed',
+        'tools.changed',
+        'message.created',
+        'queue.changed',
+        'question.created',
+        'question.answered',
+      ]),
     );
   });
 
