@@ -79,6 +79,7 @@ describe('OpenAPI response schemas', () => {
       { workspace_id: ws.id, remote_url: 'https://github.com/o/r' },
     );
     await call('get', '/api/repositories/:id', { id: repo.id });
+    await call('get', '/api/repositories', {}, { workspace_id: ws.id });
     const profile = await call('post', '/api/agent-profiles', {}, { name: 'p', command: 'agent', supports_mcp: true });
     await call('get', '/api/agent-profiles');
     await call('get', '/api/agent-profiles/:id', { id: profile.id });

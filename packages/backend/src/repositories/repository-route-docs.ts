@@ -1,6 +1,7 @@
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
-import { CreateRepositoryBodySchema, RepositoryViewSchema } from './repository';
+import { z } from 'zod';
+import { CreateRepositoryBodySchema, ListRepositoriesQuerySchema, RepositoryViewSchema } from './repository';
 
 export const REPOSITORY_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -12,6 +13,17 @@ export const REPOSITORY_ROUTE_DOCS: RouteDoc[] = [
       'registration from the remote host, unless given (trimmed and lowercased; blank is ignored, unknown means none).',
     body: CreateRepositoryBodySchema,
     ok: { status: 201, description: 'the repository, with its `provider`', schema: RepositoryViewSchema },
+  },
+  {
+    method: 'get',
+    path: '/api/repositories',
+    summary: 'List repositories, optionally of one workspace',
+    query: ListRepositoriesQuerySchema,
+    ok: {
+      status: 200,
+      description: 'a page of repositories, oldest first',
+      schema: z.object({ repositories: z.array(RepositoryViewSchema), next_cursor: z.string().nullable() }).strict(),
+    },
   },
   {
     method: 'get',

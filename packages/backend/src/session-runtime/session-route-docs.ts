@@ -58,6 +58,21 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/api/sessions/:id/tools',
+    summary: "The session's served tools, with their input schemas",
+    description:
+      'Names as agentctl serves them now (`tools_from: "agentctl"`), or, when agentctl cannot be asked, the ' +
+      'list the stored config selects (`tools_from: "launch_config"`); catalogue order.',
+    params: IdParamsSchema,
+    ok: {
+      status: 200,
+      description:
+        '`{session_id, revision, applied_revision, providers, question_capability, tools_from, ' +
+        'tools: [{name, description, input_schema}], agentctl: {reachable, error?}}`',
+    },
+  },
+  {
+    method: 'get',
     path: '/api/sessions/:id',
     summary: 'Get a session, with what agentctl reports',
     params: IdParamsSchema,
