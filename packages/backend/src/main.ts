@@ -5,7 +5,9 @@ import { secureDataDir } from './composition/data-dir';
 import { openSecretsAtRest } from './composition/secrets-at-rest';
 import { createAgentctlPort, createGitlabPort } from './composition/production-ports';
 import { connectableHost } from './connectable-host';
+import { join } from 'node:path';
 import { createApp } from './http/app';
+import { consoleStatic } from './http/console-static';
 import { listen } from './http/http-server';
 import { metricsRoute } from './http/metrics-route';
 import { createLogger } from './logger';
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
       auth: createAuthMiddleware(backend.tokens),
       metrics: metricsRoute(backend.metrics.registry, logger),
       readiness: backend.readiness,
+      // The console package's build output, beside this package in the workspace and in the images.
+      console: consoleStatic(join(__dirname, '../../console/dist')),
     });
     const http = await listen(app, config.http.host, config.http.port, config.http.timeouts);
     steps.unshift({ name: 'http', run: () => http.close() });
