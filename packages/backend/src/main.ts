@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const apiTokenFile = await backend.tokens.ensureAdminToken(config.dataDir);
     const app = createApp(logger.child({ component: 'http' }), backend.routers, {
       access: config.http,
-      auth: createAuthMiddleware(backend.tokens),
+      auth: createAuthMiddleware(backend.tokens, config.http.allowedOrigins),
       metrics: metricsRoute(backend.metrics.registry, logger),
       readiness: backend.readiness,
       // The console package's build output, beside this package in the workspace and in the images.

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '@kandev/protocol';
-import { parseAuthority } from '../http/request-access';
+import { canonicalOrigin, parseAuthority } from '../http/request-access';
 import { bearerToken } from './api-token-rules';
 import type { ApiTokenService } from './api-token-service';
 import { SESSION_COOKIE, cookieValue } from './session-cookie';
@@ -35,10 +35,16 @@ export function isSameOrigin(origin: string | undefined, host: string | undefine
 
 /**
  * Every /api request needs `Authorization: Bearer <token>` or the console's sign-in cookie (whose
- * state-changing requests must also come from our own origin); anything else is a 401 that says where
+ * state-changing requests must also come from our own origin or a listed one); anything else is a 401 that says where
  * a token is (a file path or a variable name, never a token). /healthz and /readyz are not under /api.
  */
-export function createAuthMiddleware(tokens: ApiTokenService): RequestHandler {
+export function createAuthMiddleware(
+  tokens: ApiTokenService,
+  /** Canonical origins the operator listed (KANDEV_ALLOWED_ORIGINS): trusted like our own. */
+  allowedOrigins: readonly string[] = [],
+): RequestHandler {
+  const trusted = (origin: string | undefined, host: string | undefined): boolean =>
+    isSameOrigin(origin, host) || (origin !== undefined && allowedOrigins.includes(canonicalOrigin(origin) ?? ''));
   return (req: Request, res: Response, next: NextFunction): void => {
     const bearer = bearerToken(req.get('authorization'));
     const cookie = bearer === undefined ? cookieValue(req.get('cookie'), SESSION_COOKIE) : undefined;
@@ -52,7 +58,7 @@ export function createAuthMiddleware(tokens: ApiTokenService): RequestHandler {
       next(refuse('missing API token'));
       return;
     }
-    if (cookie !== undefined && !SAFE_METHODS.has(req.method) && !isSameOrigin(req.get('origin'), req.get('host'))) {
+    if (cookie !== undefined && !SAFE_METHODS.has(req.method) && !trusted(req.get('origin'), req.get('host'))) {
       next(
         new AppError(
           'permission_denied',
