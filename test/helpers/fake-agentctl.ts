@@ -11,8 +11,10 @@ import {
   NO_AGENT,
   type Provider,
   type RuntimeSessionState,
+  selectTools,
   type SessionEvent,
   type SessionEventBody,
+  toolContextFromConfig,
   type TurnRecord,
 } from '@kandev/protocol';
 import type {
@@ -362,7 +364,8 @@ export class FakeAgentctl implements AgentctlApi {
     const turns = [...(this.seen.get(sessionId)?.values() ?? [])].map((turn) => ({ ...turn }));
     return {
       config: this.require(sessionId),
-      toolNames: [],
+      // As agentctl: the catalogue's tools for the held config (tools.changed is computed from them).
+      toolNames: selectTools(toolContextFromConfig(this.require(sessionId))).map((tool) => tool.name),
       connectionCount: 0,
       mcpPath: '/',
       createdAt: HELD_AT,

@@ -83,6 +83,20 @@ describe('loadConfig', () => {
     });
   });
 
+  test('the event log: retention and the stream cap (defaults, and as set)', () => {
+    expect(loadConfig({}).events).toMatchObject({
+      retention: { maxAgeMs: 7 * 86_400_000, maxRows: 100_000 },
+      maxStreams: 64,
+      pingMs: 15_000,
+    });
+    const config = loadConfig({
+      KANDEV_EVENT_RETENTION_DAYS: '2',
+      KANDEV_EVENT_RETENTION_MAX_ROWS: '5000',
+      KANDEV_EVENT_MAX_STREAMS: '3',
+    });
+    expect(config.events).toMatchObject({ retention: { maxAgeMs: 2 * 86_400_000, maxRows: 5000 }, maxStreams: 3 });
+  });
+
   test('a blank variable takes its default', () => {
     expect(loadConfig({ KANDEV_HTTP_PORT: '', KANDEV_AGENTCTL_TOKEN: '  ', LOG_LEVEL: '' })).toMatchObject({
       http: { port: 7420 },
@@ -105,6 +119,9 @@ describe('loadConfig', () => {
     ['KANDEV_REFRESH_RETRY_MAX_ATTEMPTS', '51'],
     ['KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS', '0'],
     ['KANDEV_TOOL_CALL_HEARTBEAT_MS', 'often'],
+    ['KANDEV_EVENT_RETENTION_DAYS', '0'],
+    ['KANDEV_EVENT_RETENTION_MAX_ROWS', '10'],
+    ['KANDEV_EVENT_MAX_STREAMS', 'many'],
   ])('%s=%j is rejected by name, without its value', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.variables).toEqual([name]);

@@ -7,6 +7,7 @@ import {
   type HttpTimeouts,
   httpTimeoutsConsistent,
 } from '@kandev/protocol';
+import { EVENT_LOG_DEFAULTS } from './events/event-log-config';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from './http/request-access';
 import { LOG_LEVELS } from './logger';
@@ -50,6 +51,9 @@ const EnvSchema = z.object({
   KANDEV_HTTP_HEADERS_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.headersMs),
   KANDEV_HTTP_REQUEST_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.requestMs),
   KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.keepAliveMs),
+  KANDEV_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  KANDEV_EVENT_RETENTION_MAX_ROWS: z.coerce.number().int().min(1000).max(100_000_000).default(100_000),
+  KANDEV_EVENT_MAX_STREAMS: z.coerce.number().int().min(1).max(10_000).default(64),
 });
 
 /** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
@@ -248,6 +252,15 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       concurrency: e.KANDEV_GITLAB_POLL_CONCURRENCY,
       backoffBaseMs: e.KANDEV_GITLAB_BACKOFF_BASE_MS,
       backoffMaxMs: e.KANDEV_GITLAB_BACKOFF_MAX_MS,
+    }),
+    /** The durable event log behind GET /api/events (docs/events.md). */
+    events: Object.freeze({
+      ...EVENT_LOG_DEFAULTS,
+      retention: Object.freeze({
+        maxAgeMs: e.KANDEV_EVENT_RETENTION_DAYS * 24 * 3_600_000,
+        maxRows: e.KANDEV_EVENT_RETENTION_MAX_ROWS,
+      }),
+      maxStreams: e.KANDEV_EVENT_MAX_STREAMS,
     }),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,

@@ -70,7 +70,14 @@ async function main(): Promise<void> {
       console: consoleStatic(join(__dirname, '../../console/dist')),
     });
     const http = await listen(app, config.http.host, config.http.port, config.http.timeouts);
-    steps.unshift({ name: 'http', run: () => http.close() });
+    // Open event streams never end by themselves: ended first, so the server can close.
+    steps.unshift({
+      name: 'http',
+      run: () => {
+        backend.eventStreams.closeAll();
+        return http.close();
+      },
+    });
 
     const url = `http://${connectableHost(config.http.host)}:${http.port}`;
     const status = agentctl.executors.status();

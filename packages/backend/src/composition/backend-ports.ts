@@ -1,3 +1,4 @@
+import type { EventLogConfig } from '../events/event-log-config';
 import type { Knex } from 'knex';
 import type { AgentctlConnector } from '../executors/agentctl-client';
 import type { AgentctlEvents } from '../executors/executor';
@@ -27,6 +28,8 @@ export interface BackendConfig {
   agentctl: { callTimeoutMs: number };
   /** An operator token from the environment (accepted besides the stored ones); none in most tests. */
   apiToken?: { token: string; source: string };
+  /** The event log's retention and the live streams' limits; default EVENT_LOG_DEFAULTS. */
+  events?: EventLogConfig;
 }
 
 /** The agentctls: where they run, how they are called, and what their executors announce. */

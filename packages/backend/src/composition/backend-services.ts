@@ -1,3 +1,7 @@
+import { EVENT_LOG_DEFAULTS } from '../events/event-log-config';
+import { InProcessEventNotifier } from '../events/event-notifier';
+import { EventPruner } from '../events/event-pruner';
+import { EventStreams } from '../events/event-stream';
 import { Agentctls } from '../executors/agentctls';
 import { GitlabError } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
@@ -76,7 +80,24 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
-  const uow = createUnitOfWork(ports.db, ports.secrets);
+  const notifier = new InProcessEventNotifier();
+  const uow = createUnitOfWork(ports.db, ports.secrets, () => notifier.wake());
+  const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
+  const eventLogger = logger.child({ component: 'events' });
+  const eventStreams = new EventStreams({
+    events: uow.read.events,
+    wakeups: notifier,
+    pingMs: eventConfig.pingMs,
+    maxStreams: eventConfig.maxStreams,
+    onError: (err: unknown) => eventLogger.error({ err }, 'event stream failed'),
+  });
+  const eventPruner = new EventPruner({
+    events: uow.read.events,
+    retention: eventConfig.retention,
+    intervalMs: eventConfig.pruneIntervalMs,
+    clock,
+    onError: (err: unknown) => eventLogger.error({ err }, 'event pruning failed'),
+  });
   const metrics = ports.metrics ?? createBackendMetrics();
   metrics.readFrom({
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
@@ -138,6 +159,9 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   return {
     uow,
     metrics,
+    eventNotifier: notifier,
+    eventStreams,
+    eventPruner,
     agentctls,
     toolHandlers,
     repositories,

@@ -5,6 +5,7 @@ import { AgentProfileService } from '../agent-profiles/agent-profile-service';
 import { createApiTokenRoutes } from '../auth/api-token-routes';
 import { ApiTokenService } from '../auth/api-token-service';
 import { createConsoleLoginRoutes, LoginLinks } from '../auth/console-login';
+import { createEventRoutes } from '../events/event-routes';
 import { createAgentctlRoutes } from '../executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../executors/agentctl-reachability';
 import { AttachPool } from '../executors/attach-pool';
@@ -54,6 +55,7 @@ function createRouters(
     createQuestionRoutes(s.questions),
     createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),
     createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
+    createEventRoutes(s.eventStreams),
   ];
 }
 
@@ -125,7 +127,7 @@ function followAgentctls(
  */
 export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const services = createServices(config, ports);
-  const { uow, questions, turns, reconciler, orphans, poller } = services;
+  const { uow, questions, turns, reconciler, orphans, poller, eventPruner, eventStreams } = services;
   const { logger } = ports;
   const { executors } = ports.agentctl;
   let markBooted: () => void = () => undefined;
@@ -138,6 +140,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const tokens = new ApiTokenService({ db: ports.db, clock: ports.clock, logger, configured: config.apiToken });
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
+    { name: 'event streams', run: () => eventStreams.closeAll() },
+    { name: 'event pruner', run: () => eventPruner.stop() },
     { name: 'mr poller', run: () => poller.stop() },
     { name: 'attach', run: () => attach.stop() },
     { name: 'reachability', run: () => reachability.stop() },
@@ -161,6 +165,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
      * settle or are sent again, idle queues drain). Throws when the default executor cannot recover.
      */
     async start(): Promise<void> {
+      const pruned = await eventPruner.prune();
+      if (pruned > 0) logger.info({ pruned }, 'old events pruned');
       const expired = await questions.expireStale();
       if (expired > 0) logger.info({ expired }, 'stale questions expired');
       const failures = await executors.recover(async (id) => {
@@ -185,6 +191,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       orphans.sweep().catch((err: unknown) => logger.error({ err }, 'boot orphan sweep failed'));
       // After boot, so a poll's prompts find the recovered sessions.
       poller.start();
+      eventPruner.start();
     },
 
     /** Stops the background work and the Attach streams; the ports (executors, database) are the caller's. */

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
+import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
-import { type Message, type MessageMetadata, MessageMetadataSchema, MessageTypeSchema } from './message';
+import { type Message, type MessageMetadata, MessageMetadataSchema, MessageTypeSchema, toMessageView } from './message';
 
 interface MessageRow {
   seq: number | string;
@@ -48,17 +49,42 @@ function fromRow(row: MessageRow): StoredMessage {
   };
 }
 
-/** A task's conversation: append-only (except an agent tool call's progress), read oldest first. */
+/**
+ * A task's conversation: append-only (except an agent tool call's progress), read oldest first. Every
+ * write appends its event (message.created, message.updated) on the same connection, so an entry and
+ * its event commit together.
+ */
 export class MessageStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly events: EventStore,
+  ) {}
 
   async insert(message: Message): Promise<void> {
     await this.db('messages').insert(this.columns(message));
+    await this.recordEvent('message.created', message, message.createdAt);
+  }
+
+  private async recordEvent(type: 'message.created' | 'message.updated', message: Message, at: string) {
+    await this.events.append({
+      type,
+      taskId: message.taskId,
+      sessionId: message.sessionId,
+      data: { message: toMessageView(message) },
+      at,
+    });
+  }
+
+  /** After an update: the entry as it now reads (nothing when it is not there). */
+  private async recordUpdated(id: string): Promise<void> {
+    const message = await this.findById(id);
+    if (message !== undefined) await this.recordEvent('message.updated', message, new Date().toISOString());
   }
 
   /** The first notice of an agent tool call: one entry per (session, tool call id). */
   async insertToolCall(message: Message & { type: 'tool_call'; sessionId: string }, toolCallId: string) {
     await this.db('messages').insert({ ...this.columns(message), tool_call_id: toolCallId });
+    await this.recordEvent('message.created', message, message.createdAt);
   }
 
   async findToolCall(sessionId: string, toolCallId: string): Promise<Message | undefined> {
@@ -70,16 +96,18 @@ export class MessageStore {
 
   /** A later notice of the same tool call: its title and metadata (status, output) move on. */
   async updateToolCall(id: string, content: string, metadata: MessageMetadata): Promise<void> {
-    await this.db('messages')
+    const updated = await this.db('messages')
       .where({ id, type: 'tool_call' })
       .update({ content, metadata: JSON.stringify(metadata) });
+    if (updated > 0) await this.recordUpdated(id);
   }
 
   /** A parent question's entry follows its status: the metadata is rewritten with each move. */
   async updateMetadata(id: string, type: 'parent_question', metadata: MessageMetadata): Promise<void> {
-    await this.db('messages')
+    const updated = await this.db('messages')
       .where({ id, type })
       .update({ metadata: JSON.stringify(metadata) });
+    if (updated > 0) await this.recordUpdated(id);
   }
 
   async findById(id: string): Promise<Message | undefined> {

@@ -68,11 +68,13 @@ export class ProviderPusher {
     const sessionId = target.session.id;
     try {
       const client = this.deps.agentctls.forSession(target.session);
-      let held = (await client.getSession(sessionId)).config;
+      let state = await client.getSession(sessionId);
+      let held = state.config;
       if (compareHeldRevision(held.revision, target.revision) === 'behind') {
         const send = () => client.updateProviders(sessionId, target.providers, target.revision);
         const result = await (this.deps.metrics?.updateProviders(send) ?? send());
-        held = result.session.config;
+        state = result.session;
+        held = state.config;
         this.deps.logger.debug(
           {
             sessionId,
@@ -83,7 +85,8 @@ export class ProviderPusher {
           'providers pushed',
         );
       }
-      return await this.acknowledge(target, { revision: held.revision, providers: held.providers });
+      const acknowledged = { revision: held.revision, providers: held.providers, toolNames: state.toolNames };
+      return await this.acknowledge(target, acknowledged);
     } catch (error) {
       return this.fail(target, error);
     }

@@ -1,10 +1,15 @@
+import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
+import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../store/page-cursor';
 import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import { assertDirectoryOrAbsent } from './local-directory';
 import { deriveRepositoryIdentity, type RepositoryIdentity, type RepositorySource } from './provider-identity';
-import type { CreateRepositoryBody, Repository } from './repository';
+import type { CreateRepositoryBody, ListRepositoriesQuery, Repository } from './repository';
+
+/** A repository cursor holds the position (created_at, id) of the last repository read. */
+const RepositoryCursorSchema = z.object({ c: z.string().min(1).max(64), i: z.string().min(1).max(128) }).strict();
 
 export interface RepositoryServiceDeps {
   uow: UnitOfWork;
@@ -79,5 +84,17 @@ export class RepositoryService {
     const repository = await this.deps.uow.read.repositories.findById(id);
     if (repository === undefined) throw new AppError('not_found', `repository ${id} not found`);
     return repository;
+  }
+
+  /** One page of repositories, oldest first; a workspace filter only narrows (an unknown one lists none). */
+  async list(query: ListRepositoriesQuery): Promise<Page<Repository>> {
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const after = query.cursor === undefined ? undefined : decodeCursor(RepositoryCursorSchema, query.cursor);
+    const rows = await this.deps.uow.read.repositories.listAfter({
+      workspaceId: query.workspace_id,
+      after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
+      limit: limit + 1,
+    });
+    return pageOf(rows, limit, (row) => ({ c: row.createdAt, i: row.id }));
   }
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import { normalizeProvider } from '@kandev/protocol';
 import { toIsoString } from '../store/row-values';
 import type { SourceType } from './provider-identity';
@@ -81,6 +82,14 @@ export class RepositoryStore {
     const rows = await this.db<RepositoryRow>('repositories')
       .where({ workspace_id: workspaceId })
       .orderBy([{ column: 'name' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /** Up to `limit` repositories (of one workspace, when given) after `after`, in creation order. */
+  async listAfter(filter: { workspaceId?: string; after?: CreationPosition; limit: number }): Promise<Repository[]> {
+    const query = this.db<RepositoryRow>('repositories');
+    if (filter.workspaceId !== undefined) void query.where({ workspace_id: filter.workspaceId });
+    const rows = await inCreationOrder(query, filter.after, filter.limit);
     return rows.map(fromRow);
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Provider } from '@kandev/protocol';
+import { MAX_PAGE_LIMIT, type Provider } from '@kandev/protocol';
 import { IdSchema } from '../store/id-schema';
 import type { RepositoryIdentity, SourceType } from './provider-identity';
 
@@ -30,6 +30,16 @@ export const CreateRepositoryBodySchema = z
     path: ['remote_url'],
   });
 export type CreateRepositoryBody = z.infer<typeof CreateRepositoryBodySchema>;
+
+/** GET /api/repositories: cursor pages, optionally of one workspace. */
+export const ListRepositoriesQuerySchema = z
+  .object({
+    workspace_id: IdSchema.optional(),
+    cursor: z.string().min(1).max(512).optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),
+  })
+  .strict();
+export type ListRepositoriesQuery = z.infer<typeof ListRepositoriesQuerySchema>;
 
 export interface RepositoryView {
   id: string;

@@ -96,7 +96,11 @@ export class AgentctlRepair {
       { ...session.launchConfig, revision: session.revision },
       session.mcpTokenHash,
     );
-    const acknowledged = { revision: restored.config.revision, providers: restored.config.providers };
+    const acknowledged = {
+      revision: restored.config.revision,
+      providers: restored.config.providers,
+      toolNames: restored.toolNames,
+    };
     const recorded = await this.deps.uow.read.sessions.recordRestoredOn(
       session,
       endpoint.grpcAddress,

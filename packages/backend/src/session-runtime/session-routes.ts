@@ -13,6 +13,7 @@ import {
 import type { Page } from '../store/page-cursor';
 import type { AgentSession } from '../sessions/agent-session';
 import { type LaunchedSessionView, toLaunchConfigView, toSessionView } from './session-view';
+import { toSessionToolsView } from './session-tools';
 
 /** Stop and cancel take no options. */
 const EmptyBodySchema = z.object({}).strict();
@@ -61,6 +62,11 @@ export function createSessionRoutes(sessions: SessionService): Router {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     const { session, runtime } = await sessions.get(id);
     res.json(toSessionView(session, runtime));
+  });
+  router.get('/api/sessions/:id/tools', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    const { session, runtime } = await sessions.get(id);
+    res.json(toSessionToolsView(session, runtime));
   });
   router.post('/api/sessions/:id/stop', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

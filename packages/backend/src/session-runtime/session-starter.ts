@@ -49,8 +49,9 @@ export class SessionStarter {
       const agentctl = await this.deps.agentctls.forLaunch(session);
       endpoint = agentctl.endpoint;
       await this.markStarting(session, endpoint, now());
-      await agentctl.client.createSession(config);
-      await sessions.recordAccepted(session.id, { revision: config.revision, providers: config.providers }, now());
+      const created = await agentctl.client.createSession(config);
+      const acknowledged = { revision: config.revision, providers: config.providers, toolNames: created.toolNames };
+      await sessions.recordAccepted(session.id, acknowledged, now());
     } catch (error) {
       const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
       await sessions.advanceCurrent(session.id, { kind: 'start_failed' }, now(), { lastError: failure.message });

@@ -10,6 +10,7 @@ import {
   redactLaunchConfig,
   SurfaceSchema,
 } from '@kandev/protocol';
+import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import { type AgentSession, type AgentSessionState, AgentSessionStateSchema } from './agent-session';
 import {
@@ -72,10 +73,26 @@ function fromRow(row: SessionRow): AgentSession {
   };
 }
 
-/** What agentctl acknowledged: a revision and the providers it holds with it. */
+/**
+ * What agentctl acknowledged: a revision and the providers it holds with it, and (when the answer
+ * carried it) the tool list it serves now, which tools.changed is computed from.
+ */
 export interface Acknowledged {
   revision: number;
   providers: readonly Provider[];
+  toolNames?: readonly string[];
+}
+
+const ToolNamesColumnSchema = z.array(z.string());
+
+/** Which tool names `next` adds to and removes from `previous`, each sorted. */
+export function toolListDiff(previous: readonly string[], next: readonly string[]) {
+  const before = new Set(previous);
+  const after = new Set(next);
+  return {
+    added: [...after].filter((name) => !before.has(name)).sort(),
+    removed: [...before].filter((name) => !after.has(name)).sort(),
+  };
 }
 
 /** Columns a state change may write along with the state. */
@@ -102,8 +119,70 @@ export interface SessionListFilter {
   limit: number;
 }
 
+/**
+ * Sessions. A state change appends session.state_changed, and an acknowledgement whose tool list
+ * differs from the last one appends tools.changed, on the same connection as the change itself.
+ */
 export class SessionStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly events: EventStore,
+  ) {}
+
+  /** `known`: the caller's row (its task and executor never change), which saves a read. */
+  private async recordStateChanged(
+    id: string,
+    from: AgentSessionState | null,
+    to: AgentSessionState,
+    at: string,
+    known?: Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
+  ) {
+    const row =
+      known?.taskId !== undefined && known.executor !== undefined
+        ? { task_id: known.taskId, executor: known.executor }
+        : await this.db('sessions')
+            .select('task_id', 'executor')
+            .where({ id })
+            .first<{ task_id: string; executor: string } | undefined>();
+    if (row === undefined) return;
+    await this.events.append({
+      type: 'session.state_changed',
+      taskId: row.task_id,
+      sessionId: id,
+      data: { state: to, previous_state: from, executor: row.executor },
+      at,
+    });
+  }
+
+  /** Keeps the tool list agentctl reported and records what changed (nothing when it did not). */
+  private async recordToolNames(id: string, acknowledged: Acknowledged, at: string): Promise<void> {
+    if (acknowledged.toolNames === undefined) return;
+    const row = await this.db('sessions').select('task_id').where({ id }).first<{ task_id: string } | undefined>();
+    if (row === undefined) return;
+    const kept = await this.db('session_tool_lists')
+      .select('tool_names')
+      .where({ session_id: id })
+      .first<{ tool_names: unknown } | undefined>();
+    const previous =
+      kept === undefined
+        ? []
+        : parseJsonColumn(ToolNamesColumnSchema, kept.tool_names, 'session_tool_lists.tool_names');
+    const next = [...new Set(acknowledged.toolNames)].sort();
+    const { added, removed } = toolListDiff(previous, next);
+    if (added.length === 0 && removed.length === 0 && kept !== undefined) return;
+    await this.db('session_tool_lists')
+      .insert({ session_id: id, tool_names: JSON.stringify(next) })
+      .onConflict('session_id')
+      .merge();
+    if (added.length === 0 && removed.length === 0) return;
+    await this.events.append({
+      type: 'tools.changed',
+      taskId: row.task_id,
+      sessionId: id,
+      data: { revision: acknowledged.revision, providers: [...acknowledged.providers], added, removed },
+      at,
+    });
+  }
 
   /** Every session counted by state and executor (the metrics gauge; one grouped read). */
   async countByStateAndExecutor(): Promise<Array<{ state: string; executor: string; count: number }>> {
@@ -136,6 +215,7 @@ export class SessionStore {
       created_at: session.createdAt,
       updated_at: session.updatedAt,
     });
+    await this.recordStateChanged(session.id, null, session.state, session.createdAt, session);
   }
 
   async findById(id: string): Promise<AgentSession | undefined> {
@@ -187,14 +267,14 @@ export class SessionStore {
    * Resolves the new state, or null when the fact changes nothing or the row moved on.
    */
   async advance(
-    session: Pick<AgentSession, 'id' | 'state'>,
+    session: Pick<AgentSession, 'id' | 'state'> & Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
     fact: SessionFact,
     now: string,
     columns: StateColumns = {},
   ): Promise<AgentSessionState | null> {
     const to = nextState(session.state, fact);
     if (to === null) return null;
-    return (await this.compareAndSet(session.id, session.state, to, now, columns)) ? to : null;
+    return (await this.compareAndSet(session.id, session.state, to, now, columns, session)) ? to : null;
   }
 
   /** Reads the current state, then advances from it (for callers that hold no row). */
@@ -209,6 +289,7 @@ export class SessionStore {
     to: AgentSessionState,
     now: string,
     columns: StateColumns,
+    known?: Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
   ): Promise<boolean> {
     assertTransition(from, to);
     const updated = await this.db('sessions')
@@ -220,6 +301,7 @@ export class SessionStore {
         ...(columns.acpSessionId === undefined ? {} : { acp_session_id: columns.acpSessionId }),
         updated_at: now,
       });
+    if (updated > 0) await this.recordStateChanged(id, from, to, now, known);
     return updated > 0;
   }
 
@@ -261,7 +343,7 @@ export class SessionStore {
    * moves to starting by compare-and-set on the state the resume read (false: it moved on).
    */
   async replaceForResume(
-    session: Pick<AgentSession, 'id' | 'state'>,
+    session: Pick<AgentSession, 'id' | 'state'> & Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
     replacement: { config: LaunchConfig; mcpTokenHash: string; now: string },
   ): Promise<boolean> {
     const to = nextState(session.state, { kind: 'resumed' });
@@ -276,15 +358,17 @@ export class SessionStore {
         mcp_token_hash: replacement.mcpTokenHash,
         updated_at: replacement.now,
       });
+    if (updated > 0) await this.recordStateChanged(session.id, session.state, to, replacement.now, session);
     return updated > 0;
   }
 
   /** agentctl accepted the whole config (launch or resume): it holds this revision now. */
   async recordAccepted(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
-    await this.db('sessions')
+    const updated = await this.db('sessions')
       .where({ id })
       .where('applied_revision', '<=', acknowledged.revision)
       .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    if (updated > 0) await this.recordToolNames(id, acknowledged, now);
   }
 
   /**
@@ -300,15 +384,17 @@ export class SessionStore {
     const updated = await this.db('sessions')
       .where({ id: session.id, state: session.state, agentctl_address: session.agentctlAddress })
       .update({ agentctl_address: agentctlAddress, ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    if (updated > 0) await this.recordToolNames(session.id, acknowledged, now);
     return updated > 0;
   }
 
   /** agentctl acknowledged a revision; never moves the acknowledged revision backwards. */
   async recordApplied(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
-    await this.db('sessions')
+    const updated = await this.db('sessions')
       .where({ id })
       .where('applied_revision', '<=', acknowledged.revision)
       .update({ ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    if (updated > 0) await this.recordToolNames(id, acknowledged, now);
   }
 
   /** A refresh did not land: the session keeps what agentctl last acknowledged. */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
+import { EventStore } from '../events/event-store';
 import { MessageStore } from '../messages/message-store';
 import { MrLifecycleStore } from '../mr-lifecycle/mr-lifecycle-store';
 import { PromptQueueStore } from '../prompt-queue/prompt-queue-store';
@@ -28,6 +29,7 @@ export interface Stores {
   workspaceCredentials: WorkspaceCredentialStore;
   questions: QuestionStore;
   parentQuestions: ParentQuestionStore;
+  events: EventStore;
 }
 
 /** What services get instead of knex: plain reads, or several store calls committed atomically. */
@@ -36,15 +38,22 @@ export interface UnitOfWork {
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
 
-/** `secrets` seals provider tokens and agent-profile env values on write and opens them where used. */
-export function createStores(db: Knex, secrets: SecretBox): Stores {
+/** Called once events were committed (the event notifier's wake-up). */
+export type EventsCommitted = () => void;
+
+/**
+ * `secrets` seals provider tokens and agent-profile env values on write and opens them where used;
+ * `appended` is told each time an event is written on `db`.
+ */
+export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommitted = () => undefined): Stores {
+  const events = new EventStore(db, appended);
   return {
     workspaces: new WorkspaceStore(db),
     repositories: new RepositoryStore(db),
     tasks: new TaskStore(db),
-    sessions: new SessionStore(db),
+    sessions: new SessionStore(db, events),
     agentProfiles: new AgentProfileStore(db, secrets),
-    messages: new MessageStore(db),
+    messages: new MessageStore(db, events),
     promptQueue: new PromptQueueStore(db),
     taskPrs: new TaskPrStore(db),
     taskMrs: new TaskMrStore(db),
@@ -52,12 +61,26 @@ export function createStores(db: Knex, secrets: SecretBox): Stores {
     workspaceCredentials: new WorkspaceCredentialStore(db, secrets),
     questions: new QuestionStore(db),
     parentQuestions: new ParentQuestionStore(db),
+    events,
   };
 }
 
-export function createUnitOfWork(db: Knex, secrets: SecretBox): UnitOfWork {
+/**
+ * Outside a transaction an event is committed as it is written; inside one, `committed` runs once after
+ * the commit (never after a rollback), so a woken stream finds the event in the table.
+ */
+export function createUnitOfWork(
+  db: Knex,
+  secrets: SecretBox,
+  committed: EventsCommitted = () => undefined,
+): UnitOfWork {
   return {
-    read: createStores(db, secrets),
-    transaction: (work) => db.transaction((trx) => work(createStores(trx, secrets))),
+    read: createStores(db, secrets, committed),
+    transaction: async (work) => {
+      let appended = false;
+      const result = await db.transaction((trx) => work(createStores(trx, secrets, () => (appended = true))));
+      if (appended) committed();
+      return result;
+    },
   };
 }

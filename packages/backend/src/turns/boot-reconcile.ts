@@ -145,7 +145,11 @@ export class BootReconciler {
   ): Promise<string | undefined> {
     let current = session;
     if (session.state === 'starting' && verdict.kind !== 'starting') {
-      const acknowledged = { revision: held.config.revision, providers: held.config.providers };
+      const acknowledged = {
+        revision: held.config.revision,
+        providers: held.config.providers,
+        toolNames: held.toolNames,
+      };
       await stores.sessions.recordAccepted(session.id, acknowledged, now);
       const acp = held.agent.acpSessionId;
       if (acp !== null) await stores.sessions.recordAcpSession(session.id, acp, now);

@@ -1,0 +1,90 @@
+import type { Knex } from 'knex';
+import { AppError } from '@kandev/protocol';
+import { parseJsonColumn, toIsoString } from '../store/row-values';
+import { EventDataSchema, type EventFilter, EventTypeSchema, type NewEvent, type StoredEvent } from './event-types';
+
+interface EventRow {
+  id: number | string;
+  type: string;
+  task_id: string | null;
+  session_id: string | null;
+  payload: unknown;
+  created_at: unknown;
+}
+
+function fromRow(row: EventRow): StoredEvent {
+  const type = EventTypeSchema.safeParse(row.type);
+  if (!type.success) throw new AppError('internal', `event ${String(row.id)} has an unknown type`);
+  return {
+    id: Number(row.id),
+    type: type.data,
+    taskId: row.task_id,
+    sessionId: row.session_id,
+    data: parseJsonColumn(EventDataSchema, row.payload, 'events.payload'),
+    at: toIsoString(row.created_at),
+  };
+}
+
+/** What bounds the log: events older than `maxAgeMs`, and all but the newest `maxRows`, are dropped. */
+export interface EventRetention {
+  maxAgeMs: number;
+  maxRows: number;
+}
+
+/**
+ * The durable event log. `append` runs on the connection the store was built with: inside a unit of
+ * work's transaction the event commits (or rolls back) with the change it describes. `appended` is
+ * told after each insert; the unit of work turns that into one wake-up after its commit.
+ */
+export class EventStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly appended: () => void = () => undefined,
+  ) {}
+
+  async append(event: NewEvent): Promise<void> {
+    await this.db('events').insert({
+      type: event.type,
+      task_id: event.taskId,
+      session_id: event.sessionId,
+      payload: JSON.stringify(event.data),
+      created_at: event.at,
+    });
+    this.appended();
+  }
+
+  /** Up to `limit` events with an id above `afterId` that match the filter, oldest first. */
+  async after(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
+    const query = this.db<EventRow>('events').where('id', '>', afterId);
+    if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
+    if (filter.sessionId !== undefined) void query.where({ session_id: filter.sessionId });
+    const rows = await query.orderBy('id').limit(limit);
+    return rows.map(fromRow);
+  }
+
+  /** The newest id (0 when the log is empty): where a stream without Last-Event-ID starts. */
+  async latestId(): Promise<number> {
+    const row = (await this.db('events').max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
+    return row?.id === null || row?.id === undefined ? 0 : Number(row.id);
+  }
+
+  /** The oldest id still retained, or null when the log is empty. */
+  async oldestId(): Promise<number | null> {
+    const row = (await this.db('events').min({ id: 'id' }).first()) as { id: number | string | null } | undefined;
+    return row?.id === null || row?.id === undefined ? null : Number(row.id);
+  }
+
+  /** Drops what retention no longer keeps; resolves how many events were dropped. */
+  async prune(retention: EventRetention, now: Date): Promise<number> {
+    const cutoff = new Date(now.getTime() - retention.maxAgeMs).toISOString();
+    let dropped = await this.db('events').where('created_at', '<', cutoff).delete();
+    const keepFrom = (await this.db('events')
+      .select('id')
+      .orderBy('id', 'desc')
+      .offset(retention.maxRows - 1)
+      .limit(1)
+      .first()) as { id: number | string } | undefined;
+    if (keepFrom !== undefined) dropped += await this.db('events').where('id', '<', Number(keepFrom.id)).delete();
+    return dropped;
+  }
+}

@@ -1,0 +1,161 @@
+import type { Request, Response } from 'express';
+import { AppError } from '@kandev/protocol';
+import type { EventStore } from './event-store';
+import type { EventWakeups } from './event-notifier';
+import { type EventFilter, RESET_EVENT, type StoredEvent, toEventView } from './event-types';
+
+/** Events read per query while a stream catches up. */
+const BATCH = 500;
+
+export interface EventStreamOptions {
+  /** A `: ping` comment this often keeps proxies and clients from timing the stream out. */
+  pingMs: number;
+  /** More open streams than this: 503. */
+  maxStreams: number;
+}
+
+export interface EventStreamDeps extends EventStreamOptions {
+  /** The log, read outside any transaction. */
+  events: EventStore;
+  wakeups: EventWakeups;
+  /** A stream that failed to read (logged by the caller); the stream is ended. */
+  onError?: (error: unknown) => void;
+}
+
+/** Where a stream starts: after an id the client gave (replay), or at the newest event (now). */
+export interface StreamStart {
+  filter: EventFilter;
+  resumeAfter?: number;
+}
+
+function frame(id: number, type: string, data: unknown): string {
+  return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * Every open SSE stream on /api/events. A stream subscribes to the wake-ups first, then replays from
+ * its cursor and goes on reading from the table on each wake-up, so an event committed between the
+ * replay and the subscription is never missed: the table is the only source, a wake-up only a nudge.
+ */
+export class EventStreams {
+  private readonly open = new Set<Response>();
+
+  constructor(private readonly deps: EventStreamDeps) {}
+
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  async serve(req: Request, res: Response, start: StreamStart): Promise<void> {
+    if (this.open.size >= this.deps.maxStreams) {
+      throw new AppError(
+        'unavailable',
+        `too many event streams are open (${this.deps.maxStreams}, KANDEV_EVENT_MAX_STREAMS); close one and retry`,
+      );
+    }
+    this.open.add(res);
+    let closed = false;
+    const unsubscribe = this.deps.wakeups.subscribe(() => void pump());
+    const ping = setInterval(() => void write(': ping\n\n'), this.deps.pingMs);
+    ping.unref();
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(ping);
+      unsubscribe();
+      this.open.delete(res);
+    };
+    req.on('close', close);
+    res.on('close', close);
+
+    // A slow client is written to no faster than it reads.
+    const write = async (text: string) => {
+      if (closed || res.write(text)) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    };
+
+    let cursor = 0;
+    let reading = false;
+    let again = false;
+    const pump = async (): Promise<void> => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      try {
+        do {
+          again = false;
+          let batch: StoredEvent[];
+          do {
+            batch = await this.deps.events.after(cursor, start.filter, BATCH);
+            for (const event of batch) {
+              if (closed) return;
+              await write(frame(event.id, event.type, toEventView(event)));
+              cursor = event.id;
+            }
+          } while (batch.length === BATCH && !closed);
+        } while (again && !closed);
+      } catch (error) {
+        this.deps.onError?.(error);
+        close();
+        res.end();
+      } finally {
+        reading = false;
+      }
+    };
+
+    res.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    // The server's request timeout covers receiving the request only; nothing may cut the response.
+    req.socket.setTimeout(0);
+    res.flushHeaders();
+    await write(': connected\n\n');
+
+    cursor = await this.startCursor(start, write);
+    await pump();
+  }
+
+  /** Ends every stream (shutdown: the HTTP server waits for open responses before it closes). */
+  closeAll(): void {
+    for (const res of [...this.open]) {
+      this.open.delete(res);
+      res.end();
+    }
+  }
+
+  /**
+   * Replay after the id given; one `reset` and then live when that id is older than the oldest event
+   * retained (events in between were pruned) or newer than the newest (another log): the client
+   * reloads its state through REST. The reset's id is where the stream continues.
+   */
+  private async startCursor(start: StreamStart, write: (text: string) => Promise<void>): Promise<number> {
+    const latest = await this.deps.events.latestId();
+    if (start.resumeAfter === undefined) return latest;
+    const oldest = await this.deps.events.oldestId();
+    const pruned = oldest !== null && start.resumeAfter < oldest - 1;
+    if (!pruned && start.resumeAfter <= latest) return start.resumeAfter;
+    const view = {
+      id: String(latest),
+      type: RESET_EVENT,
+      at: new Date().toISOString(),
+      task_id: start.filter.taskId ?? null,
+      session_id: start.filter.sessionId ?? null,
+      data: { oldest_id: oldest === null ? null : String(oldest) },
+    };
+    await write(frame(latest, RESET_EVENT, view));
+    return latest;
+  }
+}

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import type { Ctx } from '../context';
+import { CliError } from '../errors';
+import { readEvents } from '../sse';
+import { run } from '../context';
+import { renderEvent, type StreamEvent, StreamEventSchema } from './follow-render';
+import { SessionSchema, TaskSchema } from '../schemas';
+
+// `kandev follow <task|session>`: GET /api/events filtered to one task or session, rendered as it
+// arrives. A dropped stream is resumed with Last-Event-ID (capped backoff); 4xx answers end it.
+
+interface Target {
+  query: { task_id?: string; session_id?: string };
+  describe: string;
+}
+
+/** A session id or a task id: the session is asked first (ids never collide across tables by design). */
+async function targetOf(ctx: Ctx, id: string): Promise<Target> {
+  try {
+    const session = await ctx.api.get(SessionSchema, `/api/sessions/${encodeURIComponent(id)}`);
+    return { query: { session_id: session.id }, describe: `session ${session.id} (task ${session.task_id})` };
+  } catch (error) {
+    if (!(error instanceof CliError) || error.kind !== 'not_found') throw error;
+  }
+  try {
+    const task = await ctx.api.get(TaskSchema, `/api/tasks/${encodeURIComponent(id)}`);
+    return { query: { task_id: task.id }, describe: `task ${task.id} (${task.title})` };
+  } catch (error) {
+    if (error instanceof CliError && error.kind === 'not_found') {
+      throw new CliError('not_found', `no session or task ${id}`);
+    }
+    throw error;
+  }
+}
+
+const MAX_BACKOFF_MS = 5_000;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function note(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+interface FollowOptions {
+  replay?: boolean;
+}
+
+async function follow(ctx: Ctx, id: string, options: FollowOptions): Promise<void> {
+  const target = await targetOf(ctx, id);
+  let lastId: string | undefined = options.replay === true ? '0' : undefined;
+  let connectedOnce = false;
+  let backoffMs = 250;
+  for (;;) {
+    const headers = ctx.api.headers({ accept: 'text/event-stream' });
+    if (lastId !== undefined) headers['last-event-id'] = lastId;
+    const query = { ...target.query, ...(lastId !== undefined && !connectedOnce ? { after: lastId } : {}) };
+    let response: Response;
+    try {
+      response = await ctx.api.send(ctx.api.url('/api/events', query), { headers });
+      if (!response.ok) await ctx.api.check(response);
+    } catch (error) {
+      // Unreachable at the first connect is an answer; later it is a drop to ride out.
+      if (!connectedOnce || !(error instanceof CliError) || error.kind !== 'unavailable') throw error;
+      note(`stream lost (${error.message}); retrying in ${backoffMs} ms`);
+      await delay(backoffMs);
+      backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+      continue;
+    }
+    if (response.body === null) throw new CliError('unexpected', '/api/events answered without a body');
+    note(connectedOnce ? `resumed after event ${lastId ?? '-'}` : `following ${target.describe}; Ctrl-C to stop`);
+    connectedOnce = true;
+    backoffMs = 250;
+    try {
+      for await (const frame of readEvents(response.body)) {
+        if (frame.id !== undefined) lastId = frame.id;
+        let event: StreamEvent;
+        try {
+          event = StreamEventSchema.parse(JSON.parse(frame.data));
+        } catch {
+          note(`skipped an event the CLI cannot read (${frame.event})`);
+          continue;
+        }
+        if (ctx.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+        else for (const line of renderEvent(ctx.out, event)) ctx.out.line(line);
+      }
+      note('the backend ended the stream; reconnecting');
+    } catch (error) {
+      note(`stream dropped (${error instanceof Error ? error.message : String(error)}); reconnecting`);
+    }
+    await delay(backoffMs);
+  }
+}
+
+export function addFollowCommand(program: Command): void {
+  program
+    .command('follow')
+    .argument('<id>', 'a task id or a session id')
+    .option('--replay', 'start with the retained history instead of now')
+    .description('stream a task or session live: conversation, state changes, tool-list changes, questions')
+    .action(run(async (ctx, id: string, options: FollowOptions) => follow(ctx, id, options)));
+}

@@ -1,0 +1,183 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { type Ctx, run } from '../context';
+import { CliError, usage } from '../errors';
+import { type Out, paint } from '../output';
+import { askText, pick } from '../picker';
+import {
+  type ParentQuestion,
+  ParentQuestionSchema,
+  type Question,
+  type QuestionItem,
+  QuestionSchema,
+} from '../schemas';
+import { listTasks } from './resources';
+
+// `kandev questions`: what waits on someone: operator questions (answered here) and autopilot tasks'
+// questions to their parent (answered by the parent's agent). `kandev answer`: pick, or --option/--text.
+
+const AnswerResultSchema = QuestionSchema.extend({
+  delivery: z.looseObject({ to: z.string(), queued_prompt_id: z.string().optional() }),
+});
+
+async function pendingParentQuestions(ctx: Ctx): Promise<ParentQuestion[]> {
+  const waiting = (await listTasks(ctx, undefined)).filter((task) => task.pending_action === 'clarification');
+  const list = z.object({ parent_questions: z.array(ParentQuestionSchema) });
+  const found: ParentQuestion[] = [];
+  for (const task of waiting) {
+    const { parent_questions: items } = await ctx.api.get(
+      list,
+      `/api/tasks/${encodeURIComponent(task.id)}/parent-questions`,
+    );
+    found.push(...items.filter((question) => question.status === 'pending'));
+  }
+  return found;
+}
+
+function printItems(out: Out, items: readonly QuestionItem[]): void {
+  for (const [index, item] of items.entries()) {
+    out.line(`  ${index + 1}) ${item.prompt}`);
+    if (item.options === undefined) out.line(paint(out, 'dim', '     (free text)'));
+    for (const [n, option] of (item.options ?? []).entries()) {
+      const detail = option.description === undefined ? '' : paint(out, 'dim', ` — ${option.description}`);
+      out.line(`     ${n + 1}. ${option.label}${detail}`);
+    }
+  }
+}
+
+function printQuestions(ctx: Ctx, operator: Question[], parent: ParentQuestion[]): void {
+  if (operator.length === 0 && parent.length === 0) ctx.out.line(paint(ctx.out, 'dim', 'no pending questions'));
+  for (const question of operator) {
+    const expires =
+      question.expires_at === null || question.expires_at === undefined ? '' : `, expires ${question.expires_at}`;
+    ctx.out.line(`${paint(ctx.out, 'bold', question.id)}  operator question, task ${question.task_id}${expires}`);
+    if (question.context) ctx.out.line(paint(ctx.out, 'dim', `  ${question.context}`));
+    printItems(ctx.out, question.questions);
+  }
+  for (const question of parent) {
+    ctx.out.line(
+      `${paint(ctx.out, 'bold', question.id)}  parent question, task ${question.child_task_id} asks ${question.parent_task_id ?? '-'}`,
+    );
+    printItems(ctx.out, question.questions);
+  }
+}
+
+/** An option by label (case-insensitive) or by 1-based number. */
+function matchOption(item: QuestionItem, given: string, index: number): string {
+  const options = item.options ?? [];
+  const byLabel = options.find((option) => option.label.toLowerCase() === given.trim().toLowerCase());
+  if (byLabel !== undefined) return byLabel.label;
+  const number = /^\d+$/.test(given.trim()) ? Number(given.trim()) : NaN;
+  const byNumber = options[number - 1];
+  if (byNumber !== undefined) return byNumber.label;
+  const labels = options.map((option, n) => `${n + 1}. ${option.label}`).join(', ');
+  throw usage(`question ${index + 1} has no option "${given}" (options: ${labels})`);
+}
+
+interface AnswerOptions {
+  option?: string[];
+  text?: string[];
+}
+
+type AnswerBody = { question_index: number; option?: string; text?: string };
+
+async function collectAnswers(ctx: Ctx, question: Question, options: AnswerOptions): Promise<AnswerBody[]> {
+  const givenOptions = [...(options.option ?? [])];
+  const givenTexts = [...(options.text ?? [])];
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const io = { input: process.stdin, output: process.stdout };
+  const answers: AnswerBody[] = [];
+  for (const [index, item] of question.questions.entries()) {
+    const heading = `${question.questions.length > 1 ? `${index + 1}) ` : ''}${item.prompt}`;
+    if (item.options !== undefined) {
+      const given = givenOptions.shift();
+      if (given !== undefined) answers.push({ question_index: index, option: matchOption(item, given, index) });
+      else if (interactive) {
+        ctx.out.line(paint(ctx.out, 'bold', heading));
+        const chosen = await pick(
+          io,
+          ctx.out,
+          item.options.map((o) => o.label),
+          item.options.map((o) => o.description ?? ''),
+        );
+        answers.push({ question_index: index, option: item.options[chosen]?.label ?? '' });
+      } else
+        throw usage(`question ${index + 1} (${item.prompt}) needs --option <label|number> (no terminal to ask on)`);
+    } else {
+      const given = givenTexts.shift();
+      if (given !== undefined) answers.push({ question_index: index, text: given });
+      else if (interactive) answers.push({ question_index: index, text: await askText(io, `${heading}\n> `) });
+      else throw usage(`question ${index + 1} (${item.prompt}) needs --text "<answer>" (no terminal to ask on)`);
+    }
+  }
+  if (givenOptions.length > 0 || givenTexts.length > 0) {
+    throw usage('more --option/--text values than the question has places for');
+  }
+  return answers;
+}
+
+/** The operator question; a parent question's id is a clear usage error (its parent's agent answers it). */
+async function operatorQuestion(ctx: Ctx, id: string): Promise<Question> {
+  try {
+    return await ctx.api.get(QuestionSchema, `/api/questions/${encodeURIComponent(id)}`);
+  } catch (error) {
+    if (!(error instanceof CliError) || error.kind !== 'not_found') throw error;
+    const parent = await ctx.api
+      .get(ParentQuestionSchema, `/api/parent-questions/${encodeURIComponent(id)}`)
+      .catch(() => undefined);
+    if (parent === undefined) throw error;
+    throw usage(
+      `${id} is a question to the parent task ${parent.parent_task_id ?? ''}: its agent answers it; ` +
+        `to step in, prompt the child's session (kandev prompt <session> "...")`,
+    );
+  }
+}
+
+export function addQuestionCommands(program: Command): void {
+  program
+    .command('questions')
+    .description('pending operator questions and pending questions to parent tasks')
+    .action(
+      run(async (ctx) => {
+        const list = z.object({ questions: z.array(QuestionSchema) });
+        const { questions } = await ctx.api.get(list, '/api/questions', { state: 'pending' });
+        const parent = await pendingParentQuestions(ctx);
+        if (ctx.json) ctx.out.json({ questions, parent_questions: parent });
+        else printQuestions(ctx, questions, parent);
+      }),
+    );
+  program
+    .command('answer')
+    .argument('<question>', 'the question id')
+    .option(
+      '-o, --option <label|number>',
+      'the chosen option, by label or number (one per question, in order)',
+      collectValues,
+    )
+    .option('-t, --text <answer>', 'a free-text answer (one per question without options, in order)', collectValues)
+    .description('answer an operator question: a picker on a terminal, --option/--text in scripts')
+    .action(
+      run(async (ctx, id: string, options: AnswerOptions) => {
+        const question = await operatorQuestion(ctx, id);
+        if (question.state !== 'pending')
+          throw new CliError('conflict', `question ${id} is ${question.state}, not pending`);
+        const answers = await collectAnswers(ctx, question, options);
+        const path = `/api/questions/${encodeURIComponent(id)}/answer`;
+        const answered = await ctx.api.post(AnswerResultSchema, path, { answers });
+        if (ctx.json) {
+          ctx.out.json(answered);
+          return;
+        }
+        const chosen = answers.map((answer) => answer.option ?? answer.text ?? '').join('; ');
+        const to =
+          answered.delivery.to === 'waiting_call'
+            ? 'to the waiting agent'
+            : `as queued prompt ${answered.delivery.queued_prompt_id ?? ''}`;
+        ctx.out.line(`answered ${paint(ctx.out, 'bold', id)}: ${chosen} (delivered ${to})`);
+      }),
+    );
+}
+
+function collectValues(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { firstLine, paint, table } from '../output';
+import { ToolsSchema } from '../schemas';
+import { run } from '../context';
+
+export function addToolsCommand(program: Command): void {
+  program
+    .command('tools')
+    .argument('<session>', 'the session id')
+    .description('the tools a session is served, with its revision and providers')
+    .action(
+      run(async (ctx, session: string) => {
+        const tools = await ctx.api.get(ToolsSchema, `/api/sessions/${encodeURIComponent(session)}/tools`);
+        if (ctx.json) {
+          ctx.out.json(tools);
+          return;
+        }
+        const revision =
+          tools.applied_revision === tools.revision
+            ? `revision ${tools.revision}`
+            : `revision ${tools.revision} (agentctl has ${tools.applied_revision})`;
+        const providers = tools.providers.length === 0 ? 'none' : tools.providers.join(', ');
+        ctx.out.line(
+          `session ${paint(ctx.out, 'bold', tools.session_id)}: ${revision}, providers ${providers}, questions ${tools.question_capability}`,
+        );
+        if (!tools.agentctl.reachable) {
+          ctx.out.line(paint(ctx.out, 'yellow', 'agentctl did not answer: the list the stored config selects'));
+        }
+        table(
+          ctx.out,
+          ['TOOL', 'DESCRIPTION'],
+          tools.tools.map((tool) => [tool.name, firstLine(tool.description)]),
+        );
+      }),
+    );
+}

@@ -1,0 +1,189 @@
+// A small Server-Sent Events client over fetch for GET /api/events (docs/events.md): parses frames as the
+// EventSource spec reads them (id, event, data lines; `:` comments) and lets a test wait for the frames
+// it expects. No reconnection of its own: a test reconnects explicitly with the Last-Event-ID it saw.
+import type { Cleanup } from './cleanup';
+
+/** One dispatched frame. `data` is the joined data lines. */
+export interface SseFrame {
+  id: string | undefined;
+  event: string;
+  data: string;
+}
+
+/** The `data:` JSON of an /api/events frame. */
+export interface StreamEvent {
+  id: string;
+  type: string;
+  at: string;
+  task_id: string | null;
+  session_id: string | null;
+  data: Record<string, unknown>;
+}
+
+/** Parses a byte stream's text into frames; feed it chunks in order. */
+export class SseParser {
+  private buffer = '';
+  private id: string | undefined;
+  private event = '';
+  private data: string[] = [];
+  readonly comments: string[] = [];
+
+  feed(chunk: string): SseFrame[] {
+    this.buffer += chunk;
+    const frames: SseFrame[] = [];
+    let newline: number;
+    while ((newline = this.buffer.search(/\r\n|\r|\n/)) >= 0) {
+      const line = this.buffer.slice(0, newline);
+      const width = this.buffer.startsWith('\r\n', newline) ? 2 : 1;
+      this.buffer = this.buffer.slice(newline + width);
+      const frame = this.line(line);
+      if (frame !== undefined) frames.push(frame);
+    }
+    return frames;
+  }
+
+  private line(line: string): SseFrame | undefined {
+    if (line === '') {
+      if (this.data.length === 0 && this.event === '') return undefined;
+      const frame = { id: this.id, event: this.event === '' ? 'message' : this.event, data: this.data.join('\n') };
+      this.event = '';
+      this.data = [];
+      return frame;
+    }
+    if (line.startsWith(':')) {
+      this.comments.push(line.slice(1).trim());
+      return undefined;
+    }
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'id') this.id = value;
+    else if (field === 'event') this.event = value;
+    else if (field === 'data') this.data.push(value);
+    return undefined;
+  }
+}
+
+export interface OpenStreamOptions {
+  token?: string;
+  lastEventId?: string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** An open /api/events stream; every frame read so far is in `frames`, in order. */
+export class SseStream {
+  readonly frames: SseFrame[] = [];
+  private readonly parser = new SseParser();
+  private readonly waiters = new Set<() => void>();
+  private ended = false;
+  private failure: unknown;
+
+  private constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    private readonly controller: AbortController,
+    body: ReadableStream<Uint8Array>,
+    private readonly timeoutMs: number,
+  ) {
+    void this.read(body);
+  }
+
+  /** Opens the stream; resolves once the response headers arrived (any status: check `status`). */
+  static async open(url: string, cleanup: Cleanup, options: OpenStreamOptions = {}): Promise<SseStream> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
+    const controller = new AbortController();
+    const response = await fetch(url, { headers, signal: controller.signal });
+    const stream = new SseStream(
+      response.status,
+      response.headers,
+      controller,
+      response.body ?? new ReadableStream(),
+      options.timeoutMs ?? 10_000,
+    );
+    cleanup.defer(() => stream.close());
+    return stream;
+  }
+
+  /** The frames' JSON payloads (ping comments are not frames). */
+  get events(): StreamEvent[] {
+    return this.frames.map((frame) => JSON.parse(frame.data) as StreamEvent);
+  }
+
+  get comments(): readonly string[] {
+    return this.parser.comments;
+  }
+
+  /** The id of the last frame read (what a reconnect sends as Last-Event-ID). */
+  get lastEventId(): string | undefined {
+    return this.frames.at(-1)?.id;
+  }
+
+  /** The whole body as text (a refused request's JSON error). */
+  async errorBody(): Promise<unknown> {
+    await this.until(() => this.ended || undefined, 'the response to end');
+    return JSON.parse(this.raw) as unknown;
+  }
+
+  private raw = '';
+
+  /** Waits until `probe` returns something (re-checked after every frame, comment or end). */
+  async until<T>(probe: () => T | undefined, what: string): Promise<T> {
+    const deadline = Date.now() + this.timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (value !== undefined) return value;
+      if (this.ended)
+        throw new Error(
+          `the stream ended while waiting for ${what}${this.failure instanceof Error ? `: ${this.failure.message}` : ''}`,
+        );
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(`timed out waiting for ${what}; got ${this.frames.map((f) => f.event).join(', ')}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Waits for the first event after index `from` that matches; resolves it. */
+  async next(match: (event: StreamEvent) => boolean, what: string, from = 0): Promise<StreamEvent> {
+    return this.until(() => this.events.slice(from).find(match), what);
+  }
+
+  /** Waits until `count` frames were read; resolves them all. */
+  async count(count: number): Promise<StreamEvent[]> {
+    return this.until(() => (this.frames.length >= count ? this.events : undefined), `${count} frames`);
+  }
+
+  close(): void {
+    this.controller.abort();
+  }
+
+  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) {
+        const text = decoder.decode(chunk, { stream: true });
+        this.raw += text;
+        this.frames.push(...this.parser.feed(text));
+        this.notify();
+      }
+    } catch (error) {
+      this.failure = error;
+    }
+    this.ended = true;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+    this.waiters.clear();
+  }
+}
