@@ -62,6 +62,12 @@ describe('web console in Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const violations: string[] = [];
+    const streams: string[] = []; // the live event streams the page opened, with their media type
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/events') {
+        streams.push(`${response.status()} ${response.headers()['content-type'] ?? ''}`);
+      }
+    });
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
@@ -92,8 +98,8 @@ describe('web console in Chromium', () => {
     await page.getByRole('button', { name: 'Launch session' }).click();
     await page.getByTestId('question-capability').filter({ hasText: 'user' }).waitFor();
     await toolRow(page, 'ask_user_question_kandev').waitFor();
-    await toolRow(page, 'get_task_kandev').click();
-    await toolRow(page, 'get_task_kandev').locator('pre').waitFor();
+    await toolRow(page, 'ask_user_question_kandev').locator('summary').click();
+    await toolRow(page, 'ask_user_question_kandev').locator('pre', { hasText: '"questions"' }).waitFor();
     expect(await toolRow(page, 'get_task_pr_automation_kandev').count()).toBe(0);
 
     // A prompt: the operator's message, then the agent's reply arrives without a reload.
@@ -132,5 +138,8 @@ describe('web console in Chromium', () => {
     await page.locator('.card', { hasText: 'Importer' }).waitFor();
     await screenshot(page, 'board');
     expect(violations).toEqual([]);
+    // Live updates came over the event stream (the 3 s re-read is only for backends without it).
+    expect(streams.length).toBeGreaterThan(0);
+    expect(streams.every((s) => s.startsWith('200 text/event-stream'))).toBe(true);
   });
 });

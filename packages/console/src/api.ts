@@ -90,6 +90,8 @@ export interface SessionTools {
   providers: string[];
   question_capability: string;
   tools: ToolView[];
+  /** `launch_config` when agentctl could not be asked: the list the stored config selects. */
+  tools_from?: 'agentctl' | 'launch_config';
   agentctl?: { reachable: boolean };
 }
 export interface SessionDetail {

@@ -93,6 +93,7 @@ function SessionDetail(props: { session: SessionSummary; tick: number }) {
           </p>
           <h3>
             Tools (<span data-testid="tool-count">{tools.tools.length}</span>)
+            {tools.tools_from === 'launch_config' && <span class="muted"> as configured (agentctl not asked)</span>}
           </h3>
           <ul class="tools" aria-label="Tools">
             {tools.tools.map((tool) => (
@@ -100,7 +101,9 @@ function SessionDetail(props: { session: SessionSummary; tick: number }) {
                 <details>
                   <summary>
                     <code>{tool.name}</code>{' '}
-                    {tool.description !== undefined && <span class="muted">{tool.description}</span>}
+                    {tool.description !== undefined && tool.description !== '' && (
+                      <span class="muted">{tool.description}</span>
+                    )}
                   </summary>
                   <pre>{JSON.stringify(tool.input_schema ?? {}, null, 2)}</pre>
                 </details>
