@@ -66,8 +66,8 @@ async function main(): Promise<void> {
       auth: createAuthMiddleware(backend.tokens, config.http.allowedOrigins),
       metrics: metricsRoute(backend.metrics.registry, logger),
       readiness: backend.readiness,
-      // The console package's build output, beside this package in the workspace and in the images.
-      console: consoleStatic(join(__dirname, '../../console/dist')),
+      // The console's build output: beside this package in the workspace, inside it in the image bundle.
+      console: consoleStatic([join(__dirname, '../../console/dist'), join(__dirname, '../console')]),
     });
     const http = await listen(app, config.http.host, config.http.port, config.http.timeouts);
     // Open event streams never end by themselves: ended first, so the server can close.

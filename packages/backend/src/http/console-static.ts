@@ -30,11 +30,12 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
 /**
  * The built console (packages/console/dist: index.html and hashed assets) at `/`, public like any
  * login page: every byte of data it shows comes from /api, behind the token. Hashed assets are cached
- * for good; index.html is revalidated so a new build is picked up. Undefined when the console was not
- * built (a backend-only image): `/` then answers 404 as before.
+ * for good; index.html is revalidated so a new build is picked up. The first of `dirs` holding an
+ * index.html is served; undefined when none does (the console was not built): `/` then answers 404.
  */
-export function consoleStatic(dir: string): RequestHandler | undefined {
-  if (!existsSync(join(dir, 'index.html'))) return undefined;
+export function consoleStatic(dirs: readonly string[]): RequestHandler | undefined {
+  const dir = dirs.find((candidate) => existsSync(join(candidate, 'index.html')));
+  if (dir === undefined) return undefined;
   const files = express.static(dir, {
     index: 'index.html',
     redirect: false,
