@@ -2,8 +2,8 @@
 // backend, its local agentctl and the scripted test agent: sign in by typing the token, create a
 // workspace and a task, launch a session, see its tools, send a prompt and watch the reply arrive,
 // answer an operator question by clicking its option, add a GitHub source (and another client a GitLab
-// one) and see the tool list grow, all without reloading the page. Each page is saved as a screenshot
-// under test-results/.
+// one) and see the tool list grow, all without reloading the page; then sign out, and sign in again
+// with a one-time link. Each page is saved as a screenshot under test-results/.
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { BackendApi } from '../helpers/backend-api';
@@ -137,6 +137,21 @@ describe('web console in Chromium', () => {
     await page.getByRole('link', { name: 'kandev' }).click();
     await page.locator('.card', { hasText: 'Importer' }).waitFor();
     await screenshot(page, 'board');
+
+    // Sign out: the cookie is gone and the sign-in page is back.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API token').waitFor();
+    expect((await context.cookies()).find((c) => c.name === 'kandev_session')).toBeUndefined();
+
+    // A one-time sign-in link (what a CLI can print) signs a fresh browser in without the token.
+    const link = await api.create<{ url: string }>('/api/console/login-links', {});
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(link.url);
+    await other.locator('.card', { hasText: 'Importer' }).waitFor();
+    const third = await (await browser.newContext()).newPage();
+    await third.goto(link.url); // used once already: the sign-in page says so
+    await third.getByText('That sign-in link is used, expired or unknown').waitFor();
+    await third.getByLabel('API token').waitFor();
     expect(violations).toEqual([]);
     // Live updates came over the event stream (the 3 s re-read is only for backends without it).
     expect(streams.length).toBeGreaterThan(0);
