@@ -11,6 +11,7 @@ export interface LiveEvent {
 
 const TYPES = [
   'message.created',
+  'message.updated',
   'session.state_changed',
   'tools.changed',
   'question.created',
