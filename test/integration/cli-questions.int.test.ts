@@ -1,6 +1,7 @@
 // `kandev launch` with the scripted test agent, `kandev questions` and `kandev answer`: by --option in a
 // script, and with the arrow-key picker under a real pseudo-terminal (util-linux `script`). The agent's
 // held ask_user_question_kandev call gets the chosen option and the agent replies with it.
+import { ASK_PARENT, AutopilotWorld } from '../helpers/autopilot';
 import { AgentRuntimeApi, agentScript, TEST_AGENT_MAIN, waitForAgentReady } from '../helpers/agent-runtime';
 import { BackendApi } from '../helpers/backend-api';
 import { type CliEnv, cliJson, runCli, startCliInTerminal } from '../helpers/cli';
@@ -13,7 +14,7 @@ interface PendingQuestions {
   parent_questions: unknown[];
 }
 
-describe('kandev questions and answer, with the test agent', () => {
+describe('kandev questions and answer', () => {
   const cleanup = useCleanup();
 
   /** A backend, a task whose profile runs the test agent (test/fixtures/agent-scripts/cli.json), launched by the CLI. */
@@ -107,5 +108,37 @@ describe('kandev questions and answer, with the test agent', () => {
     );
     expect(recorded.body).toMatchObject({ state: 'answered', answers: [{ option: 'Postgres' }] });
     await waitForReply(env, 'You chose Postgres.');
+  });
+
+  test('a pending parent question is listed; answer refuses it (the parent task’s agent answers it)', async () => {
+    const world = await AutopilotWorld.start(cleanup);
+    const kandev: CliEnv = { url: world.backend.ready.url, env: { KANDEV_DATA_DIR: world.backend.dataDir } };
+    const parent = await world.task({ title: 'Parent' });
+    const child = await world.task({ title: 'Child', parent_id: parent.id, autopilot: true });
+    await world.launch(parent.id, { agent: false });
+    const mcp = await world.mcp(await world.launch(child.id, { agent: false }));
+    await mcp.client.callTool({
+      name: ASK_PARENT,
+      arguments: {
+        questions: [{ prompt: 'Which queue?', options: [{ label: 'Redis' }, { label: 'SQS' }] }],
+        context: 'The importer needs one.',
+        blocked_reason: 'I cannot pick it on my own.',
+      },
+    });
+    const pending = await cliJson<PendingQuestions & { parent_questions: { id: string; child_task_id: string }[] }>(
+      kandev,
+      ['questions'],
+    );
+    expect(pending.questions).toEqual([]);
+    expect(pending.parent_questions).toEqual([expect.objectContaining({ child_task_id: child.id, status: 'pending' })]);
+    const questionId = pending.parent_questions[0]?.id ?? '';
+    const listed = await runCli(kandev, ['questions']);
+    expect(listed.stdout).toContain(`${questionId}  parent question, task ${child.id} asks ${parent.id}`);
+    expect(listed.stdout).toMatch(/1\) Which queue\?\n +1\. Redis\n +2\. SQS\n/);
+
+    const refused = await runCli(kandev, ['answer', questionId, '--option', 'Redis']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is a question to the parent task .*its agent answers it/);
+    expect((await world.parentQuestions(child.id))[0]?.status).toBe('pending');
   });
 });

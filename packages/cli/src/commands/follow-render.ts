@@ -45,12 +45,13 @@ function authorStyle(author: string): 'cyan' | 'green' | 'magenta' {
   return 'magenta';
 }
 
-function renderMessage(out: Out, data: Record<string, unknown>): string {
+function renderMessage(out: Out, data: Record<string, unknown>, updated: boolean): string {
   const parsed = z.object({ message: MessageSchema }).safeParse(data);
   if (!parsed.success) return 'message (unreadable)';
   const message = parsed.data.message;
   if (message.type === 'message') {
-    return `${paint(out, authorStyle(message.author), `${message.author}:`)} ${message.content}`;
+    const edited = updated ? paint(out, 'dim', ' (edited)') : '';
+    return `${paint(out, authorStyle(message.author), `${message.author}:`)} ${message.content}${edited}`;
   }
   if (message.type === 'tool_call') {
     const status = typeof message.metadata.status === 'string' ? ` (${message.metadata.status})` : '';
@@ -83,11 +84,16 @@ function renderQuestion(out: Out, type: string, data: Record<string, unknown>): 
 
 function renderBody(out: Out, event: StreamEvent): string {
   const { type, data } = event;
-  if (type === 'message.created') return renderMessage(out, data);
+  // message.updated: an agent tool call's progress (its status), or an entry edited in place.
+  if (type === 'message.created' || type === 'message.updated') {
+    return renderMessage(out, data, type === 'message.updated');
+  }
   if (type === 'session.state_changed') {
     const parsed = StateChangedSchema.safeParse(data);
-    const change = parsed.success ? `${parsed.data.previous_state ?? '-'} → ${parsed.data.state}` : '';
-    return paint(out, 'blue', `session ${event.session_id ?? ''} ${change}`);
+    const from = parsed.success && parsed.data.previous_state ? `${parsed.data.previous_state} → ` : '';
+    const change = parsed.success ? `${from}${parsed.data.state}` : 'changed';
+    // A short id: enough to tell a task's sessions apart on one screen (--json has the whole one).
+    return paint(out, 'blue', `session ${(event.session_id ?? '').slice(0, 8)}: ${change}`);
   }
   if (type === 'tools.changed') {
     const parsed = ToolsChangedSchema.safeParse(data);
