@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   ApiError,
   get,
@@ -75,14 +75,30 @@ export function TaskPage(props: { id: string }) {
   // Bumped on every live event of this task: children that read more (tools, lifecycle) re-read then.
   const [tick, setTick] = useState(0);
 
+  // Events come in bursts (a streaming reply): one read at a time, and one more after it if any came.
+  const loading = useRef(false);
+  const again = useRef(false);
   const reload = () => {
-    loadTask(props.id).then(
-      (loaded) => {
-        setData(loaded);
-        setError(undefined);
-      },
-      (failure: unknown) => setError(String(failure)),
-    );
+    if (loading.current) {
+      again.current = true;
+      return;
+    }
+    loading.current = true;
+    loadTask(props.id)
+      .then(
+        (loaded) => {
+          setData(loaded);
+          setError(undefined);
+        },
+        (failure: unknown) => setError(String(failure)),
+      )
+      .finally(() => {
+        loading.current = false;
+        if (again.current) {
+          again.current = false;
+          reload();
+        }
+      });
   };
   useEffect(reload, [props.id]);
   useLiveEvents(`task_id=${encodeURIComponent(props.id)}`, () => {
