@@ -16,6 +16,8 @@ export default tseslint.config(
   js.configs.recommended,
   {
     files: ['**/*.ts'],
+    // The console is browser code with its own tsconfig (DOM, JSX): linted by the block below.
+    ignores: ['packages/console/**'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     // Without these import-x parses no .ts dependency and resolves no import, so no-cycle saw nothing.
@@ -42,6 +44,20 @@ export default tseslint.config(
           patterns: [{ group: ['@kandev/*/src/*', '@kandev/*/dist/*'], message: 'import a package by its name only' }],
         },
       ],
+    },
+  },
+  {
+    files: ['packages/console/src/**/*.{ts,tsx}'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { project: './packages/console/tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {

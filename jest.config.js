@@ -46,5 +46,14 @@ module.exports = {
       modulePathIgnorePatterns,
       testMatch: CONTAINER_TESTS.map((pattern) => `<rootDir>/test/integration/${pattern}*.int.test.ts`),
     },
+    {
+      // The web console in Debian's Chromium (playwright-core): scripts/browser-tests.mjs runs them
+      // (from `npm test` and .ci/run) or prints why it skipped them.
+      displayName: 'browser',
+      testEnvironment: 'node',
+      transform,
+      modulePathIgnorePatterns,
+      testMatch: ['<rootDir>/test/browser/**/*.browser.test.ts'],
+    },
   ],
 };

@@ -10,7 +10,7 @@
 // Images: kandev/agentctl:<tag> and kandev/backend:<tag> (tag defaults to "dev"). Uses the `docker` CLI,
 // or `podman` when there is no docker CLI; DOCKER_HOST is honoured by both.
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuilt, pnpmVersion, root, run } from './lib/workspace.mjs';
@@ -43,6 +43,8 @@ for (const name of names) {
   rmSync(bundle, { recursive: true, force: true });
   // --legacy: deploy the workspace package as built, without injecting workspace dependencies.
   run('npx', [...pnpm, '--filter', IMAGES[name], 'deploy', '--prod', '--legacy', bundle]);
+  // The web console's static files ride inside the backend bundle (served from <bundle>/console).
+  if (name === 'backend') cpSync(join(root, 'packages/console/dist'), join(bundle, 'console'), { recursive: true });
   const image = `kandev/${name}:${values.tag}`;
   console.error(`building ${image} FROM ${baseImage}`);
   run(cli, [

@@ -5,7 +5,9 @@ import { secureDataDir } from './composition/data-dir';
 import { openSecretsAtRest } from './composition/secrets-at-rest';
 import { createAgentctlPort, createGitlabPort } from './composition/production-ports';
 import { connectableHost } from './connectable-host';
+import { join } from 'node:path';
 import { createApp } from './http/app';
+import { consoleStatic } from './http/console-static';
 import { listen } from './http/http-server';
 import { metricsRoute } from './http/metrics-route';
 import { createLogger } from './logger';
@@ -61,9 +63,11 @@ async function main(): Promise<void> {
     const apiTokenFile = await backend.tokens.ensureAdminToken(config.dataDir);
     const app = createApp(logger.child({ component: 'http' }), backend.routers, {
       access: config.http,
-      auth: createAuthMiddleware(backend.tokens),
+      auth: createAuthMiddleware(backend.tokens, config.http.allowedOrigins),
       metrics: metricsRoute(backend.metrics.registry, logger),
       readiness: backend.readiness,
+      // The console's build output: beside this package in the workspace, inside it in the image bundle.
+      console: consoleStatic([join(__dirname, '../../console/dist'), join(__dirname, '../console')]),
     });
     const http = await listen(app, config.http.host, config.http.port, config.http.timeouts);
     // Open event streams never end by themselves: ended first, so the server can close.

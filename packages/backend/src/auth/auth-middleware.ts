@@ -1,15 +1,54 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '@kandev/protocol';
+import { canonicalOrigin, parseAuthority } from '../http/request-access';
 import { bearerToken } from './api-token-rules';
 import type { ApiTokenService } from './api-token-service';
+import { SESSION_COOKIE, cookieValue } from './session-cookie';
+
+/** Methods that change nothing: a cookie alone may authenticate them without an Origin. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The token the request was authenticated with (set by the auth middleware; never logged). */
+export function authenticatedToken(res: Response): string | undefined {
+  const value: unknown = res.locals.apiToken;
+  return typeof value === 'string' ? value : undefined;
+}
 
 /**
- * Every /api request needs `Authorization: Bearer <token>`; anything else is a 401 that says where a
- * token is (a file path or a variable name, never a token). /healthz and /readyz are not under /api.
+ * True when the request's Origin is this very backend (the Host it was asked by). A cookie rides along
+ * with any same-site request, and "same site" ignores the port: another app on localhost could send
+ * one. So a cookie-authenticated change needs the browser's word (Origin) that our own page sent it.
  */
-export function createAuthMiddleware(tokens: ApiTokenService): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    const token = bearerToken(req.get('authorization'));
+export function isSameOrigin(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined || host === undefined) return false;
+  const authority = parseAuthority(host);
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (
+    authority !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.host === authority.host
+  );
+}
+
+/**
+ * Every /api request needs `Authorization: Bearer <token>` or the console's sign-in cookie (whose
+ * state-changing requests must also come from our own origin or a listed one); anything else is a 401 that says where
+ * a token is (a file path or a variable name, never a token). /healthz and /readyz are not under /api.
+ */
+export function createAuthMiddleware(
+  tokens: ApiTokenService,
+  /** Canonical origins the operator listed (KANDEV_ALLOWED_ORIGINS): trusted like our own. */
+  allowedOrigins: readonly string[] = [],
+): RequestHandler {
+  const trusted = (origin: string | undefined, host: string | undefined): boolean =>
+    isSameOrigin(origin, host) || (origin !== undefined && allowedOrigins.includes(canonicalOrigin(origin) ?? ''));
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const bearer = bearerToken(req.get('authorization'));
+    const cookie = bearer === undefined ? cookieValue(req.get('cookie'), SESSION_COOKIE) : undefined;
+    const token = bearer ?? cookie;
     const refuse = (why: string) =>
       new AppError(
         'unauthenticated',
@@ -19,8 +58,20 @@ export function createAuthMiddleware(tokens: ApiTokenService): RequestHandler {
       next(refuse('missing API token'));
       return;
     }
+    if (cookie !== undefined && !SAFE_METHODS.has(req.method) && !trusted(req.get('origin'), req.get('host'))) {
+      next(
+        new AppError(
+          'permission_denied',
+          'a change authenticated by the console cookie must come from the console itself (same-origin Origin header)',
+        ),
+      );
+      return;
+    }
     tokens.authenticate(token).then(
-      (ok) => next(ok ? undefined : refuse('invalid or revoked API token')),
+      (ok) => {
+        if (ok) res.locals.apiToken = token;
+        next(ok ? undefined : refuse('invalid or revoked API token'));
+      },
       (error: unknown) => next(error),
     );
   };

@@ -1,5 +1,6 @@
 import { AGENT_PROFILE_ROUTE_DOCS } from '../agent-profiles/agent-profile-route-docs';
 import { API_TOKEN_ROUTE_DOCS } from '../auth/api-token-route-docs';
+import { CONSOLE_LOGIN_ROUTE_DOCS } from '../auth/console-login-route-docs';
 import { EVENT_ROUTE_DOCS } from '../events/event-route-docs';
 import { AGENTCTL_ROUTE_DOCS } from '../executors/agentctl-route-docs';
 import { APP_ROUTE_DOCS } from '../http/app-route-docs';
@@ -62,6 +63,11 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   { tag: 'Events', description: 'Live events (Server-Sent Events).', routes: EVENT_ROUTE_DOCS },
   { tag: 'Executors', description: 'Executors and their agentctls.', routes: AGENTCTL_ROUTE_DOCS },
   { tag: 'API tokens', description: 'Operator API tokens.', routes: API_TOKEN_ROUTE_DOCS },
+  {
+    tag: 'Console sign-in',
+    description: "The web console's cookie (docs/console.md).",
+    routes: CONSOLE_LOGIN_ROUTE_DOCS,
+  },
   { tag: 'Service', description: 'Health, readiness, metrics and this document.', routes: APP_ROUTE_DOCS },
 ];
 

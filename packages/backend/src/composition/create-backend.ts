@@ -4,6 +4,7 @@ import { createAgentProfileRoutes } from '../agent-profiles/agent-profile-routes
 import { AgentProfileService } from '../agent-profiles/agent-profile-service';
 import { createApiTokenRoutes } from '../auth/api-token-routes';
 import { ApiTokenService } from '../auth/api-token-service';
+import { createConsoleLoginRoutes, LoginLinks } from '../auth/console-login';
 import { createEventRoutes } from '../events/event-routes';
 import { createAgentctlRoutes } from '../executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../executors/agentctl-reachability';
@@ -42,6 +43,7 @@ function createRouters(
   const clock = ports.clock;
   return [
     createApiTokenRoutes(tokens),
+    createConsoleLoginRoutes(tokens, new LoginLinks(clock)),
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(s.repositories),
     createAgentProfileRoutes(new AgentProfileService({ uow, clock })),

@@ -16,6 +16,8 @@ export interface AppOptions {
   metrics?: RequestHandler;
   /** GET /readyz: 200 when ready, else 503, with a body of status words only (open, like /healthz). */
   readiness?: () => Promise<{ ready: boolean; body: unknown }>;
+  /** The built web console's static files, served at `/` (see console-static.ts). */
+  console?: RequestHandler;
 }
 
 /**
@@ -41,6 +43,8 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
   if (options.metrics !== undefined) app.get('/metrics', options.metrics);
   app.use(express.json({ limit: BODY_LIMIT }));
   for (const router of routers) app.use(router);
+  // After the routers, for GET and HEAD only: no route of theirs is shadowed by a file.
+  if (options.console !== undefined) app.use(options.console);
   app.use(notFoundHandler);
   app.use(createErrorMiddleware(logger));
   return app;

@@ -1,0 +1,65 @@
+import { useEffect, useRef } from 'preact/hooks';
+
+/** One frame of GET /api/events (see docs/rest-api.md): the console only needs its type and scope. */
+export interface LiveEvent {
+  id: string;
+  type: string;
+  task_id: string | null;
+  session_id: string | null;
+  data: Record<string, unknown>;
+}
+
+const TYPES = [
+  'message.created',
+  'message.updated',
+  'session.state_changed',
+  'tools.changed',
+  'question.created',
+  'question.answered',
+  'question.closed',
+  'parent_question.created',
+  'parent_question.answered',
+  'parent_question.closed',
+  'queue.changed',
+  'mr.lifecycle',
+  'task.created',
+  'task.updated',
+  'task.archived',
+  'reset',
+];
+
+/** Without the event stream (an older backend, or it failed) the page re-reads on this period instead. */
+const FALLBACK_POLL_MS = 3_000;
+
+/**
+ * Calls `onEvent` for every live event matching the filter (`query`, e.g. `task_id=...`). EventSource
+ * sends the sign-in cookie itself (same origin) and reconnects with Last-Event-ID; a stream that cannot
+ * be opened at all falls back to polling, with a synthetic `poll` event.
+ */
+export function useLiveEvents(query: string, onEvent: (event: LiveEvent) => void): void {
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  useEffect(() => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const source = new EventSource(`/api/events${query === '' ? '' : `?${query}`}`);
+    const deliver = (message: MessageEvent<string>) => {
+      try {
+        handler.current(JSON.parse(message.data) as LiveEvent);
+      } catch {
+        // a frame that is not JSON: ignore it, the next real one refreshes the page anyway
+      }
+    };
+    for (const type of TYPES) source.addEventListener(type, deliver as EventListener);
+    source.onerror = () => {
+      // CLOSED: the server refused the stream (404, 401); a transient drop stays CONNECTING and retries.
+      if (source.readyState !== EventSource.CLOSED || timer !== undefined) return;
+      timer = setInterval(() => {
+        handler.current({ id: '', type: 'poll', task_id: null, session_id: null, data: {} });
+      }, FALLBACK_POLL_MS);
+    };
+    return () => {
+      source.close();
+      if (timer !== undefined) clearInterval(timer);
+    };
+  }, [query]);
+}

@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, post, type SessionSummary, type SessionTools, sessionTools, type Task } from './api';
+
+const FINISHED = new Set(['completed', 'cancelled', 'failed']);
+
+/** The task's sessions, a launch button, and the chosen one's tools and prompt box. */
+export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: number; onLaunched: () => void }) {
+  const [chosen, setChosen] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const latest = [...props.sessions].reverse().find((s) => !FINISHED.has(s.state)) ?? props.sessions.at(-1);
+  const current = props.sessions.find((s) => s.id === chosen) ?? latest;
+
+  const launch = () => {
+    post<{ session_id: string }>(`/api/tasks/${encodeURIComponent(props.task.id)}/sessions`, {}).then(
+      (launched) => {
+        setError(undefined);
+        setChosen(launched.session_id);
+        props.onLaunched();
+      },
+      (failure: unknown) => setError(failure instanceof ApiError ? failure.message : String(failure)),
+    );
+  };
+
+  return (
+    <section class="panel" aria-label="Sessions">
+      <div class="toolbar">
+        <h2>Sessions</h2>
+        <button type="button" onClick={launch} disabled={props.task.archived_at !== null}>
+          Launch session
+        </button>
+      </div>
+      {error !== undefined && <p class="error">{error}</p>}
+      {props.sessions.length === 0 ? (
+        <p class="muted">No session yet.</p>
+      ) : (
+        <table class="sessions">
+          <thead>
+            <tr>
+              <th>session</th>
+              <th>executor</th>
+              <th>state</th>
+              <th>desired / applied revision</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.sessions.map((s) => (
+              <tr key={s.id} class={s.id === current?.id ? 'chosen' : ''} onClick={() => setChosen(s.id)}>
+                <td>
+                  <code>{s.id.slice(0, 8)}</code>
+                </td>
+                <td>{s.executor}</td>
+                <td data-testid="session-state">{s.state}</td>
+                <td>
+                  {s.revision} / {s.applied_revision ?? '–'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {current !== undefined && <SessionDetail session={current} tick={props.tick} />}
+    </section>
+  );
+}
+
+function SessionDetail(props: { session: SessionSummary; tick: number }) {
+  const [tools, setTools] = useState<SessionTools | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const { id, state, revision, applied_revision: applied } = props.session;
+  useEffect(() => {
+    let live = true;
+    sessionTools(id).then(
+      (read) => live && (setTools(read), setError(undefined)),
+      (failure: unknown) => live && setError(String(failure)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id, state, revision, applied, props.tick]);
+
+  return (
+    <div class="session">
+      {error !== undefined && <p class="error">{error}</p>}
+      {tools !== undefined && (
+        <>
+          <p>
+            Question capability: <strong data-testid="question-capability">{tools.question_capability}</strong> ·
+            providers: <span data-testid="session-providers">{tools.providers.join(', ') || 'none'}</span> · revision{' '}
+            {tools.revision} (applied {tools.applied_revision ?? '–'})
+            {tools.agentctl !== undefined && !tools.agentctl.reachable && (
+              <span class="badge attention">agentctl unreachable</span>
+            )}
+          </p>
+          <h3>
+            Tools (<span data-testid="tool-count">{tools.tools.length}</span>)
+            {tools.tools_from === 'launch_config' && <span class="muted"> as configured (agentctl not asked)</span>}
+          </h3>
+          <ul class="tools" aria-label="Tools">
+            {tools.tools.map((tool) => (
+              <li key={tool.name} data-tool={tool.name}>
+                <details>
+                  <summary>
+                    <code>{tool.name}</code>{' '}
+                    {tool.description !== undefined && tool.description !== '' && (
+                      <span class="muted">{tool.description}</span>
+                    )}
+                  </summary>
+                  <pre>{JSON.stringify(tool.input_schema ?? {}, null, 2)}</pre>
+                </details>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {!FINISHED.has(state) && <PromptBox sessionId={id} />}
+    </div>
+  );
+}
+
+function PromptBox(props: { sessionId: string }) {
+  const [prompt, setPrompt] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const send = (event: Event) => {
+    event.preventDefault();
+    post(`/api/sessions/${encodeURIComponent(props.sessionId)}/prompts`, { prompt }).then(
+      () => {
+        setPrompt('');
+        setError(undefined);
+      },
+      (failure: unknown) => setError(failure instanceof ApiError ? failure.message : String(failure)),
+    );
+  };
+  return (
+    <form class="prompt" onSubmit={send}>
+      <textarea
+        aria-label="Prompt"
+        placeholder="Tell the agent…"
+        rows={3}
+        value={prompt}
+        onInput={(e) => setPrompt(e.currentTarget.value)}
+      />
+      <button type="submit" disabled={prompt.trim() === ''}>
+        Send prompt
+      </button>
+      {error !== undefined && <p class="error">{error}</p>}
+    </form>
+  );
+}
