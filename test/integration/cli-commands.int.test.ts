@@ -27,6 +27,16 @@ describe('kandev CLI against a real backend', () => {
     expect(fromDataDir.code).toBe(0);
     expect(fromDataDir.stdout + fromDataDir.stderr).not.toContain(kandev.token);
 
+    // `kandev console`: a one-time sign-in link; following it sets the console's cookie, once.
+    const link = await cliJson<{ url: string }>(kandev, ['console']);
+    expect(link.url).toMatch(new RegExp(`^${kandev.url}/login\\?code=`));
+    expect(link.url).not.toContain(kandev.token);
+    const signIn = await fetch(link.url, { redirect: 'manual' });
+    expect({ status: signIn.status, location: signIn.headers.get('location') }).toEqual({ status: 303, location: '/' });
+    expect(signIn.headers.get('set-cookie')).toMatch(/^kandev_session=.*HttpOnly.*SameSite=Strict/);
+    const again = await fetch(link.url, { redirect: 'manual' });
+    expect(again.headers.get('location')).toBe('/#/signin-link-invalid');
+
     const workspace = await cliJson<Created & { name: string }>(kandev, ['workspaces', 'create', 'demo']);
     expect(workspace.name).toBe('demo');
     // One workspace: --workspace may be left out.

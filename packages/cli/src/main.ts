@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { addConsoleCommand } from './commands/console';
 import { addFollowCommand } from './commands/follow';
 import { addLaunchCommands } from './commands/launch';
 import { addQuestionCommands } from './commands/questions';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   addFollowCommand(program);
   addQuestionCommands(program);
   addToolsCommand(program);
+  addConsoleCommand(program);
   for (const command of allCommands(program)) command.exitOverride().showHelpAfterError('(run with --help for usage)');
   return program;
 }
