@@ -27,6 +27,8 @@ const sources = [
   ...files(join(pkg, 'src')),
   ...['index.html', 'vite.config.mjs', 'package.json', 'tsconfig.json'].map((f) => join(pkg, f)),
   join(root, 'pnpm-lock.yaml'),
+  // Bundled from the protocol package: the event types the console listens for.
+  join(root, 'packages/protocol/src/event-types.ts'),
 ];
 const builtAt = existsSync(marker) ? statSync(marker).mtimeMs : -1;
 const stale = process.argv.includes('--force') || sources.some((file) => statSync(file).mtimeMs > builtAt);

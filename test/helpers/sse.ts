@@ -1,14 +1,11 @@
 // A small Server-Sent Events client over fetch for GET /api/events (docs/events.md): parses frames as the
 // EventSource spec reads them (id, event, data lines; `:` comments) and lets a test wait for the frames
 // it expects. No reconnection of its own: a test reconnects explicitly with the Last-Event-ID it saw.
+import { type SseEvent, SseParser } from '../../packages/cli/src/sse';
 import type { Cleanup } from './cleanup';
 
 /** One dispatched frame. `data` is the joined data lines. */
-export interface SseFrame {
-  id: string | undefined;
-  event: string;
-  data: string;
-}
+export type SseFrame = SseEvent;
 
 /** The `data:` JSON of an /api/events frame. */
 export interface StreamEvent {
@@ -18,50 +15,6 @@ export interface StreamEvent {
   task_id: string | null;
   session_id: string | null;
   data: Record<string, unknown>;
-}
-
-/** Parses a byte stream's text into frames; feed it chunks in order. */
-export class SseParser {
-  private buffer = '';
-  private id: string | undefined;
-  private event = '';
-  private data: string[] = [];
-  readonly comments: string[] = [];
-
-  feed(chunk: string): SseFrame[] {
-    this.buffer += chunk;
-    const frames: SseFrame[] = [];
-    let newline: number;
-    while ((newline = this.buffer.search(/\r\n|\r|\n/)) >= 0) {
-      const line = this.buffer.slice(0, newline);
-      const width = this.buffer.startsWith('\r\n', newline) ? 2 : 1;
-      this.buffer = this.buffer.slice(newline + width);
-      const frame = this.line(line);
-      if (frame !== undefined) frames.push(frame);
-    }
-    return frames;
-  }
-
-  private line(line: string): SseFrame | undefined {
-    if (line === '') {
-      if (this.data.length === 0 && this.event === '') return undefined;
-      const frame = { id: this.id, event: this.event === '' ? 'message' : this.event, data: this.data.join('\n') };
-      this.event = '';
-      this.data = [];
-      return frame;
-    }
-    if (line.startsWith(':')) {
-      this.comments.push(line.slice(1).trim());
-      return undefined;
-    }
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') this.id = value;
-    else if (field === 'event') this.event = value;
-    else if (field === 'data') this.data.push(value);
-    return undefined;
-  }
 }
 
 export interface OpenStreamOptions {
@@ -74,7 +27,8 @@ export interface OpenStreamOptions {
 /** An open /api/events stream; every frame read so far is in `frames`, in order. */
 export class SseStream {
   readonly frames: SseFrame[] = [];
-  private readonly parser = new SseParser();
+  private readonly commentLines: string[] = [];
+  private readonly parser = new SseParser((text) => this.commentLines.push(text));
   private readonly waiters = new Set<() => void>();
   private ended = false;
   private failure: unknown;
@@ -113,7 +67,7 @@ export class SseStream {
   }
 
   get comments(): readonly string[] {
-    return this.parser.comments;
+    return this.commentLines;
   }
 
   /** The id of the last frame read (what a reconnect sends as Last-Event-ID). */
@@ -172,7 +126,7 @@ export class SseStream {
       for await (const chunk of body) {
         const text = decoder.decode(chunk, { stream: true });
         this.raw += text;
-        this.frames.push(...this.parser.feed(text));
+        this.frames.push(...this.parser.push(text));
         this.notify();
       }
     } catch (error) {

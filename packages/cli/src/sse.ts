@@ -13,6 +13,9 @@ export class SseParser {
   private event = '';
   private id: string | undefined;
 
+  /** `onComment` sees each `:` line's text, trimmed (the backend's `ping`s). */
+  constructor(private readonly onComment: (text: string) => void = () => undefined) {}
+
   /** Feeds a chunk of text; returns the events it completed, in order. */
   push(chunk: string): SseEvent[] {
     this.buffer += chunk;
@@ -41,7 +44,10 @@ export class SseParser {
       this.event = '';
       return event;
     }
-    if (line.startsWith(':')) return undefined;
+    if (line.startsWith(':')) {
+      this.onComment(line.slice(1).trim());
+      return undefined;
+    }
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? '' : line.slice(colon + 1);

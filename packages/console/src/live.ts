@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
+// The one list of event types, shared with the backend (a dependency-free protocol module).
+import { EVENT_TYPES, RESET_EVENT } from '../../protocol/src/event-types';
 
 /** One frame of GET /api/events (see docs/rest-api.md): the console only needs its type and scope. */
 export interface LiveEvent {
@@ -9,24 +11,7 @@ export interface LiveEvent {
   data: Record<string, unknown>;
 }
 
-const TYPES = [
-  'message.created',
-  'message.updated',
-  'session.state_changed',
-  'tools.changed',
-  'question.created',
-  'question.answered',
-  'question.closed',
-  'parent_question.created',
-  'parent_question.answered',
-  'parent_question.closed',
-  'queue.changed',
-  'mr.lifecycle',
-  'task.created',
-  'task.updated',
-  'task.archived',
-  'reset',
-];
+const TYPES = [...EVENT_TYPES, RESET_EVENT];
 
 /** Without the event stream (an older backend, or it failed) the page re-reads on this period instead. */
 const FALLBACK_POLL_MS = 3_000;

@@ -3,6 +3,7 @@ export * from './wire';
 export * from './provider';
 export * from './question-capability';
 export * from './surface';
+export * from './event-types';
 export * from './update-outcome';
 export * from './launch-config';
 export * from './session-state';

@@ -1,27 +1,7 @@
 import { z } from 'zod';
+import { EVENT_TYPES, type EventType } from '@kandev/protocol';
 
-/** Every event type the log records (docs/events.md describes each one's `data`). */
-export const EVENT_TYPES = [
-  'message.created',
-  'message.updated',
-  'session.state_changed',
-  'tools.changed',
-  'question.created',
-  'question.answered',
-  'question.closed',
-  'parent_question.created',
-  'parent_question.answered',
-  'parent_question.closed',
-  'queue.changed',
-  'mr.lifecycle',
-  'task.created',
-  'task.updated',
-  'task.archived',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** Sent once, never stored: the Last-Event-ID given is older than the oldest event still retained. */
-export const RESET_EVENT = 'reset';
+export { EVENT_TYPES, type EventType, RESET_EVENT } from '@kandev/protocol';
 
 /** Which events a stream wants; both absent: every event. */
 export interface EventFilter {
