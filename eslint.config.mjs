@@ -11,6 +11,9 @@ export default tseslint.config(
       'packages/protocol/proto/**',
       'coverage/**',
       'data/**',
+      // Staged image bundles (scripts/build-images.mjs): copies of built output, the console's included.
+      '.bundle/**',
+      'test-results/**',
     ],
   },
   js.configs.recommended,
