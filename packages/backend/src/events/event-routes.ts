@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '@kandev/protocol';
+import { parseInput } from '../http/parse';
 import { IdSchema } from '../store/id-schema';
 import type { EventStreams } from './event-stream';
 
@@ -14,14 +14,6 @@ export const EventsQuerySchema = z
   .object({ task_id: IdSchema.optional(), session_id: IdSchema.optional(), after: EventIdSchema.optional() })
   .strict();
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
-  throw new AppError('invalid_argument', `invalid ${what}: ${where}${issue?.message ?? 'unexpected value'}`);
-}
-
 /**
  * GET /api/events (docs/events.md): Server-Sent Events, optionally for one task and/or session,
  * resumed with `Last-Event-ID` (or `?after=` on a first connect). Bad input is a 400 before anything
@@ -30,10 +22,10 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 export function createEventRoutes(streams: EventStreams): Router {
   const router = Router();
   router.get('/api/events', async (req, res) => {
-    const query = parse(EventsQuerySchema, req.query, 'query');
+    const query = parseInput(EventsQuerySchema, req.query, 'query');
     const header = req.header('last-event-id')?.trim();
     const lastEventId =
-      header === undefined || header === '' ? undefined : parse(EventIdSchema, header, 'Last-Event-ID');
+      header === undefined || header === '' ? undefined : parseInput(EventIdSchema, header, 'Last-Event-ID');
     await streams.serve(req, res, {
       filter: { taskId: query.task_id, sessionId: query.session_id },
       resumeAfter: lastEventId ?? query.after,
