@@ -71,7 +71,7 @@ describe('agentctl metrics and reflection', () => {
     };
     const before = await scrape();
     expect(sampleValue(before, 'kandev_agentctl_mcp_connections')).toBe(0);
-    expect(sampleValue(before, 'kandev_agentctl_tools_list_requests_total')).toBe(0);
+    expect(sampleValue(before, 'kandev_agentctl_tools_list_duration_seconds_count')).toBe(0);
     expect(sampleValue(before, 'process_cpu_user_seconds_total')).toEqual(expect.any(Number));
     expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
 
@@ -99,7 +99,6 @@ describe('agentctl metrics and reflection', () => {
 
     const after = await scrape();
     expect(sampleValue(after, 'kandev_agentctl_mcp_connections')).toBe(1);
-    expect(sampleValue(after, 'kandev_agentctl_tools_list_requests_total')).toBe(1);
     expect(sampleValue(after, 'kandev_agentctl_tools_list_duration_seconds_count')).toBe(1);
     expect(sampleValue(after, 'kandev_agentctl_list_changed_notifications_total')).toBe(1);
     expect(sampleValue(after, 'kandev_agentctl_update_providers_total', { outcome: 'applied' })).toBe(1);

@@ -31,11 +31,6 @@ export function createAgentctlMetrics() {
     help: 'MCP initialize requests refused with 429 (a per-session or per-agentctl connection cap)',
     registers,
   });
-  const toolsLists = new Counter({
-    name: 'kandev_agentctl_tools_list_requests_total',
-    help: 'tools/list requests answered',
-    registers,
-  });
   const toolsListSeconds = new Histogram({
     name: 'kandev_agentctl_tools_list_duration_seconds',
     help: 'Time to answer tools/list',
@@ -70,13 +65,12 @@ export function createAgentctlMetrics() {
     connectionRefused(): void {
       refusedConnections.inc();
     },
-    /** Runs a tools/list answer, counted and timed. */
+    /** Runs a tools/list answer, timed (the histogram's `_count` is the request count). */
     toolsList<T>(answer: () => T): T {
       const start = process.hrtime.bigint();
       try {
         return answer();
       } finally {
-        toolsLists.inc();
         toolsListSeconds.observe(secondsSince(start));
       }
     },
