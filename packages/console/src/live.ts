@@ -13,7 +13,7 @@ export interface LiveEvent {
 
 const TYPES = [...EVENT_TYPES, RESET_EVENT];
 
-/** Without the event stream (an older backend, or it failed) the page re-reads on this period instead. */
+/** When the backend refuses the stream (503: KANDEV_EVENT_MAX_STREAMS reached) the page re-reads instead. */
 const FALLBACK_POLL_MS = 3_000;
 
 /**
