@@ -8,6 +8,7 @@
 //                 then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { ensureBuilt, env, root, run } from './lib/workspace.mjs';
 
 const command = process.argv[2];
@@ -17,10 +18,21 @@ if (command === 'start') {
   const backend = spawn(process.execPath, [join(root, 'packages/backend/dist/main.js')], {
     cwd: root,
     env,
-    stdio: 'inherit',
+    stdio: ['inherit', 'pipe', 'inherit'],
+  });
+  // stdout passes through unchanged (the JSON ready line is for programs); once it is ready, one
+  // line on stderr tells a person where to go next.
+  createInterface({ input: backend.stdout }).on('line', (line) => {
+    process.stdout.write(`${line}\n`);
+    const ready = readyLine(line);
+    if (ready === undefined) return;
+    process.stderr.write(
+      `\nkandev is up: web console ${ready.url} (sign in with a link from \`npx kandev console\`), ` +
+        `API token in ${ready.apiTokenFile ?? 'the variable you set'}; try \`npx kandev status\`. Ctrl-C stops it.\n\n`,
+    );
   });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => backend.kill(signal));
-  backend.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 0 : 1)));
+  backend.on('close', (code, signal) => process.exit(code ?? (signal === null ? 0 : 1)));
 } else if (command === 'test') {
   run('npm', ['run', '--silent', 'check:proto']);
   run('npm', ['run', '--silent', 'check:rest-docs']);
@@ -33,4 +45,14 @@ if (command === 'start') {
 } else {
   console.error('usage: node scripts/run.mjs start|test [jest args]');
   process.exit(2);
+}
+
+/** The backend's `{"event":"ready",…}` line, or undefined for any other line. */
+function readyLine(line) {
+  try {
+    const parsed = JSON.parse(line);
+    return parsed?.event === 'ready' && typeof parsed.url === 'string' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
