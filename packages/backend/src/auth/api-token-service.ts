@@ -7,6 +7,9 @@ import { displayPrefix, generateApiToken, hashApiToken, sameHash } from './api-t
 import { type ApiTokenRecord, ApiTokenStore } from './api-token-store';
 import type { Database } from '../store/database';
 
+/** How stale `last_used_at` may get before an authenticated request writes it again. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
 export const API_TOKEN_FILE_NAME = 'api-token';
 export const ADMIN_TOKEN_NAME = 'admin';
 
@@ -90,7 +93,12 @@ export class ApiTokenService {
     if (this.configuredHash !== undefined && sameHash(hash, this.configuredHash)) return true;
     const found = await this.store.findActiveByHash(hash);
     if (found === undefined || !sameHash(hash, found.tokenHash)) return false;
-    await this.store.touch(found.id, this.deps.clock().toISOString());
+    const now = this.deps.clock();
+    // last_used_at answers "is this token still in use?": a minute's precision is plenty, and it
+    // spares every request (each console re-read, each event stream) a write.
+    if (found.lastUsedAt === null || now.getTime() - Date.parse(found.lastUsedAt) >= LAST_USED_PRECISION_MS) {
+      await this.store.touch(found.id, now.toISOString());
+    }
     return true;
   }
 }
