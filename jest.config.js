@@ -1,7 +1,8 @@
 // Projects: `unit` (pure, next to the code, no network or disk), `service` (in-process: the packages'
 // src/ wired with real SQLite and fakes such as a fake agentctl, no daemon started) and `integration`
 // (black-box: the built daemons as real processes on 127.0.0.1, run against dist/ — `npm test` builds
-// first). `containers` is the integration tests that need a container engine.
+// first). `containers` is the integration tests that need a container engine; `agents` runs the real
+// ACP adapters the example profiles pin.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] };
 /** Image bundles staged by scripts/build-images.mjs copy the packages: not modules for jest. */
 const modulePathIgnorePatterns = ['<rootDir>/.bundle/'];
@@ -45,6 +46,15 @@ module.exports = {
       transform,
       modulePathIgnorePatterns,
       testMatch: CONTAINER_TESTS.map((pattern) => `<rootDir>/test/integration/${pattern}*.int.test.ts`),
+    },
+    {
+      // The real ACP adapters pinned in docs/agent-profiles answer the handshake:
+      // scripts/agent-adapter-tests.mjs installs them (from `npm test` and .ci/run) and runs them.
+      displayName: 'agents',
+      testEnvironment: 'node',
+      transform,
+      modulePathIgnorePatterns,
+      testMatch: ['<rootDir>/test/agents/**/*.agents.test.ts'],
     },
     {
       // The web console in Debian's Chromium (playwright-core): scripts/browser-tests.mjs runs them

@@ -4,26 +4,49 @@
 //   -> `docker build` with docker/<name>.Dockerfile (the context is the repository root; .dockerignore
 //   lets only .bundle/ in).
 //
-//   node scripts/build-images.mjs [--tag <tag>] [--only agentctl|backend]
+//   node scripts/build-images.mjs [--tag <tag>] [--only agentctl|backend] [--agents all|<profile>,...]
 //   BASE_IMAGE=localhost/node-base:20 node scripts/build-images.mjs   # on machines without a registry
 //
 // Images: kandev/agentctl:<tag> and kandev/backend:<tag> (tag defaults to "dev"). Uses the `docker` CLI,
 // or `podman` when there is no docker CLI; DOCKER_HOST is honoured by both.
+// --agents also builds kandev/agentctl-agents:<tag> (docker/agentctl-agents.Dockerfile): agentctl plus git
+// and the ACP adapters pinned by the named docs/agent-profiles (all: every pinned one), installed on the
+// host from the npm registry into node_modules/.cache/agent-adapters-image, its build context (~1 GB for
+// all three; opt-in, as it is slow).
 import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installAdapters, pinnedAdapters } from './lib/agent-adapters.mjs';
 import { ensureBuilt, pnpmVersion, root, run } from './lib/workspace.mjs';
 const IMAGES = { agentctl: '@kandev/agentctl', backend: '@kandev/backend' };
 
 const { values } = parseArgs({
-  options: { tag: { type: 'string', default: 'dev' }, only: { type: 'string' } },
+  options: { tag: { type: 'string', default: 'dev' }, only: { type: 'string' }, agents: { type: 'string' } },
 });
 if (values.only !== undefined && !(values.only in IMAGES)) {
   console.error(`--only must be one of ${Object.keys(IMAGES).join(', ')}`);
   process.exit(2);
 }
 const names = values.only === undefined ? Object.keys(IMAGES) : [values.only];
+const adapters = values.agents === undefined ? [] : chosenAdapters(values.agents);
+if (adapters.length > 0 && !names.includes('agentctl')) {
+  console.error('--agents builds on the agentctl image: drop --only backend');
+  process.exit(2);
+}
+
+/** The adapters of the named profiles (`all`: every pinned one); exits on an unknown name. */
+function chosenAdapters(list) {
+  const pinned = pinnedAdapters();
+  if (list === 'all') return pinned;
+  const wanted = list.split(',').filter((name) => name !== '');
+  const unknown = wanted.filter((name) => !pinned.some((a) => a.profile === name));
+  if (wanted.length === 0 || unknown.length > 0) {
+    console.error(`--agents takes all or profiles among ${pinned.map((a) => a.profile).join(', ')}`);
+    process.exit(2);
+  }
+  return pinned.filter((a) => wanted.includes(a.profile));
+}
 
 function containerCli() {
   for (const cli of ['docker', 'podman']) {
@@ -57,5 +80,43 @@ for (const name of names) {
     '-t',
     image,
     '.',
+  ]);
+}
+
+if (adapters.length > 0) {
+  // Its own build context, outside .bundle/: the other images' context does not carry 1 GB of adapters.
+  const bundle = join(root, 'node_modules/.cache/agent-adapters-image');
+  // Reinstall from scratch when the choice changed (npm install would keep the adapters left out).
+  const manifest = join(bundle, 'package.json');
+  const installed = existsSync(manifest)
+    ? Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).dependencies ?? {})
+    : [];
+  if (
+    installed.sort().join() !==
+    adapters
+      .map((a) => a.package)
+      .sort()
+      .join()
+  )
+    rmSync(bundle, { recursive: true, force: true });
+  const failure = installAdapters(bundle, adapters);
+  if (failure !== undefined) {
+    console.error(`agent adapters: ${failure}`);
+    process.exit(1);
+  }
+  const image = `kandev/agentctl-agents:${values.tag}`;
+  console.error(
+    `building ${image} FROM kandev/agentctl:${values.tag} with ${adapters.map((a) => a.profile).join(', ')}`,
+  );
+  run(cli, [
+    'build',
+    ...(cli === 'podman' ? ['--format', 'docker'] : []),
+    '--build-arg',
+    `AGENTCTL_IMAGE=kandev/agentctl:${values.tag}`,
+    '-f',
+    join(root, 'docker', 'agentctl-agents.Dockerfile'),
+    '-t',
+    image,
+    bundle,
   ]);
 }

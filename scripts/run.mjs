@@ -4,7 +4,7 @@
 // TypeScript build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
 //   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
-//                 unit + service + integration tests, the browser tests (or one line: no Chromium),
+//                 unit + service + integration tests, the agent adapter tests, the browser tests (or one line: no Chromium),
 //                 then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -38,6 +38,8 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'check:rest-docs']);
   run('npm', ['run', '--silent', 'typecheck']);
   run('jest', ['--selectProjects', 'unit', 'service', 'integration', ...process.argv.slice(3)]);
+  // The pinned ACP adapters (Claude Code, Codex, Gemini CLI) answer the handshake; installs them first.
+  run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
   // The web console in Chromium when it is installed; otherwise one 'skipped' line (a failure in CI).
   run(process.execPath, [join(root, 'scripts/browser-tests.mjs')]);
   // Runs them when DOCKER_HOST answers; otherwise prints the one 'skipped: no container engine' line.
