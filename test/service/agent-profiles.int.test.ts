@@ -110,7 +110,7 @@ describe('backend REST: agent profiles', () => {
   test('every example in docs/agent-profiles posts as-is', async () => {
     const { api } = await setup();
     const files = (await readdir(EXAMPLES_DIR)).filter((file) => file.endsWith('.json')).sort();
-    expect(files).toEqual(['claude-code-acp.json', 'codex-acp.json', 'gemini-cli.json', 'scripted-test-agent.json']);
+    expect(files).toEqual(['claude-agent-acp.json', 'codex-acp.json', 'gemini-cli.json', 'scripted-test-agent.json']);
     for (const file of files) {
       const body: unknown = JSON.parse(await readFile(join(EXAMPLES_DIR, file), 'utf8'));
       const response = await api.request<Json>('POST', '/api/agent-profiles', body);
