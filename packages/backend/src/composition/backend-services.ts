@@ -15,6 +15,7 @@ import { checkGitlabBaseUrl, type BaseUrlVerdict } from '../provider-automation/
 import { ReviewLinkService } from '../provider-automation/review-link-service';
 import { WorkspaceCredentialService } from '../provider-automation/workspace-credential-service';
 import { QuestionService } from '../questions/question-service';
+import { PermissionRequests } from '../questions/permission-requests';
 import { RepositoryService } from '../repositories/repository-service';
 import { OrphanSweeper } from '../session-runtime/orphan-sweeper';
 import { ProviderPusher } from '../providers/provider-pusher';
@@ -142,6 +143,12 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     startTimer: ports.startTimer,
     prompts,
   });
+  const permissions = new PermissionRequests({
+    uow,
+    questions,
+    timeoutMs: config.permissionTimeoutMs ?? 600_000,
+    logger: component('permissions'),
+  });
   const sessions = new SessionService({
     uow,
     clock,
@@ -179,6 +186,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     sessions,
     prompts: new PromptService({ uow, clock, prompts, logger: component('prompts') }),
     questions,
+    permissions,
     pusher,
     refresh,
     reconciler,

@@ -11,6 +11,7 @@ import {
   effectiveState,
   parseAnswers,
   type Question,
+  type QuestionKind,
   type QuestionState,
   toQuestionItems,
 } from './question';
@@ -40,6 +41,10 @@ export interface AskRequest {
   sessionId: string;
   callId: string;
   args: AskUserQuestionArgs;
+  /** 'user' unless given. A permission question is answerable only while its request is held. */
+  kind?: QuestionKind;
+  /** How long this question waits (default: the service's timeoutMs). */
+  timeoutMs?: number;
   /** Aborted when the call's channel drops: the question ends 'cancelled'. */
   signal: AbortSignal;
   /** Called once the pending question is committed. */
@@ -64,6 +69,7 @@ export class QuestionService {
     const settled = this.waiters.add(id, request.sessionId);
     let stopTimer: (() => void) | undefined;
     const onAbort = () => void this.close(id, 'cancelled');
+    const timeoutMs = request.timeoutMs ?? this.deps.timeoutMs;
     try {
       const now = this.deps.clock();
       const question: Question = {
@@ -71,7 +77,7 @@ export class QuestionService {
         taskId: request.taskId,
         sessionId: request.sessionId,
         callId: request.callId,
-        kind: 'user',
+        kind: request.kind ?? 'user',
         questions: toQuestionItems(request.args),
         context: request.args.context ?? null,
         state: 'pending',
@@ -80,11 +86,11 @@ export class QuestionService {
         closedReason: null,
         createdAt: now.toISOString(),
         answeredAt: null,
-        expiresAt: new Date(now.getTime() + this.deps.timeoutMs).toISOString(),
+        expiresAt: new Date(now.getTime() + timeoutMs).toISOString(),
       };
       await this.deps.uow.read.questions.insert(question);
       request.onRecorded(question);
-      stopTimer = this.startTimer(this.deps.timeoutMs, () => void this.close(id, 'timeout'));
+      stopTimer = this.startTimer(timeoutMs, () => void this.close(id, 'timeout'));
       request.signal.addEventListener('abort', onAbort, { once: true });
       if (request.signal.aborted) onAbort();
       return await settled;
@@ -151,6 +157,10 @@ export class QuestionService {
         new AppError('failed_precondition', `question ${id} is ${effectiveState(question, now)}, not pending`);
       if (effectiveState(question, now) !== 'pending') throw conflict();
       const answers = parseAnswers(question.questions, body);
+      // The agent's request died with its call (a restart): a late answer could reach nobody.
+      if (question.kind === 'permission' && !this.waiters.has(id)) {
+        throw new AppError('failed_precondition', `question ${id}: the agent's permission request is no longer waiting`);
+      }
       if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
       const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
       if (this.waiters.has(id)) {
