@@ -51,7 +51,7 @@ export class PermissionRequests {
 
   /** The session's agent exited (or the session stopped): its held requests end now (reject). */
   agentGone(sessionId: string): void {
-    for (const controller of this.held.get(sessionId) ?? []) controller.abort();
+    for (const controller of this.held.get(sessionId) ?? []) controller.abort('session_stopped');
   }
 
   private async route(request: PermissionRequestInfo, signal: AbortSignal, log: Logger): Promise<string | null> {

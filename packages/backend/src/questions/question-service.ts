@@ -45,7 +45,7 @@ export interface AskRequest {
   kind?: QuestionKind;
   /** How long this question waits (default: the service's timeoutMs). */
   timeoutMs?: number;
-  /** Aborted when the call's channel drops: the question ends 'cancelled'. */
+  /** Aborted when the call's channel drops: the question ends 'cancelled' ('session_stopped' as the reason). */
   signal: AbortSignal;
   /** Called once the pending question is committed. */
   onRecorded: (question: Question) => void;
@@ -68,7 +68,9 @@ export class QuestionService {
     const id = newId();
     const settled = this.waiters.add(id, request.sessionId);
     let stopTimer: (() => void) | undefined;
-    const onAbort = () => void this.close(id, 'cancelled');
+    // A signal aborted with reason 'session_stopped' (the agent exited) says so; any other abort: cancelled.
+    const onAbort = () =>
+      void this.close(id, request.signal.reason === 'session_stopped' ? 'session_stopped' : 'cancelled');
     const timeoutMs = request.timeoutMs ?? this.deps.timeoutMs;
     try {
       const now = this.deps.clock();
