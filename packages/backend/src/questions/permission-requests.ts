@@ -2,6 +2,7 @@ import type { PermissionRequestInfo } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { permissionAnswer, toPermissionQuestion } from './permission-question';
+import type { PermissionParentQuestions } from './permission-parent';
 import type { QuestionService } from './question-service';
 
 // An agent's permission request under policy ask (ADR 2026-12-01-permission-policy), as agentctl
@@ -18,7 +19,7 @@ export interface PermissionRequestDeps {
   timeoutMs: number;
   logger: Logger;
   /** An autopilot child's request (capability parent); absent: rejected like a root's. */
-  askParent?: (request: PermissionRequestInfo, signal: AbortSignal) => Promise<string | null>;
+  parent?: Pick<PermissionParentQuestions, 'ask'>;
 }
 
 /** The backend's answer to permission requests, and the per-session aborts for agents that exit. */
@@ -67,7 +68,7 @@ export class PermissionRequests {
       return null;
     }
     if (capability === 'parent') {
-      return this.deps.askParent === undefined ? null : this.deps.askParent(request, signal);
+      return this.deps.parent === undefined ? null : this.deps.parent.ask(session, request, signal);
     }
     const asked = toPermissionQuestion(request);
     const question = await this.deps.questions.ask({

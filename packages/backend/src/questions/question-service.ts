@@ -20,7 +20,7 @@ import { QuestionWaiters } from './question-waiters';
 /** Starts a timer and returns its cancel; tests inject one they fire themselves. */
 export type StartTimer = (ms: number, fire: () => void) => () => void;
 
-const realTimer: StartTimer = (ms, fire) => {
+export const realTimer: StartTimer = (ms, fire) => {
   const timer = setTimeout(fire, ms);
   return () => clearTimeout(timer);
 };
