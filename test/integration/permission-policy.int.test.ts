@@ -20,7 +20,11 @@ interface QuestionView {
   questions: { id: string; prompt: string; options?: { label: string; description?: string }[] }[];
 }
 
-async function launch(cleanup: Cleanup, policy: string | undefined, extra: Parameters<typeof launchAgentSession>[2] = {}) {
+async function launch(
+  cleanup: Cleanup,
+  policy: string | undefined,
+  extra: Parameters<typeof launchAgentSession>[2] = {},
+) {
   return launchAgentSession(cleanup, SCRIPT, { permissionPolicy: policy, ...extra });
 }
 

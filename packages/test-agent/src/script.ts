@@ -28,7 +28,18 @@ const STEP_KINDS = [
 export const PERMISSION_OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
 
 /** ACP tool kinds (the tool call a permission request is about). */
-export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+export const TOOL_KINDS = [
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+] as const;
 
 /** What `request_permission` offers when the script names no options. */
 export const DEFAULT_PERMISSION_OPTIONS = [
@@ -36,7 +47,6 @@ export const DEFAULT_PERMISSION_OPTIONS = [
   { option_id: 'allow-always', name: 'Allow always', kind: 'allow_always' },
   { option_id: 'reject-once', name: 'Reject', kind: 'reject_once' },
 ] as const;
-
 
 /** Where a `capture` step looks: the prompt's text, or the result text of the session's latest call_tool. */
 export const CAPTURE_SOURCES = ['prompt', 'last_tool_result'] as const;
@@ -106,7 +116,10 @@ const RequestPermissionSchema = z
           .strict(),
       )
       .optional(),
-    var: z.string().regex(VARIABLE_NAME, 'a variable name is a letter or _, then letters, digits, _ or -').default('permission'),
+    var: z
+      .string()
+      .regex(VARIABLE_NAME, 'a variable name is a letter or _, then letters, digits, _ or -')
+      .default('permission'),
   })
   .strict();
 
@@ -173,7 +186,13 @@ export const StepSchema = RawStepSchema.transform((step): Step => {
   if (step.wait_for_file !== undefined) return { kind: 'wait_for_file', path: step.wait_for_file };
   if (step.request_permission !== undefined) {
     const { title, kind, options, var: name } = step.request_permission;
-    return { kind: 'request_permission', title, toolKind: kind, options: options ?? DEFAULT_PERMISSION_OPTIONS, var: name };
+    return {
+      kind: 'request_permission',
+      title,
+      toolKind: kind,
+      options: options ?? DEFAULT_PERMISSION_OPTIONS,
+      var: name,
+    };
   }
   return { kind: 'wait_for_cancel' };
 });

@@ -36,7 +36,7 @@ export interface TurnIo {
    * ACP session/request_permission to the client: the chosen option id, or 'cancelled'. Absent: a
    * request_permission step fails the turn.
    */
-  requestPermission?(request: Omit<RequestPermissionRequest, 'sessionId'>): Promise<string>;
+  requestPermission?: (request: Omit<RequestPermissionRequest, 'sessionId'>) => Promise<string>;
 }
 
 /**

@@ -35,7 +35,11 @@ describe('choosePermission (allow_all)', () => {
       [option('r', 'reject_always'), option('a', 'allow_always')],
       { outcome: 'selected', optionId: 'a' },
     ],
-    ['only reject options: cancelled', [option('r1', 'reject_once'), option('r2', 'reject_always')], { outcome: 'cancelled' }],
+    [
+      'only reject options: cancelled',
+      [option('r1', 'reject_once'), option('r2', 'reject_always')],
+      { outcome: 'cancelled' },
+    ],
     ['no options: cancelled', [], { outcome: 'cancelled' }],
     ['unknown kinds are never chosen', [option('x', 'allow_forever')], { outcome: 'cancelled' }],
   ])('%s', (_name, options, expected) => {
@@ -99,10 +103,17 @@ describe('policy rules (property)', () => {
 
   test('an offered option is chosen as answered', () => {
     fc.assert(
-      fc.property(optionsArb.filter((o) => o.length > 0), fc.nat(), (options, n) => {
-        const picked = options[n % options.length]!;
-        expect(decisionFromAnswer(options, picked.optionId)).toEqual({ outcome: 'selected', optionId: picked.optionId });
-      }),
+      fc.property(
+        optionsArb.filter((o) => o.length > 0),
+        fc.nat(),
+        (options, n) => {
+          const picked = options[n % options.length]!;
+          expect(decisionFromAnswer(options, picked.optionId)).toEqual({
+            outcome: 'selected',
+            optionId: picked.optionId,
+          });
+        },
+      ),
     );
   });
 });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
-import { AgentProfileRestViewSchema, CreateAgentProfileBodySchema, UpdateAgentProfileBodySchema } from './agent-profile';
+import {
+  AgentProfileRestViewSchema,
+  CreateAgentProfileBodySchema,
+  UpdateAgentProfileBodySchema,
+} from './agent-profile';
 
 export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -10,7 +14,7 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
     summary: 'Create an agent profile',
     description:
       'Env keys match `^[A-Z_][A-Z0-9_]*$`; env values are sealed at rest and never returned or logged. ' +
-      '`permission_policy` (default `ask`) says how the agent\'s ACP permission requests are answered ' +
+      "`permission_policy` (default `ask`) says how the agent's ACP permission requests are answered " +
       '(docs/agents.md, Permission policy).',
     body: CreateAgentProfileBodySchema,
     ok: { status: 201, description: 'the profile (env keys, never values)', schema: AgentProfileRestViewSchema },

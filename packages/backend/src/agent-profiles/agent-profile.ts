@@ -49,9 +49,7 @@ export const CreateAgentProfileBodySchema = z
 export type CreateAgentProfileBody = z.infer<typeof CreateAgentProfileBodySchema>;
 
 /** PATCH /api/agent-profiles/:id: only the permission policy changes; it applies from the next session start. */
-export const UpdateAgentProfileBodySchema = z
-  .object({ permission_policy: PermissionPolicySchema })
-  .strict();
+export const UpdateAgentProfileBodySchema = z.object({ permission_policy: PermissionPolicySchema }).strict();
 export type UpdateAgentProfileBody = z.infer<typeof UpdateAgentProfileBodySchema>;
 
 /** What the configuration tools show an agent: arguments and environment are left out. */

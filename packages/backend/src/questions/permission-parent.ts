@@ -85,7 +85,8 @@ export class PermissionParentQuestions {
         const question = await stores.parentQuestions.findById(id);
         if (question === undefined) return null;
         const now = this.deps.clock().toISOString();
-        const settled = question.status === 'pending' ? await closeQuestion(stores, question, 'stale', reason, now) : question;
+        const settled =
+          question.status === 'pending' ? await closeQuestion(stores, question, 'stale', reason, now) : question;
         // The parent's answer committed first (its tool call has not told us yet): it counts.
         return settled.status === 'answered' ? settled.answer : null;
       });

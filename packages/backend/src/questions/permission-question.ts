@@ -22,7 +22,7 @@ function uniqueLabel(name: string, taken: ReadonlySet<string>): string {
   const base = (name.trim().length > 0 ? name.trim() : 'Option').slice(0, MAX_LABEL);
   for (let n = 1; ; n += 1) {
     const suffix = n === 1 ? '' : ` (${n})`;
-    const label = base.slice(0, MAX_LABEL - suffix.length) + suffix;
+    const label = base.slice(0, MAX_LABEL - suffix.length).trim() + suffix;
     if (!taken.has(label)) return label;
   }
 }
@@ -37,7 +37,9 @@ export function toPermissionQuestion(request: PermissionRequestInfo): Permission
     options.push({ label, description });
   };
   for (const option of request.options.slice(0, MAX_OPTIONS)) add(option.name, option.kind, option.optionId);
+  // A question needs two options: pad with answers that reject (an agent offering none can only be rejected).
   if (options.length < 2) add(REJECT_LABEL, 'reject the request', null);
+  if (options.length < 2) add('Cancel', 'reject the request', null);
   const kind = request.toolKind === null ? '' : ` (${request.toolKind})`;
   const prompt = `The agent asks for permission: ${request.title}${kind}`.slice(0, 1000);
   return {
@@ -65,9 +67,13 @@ export function optionFromReply(reply: string, options: readonly PermissionOptio
   const text = reply.toLowerCase();
   const keyOf = (o: PermissionOptionInfo) => o.name.trim().toLowerCase();
   const matched = options.filter(
-    (o) => (keyOf(o).length > 0 && text.includes(keyOf(o))) || (o.optionId.length > 0 && text.includes(o.optionId.toLowerCase())),
+    (o) =>
+      (keyOf(o).length > 0 && text.includes(keyOf(o))) ||
+      (o.optionId.length > 0 && text.includes(o.optionId.toLowerCase())),
   );
-  const maximal = matched.filter((o) => !matched.some((other) => other !== o && keyOf(other).includes(keyOf(o)) && keyOf(other) !== keyOf(o)));
+  const maximal = matched.filter(
+    (o) => !matched.some((other) => other !== o && keyOf(other).includes(keyOf(o)) && keyOf(other) !== keyOf(o)),
+  );
   const ids = new Set(maximal.map((o) => o.optionId));
   const [only] = ids;
   return ids.size === 1 && only !== undefined ? only : null;

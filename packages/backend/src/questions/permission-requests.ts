@@ -39,7 +39,10 @@ export class PermissionRequests {
     this.hold(request.sessionId, controller);
     try {
       const optionId = await this.route(request, controller.signal, log);
-      log.info({ toolCallId: request.toolCallId, decided: optionId === null ? 'reject' : 'option' }, 'permission decided');
+      log.info(
+        { toolCallId: request.toolCallId, decided: optionId === null ? 'reject' : 'option' },
+        'permission decided',
+      );
       return optionId;
     } catch (err) {
       log.error({ err }, 'permission request failed; rejecting');

@@ -161,7 +161,10 @@ export class QuestionService {
       const answers = parseAnswers(question.questions, body);
       // The agent's request died with its call (a restart): a late answer could reach nobody.
       if (question.kind === 'permission' && !this.waiters.has(id)) {
-        throw new AppError('failed_precondition', `question ${id}: the agent's permission request is no longer waiting`);
+        throw new AppError(
+          'failed_precondition',
+          `question ${id}: the agent's permission request is no longer waiting`,
+        );
       }
       if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
       const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
