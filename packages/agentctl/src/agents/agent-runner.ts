@@ -90,6 +90,8 @@ export class AgentRunner implements SessionAgent {
   private mcpServer: McpServerSpec | null;
   /** Aborted once the agent stops or exits: permission requests still waiting reject. */
   private readonly lifetime = new AbortController();
+  /** The session's permission policy applied to one session/request_permission. */
+  private readonly answerPermission: (request: AgentPermissionRequest) => Promise<PermissionDecision>;
   private finish: () => void = () => undefined;
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
@@ -101,6 +103,10 @@ export class AgentRunner implements SessionAgent {
     const { mcpServer, ...rest } = spec;
     this.spec = rest;
     this.mcpServer = mcpServer;
+    const { sessionId, taskId, permissionPolicy: policy } = spec;
+    const asker = deps.permissions ?? NO_PERMISSION_ASKER;
+    const context = { sessionId, taskId, policy, asker, signal: this.lifetime.signal, log: deps.log };
+    this.answerPermission = (request) => answerPermission({ ...context, newRequestId: randomUUID }, request);
   }
 
   start(): void {
@@ -112,7 +118,7 @@ export class AgentRunner implements SessionAgent {
     this.deps.log.info({ pid: proc.pid, command: this.spec.process.command }, 'agent spawned');
     const connection = this.deps.connect(proc.stdio, {
       onUpdate: (id, update) => this.onUpdate(id, update),
-      onPermission: (id, request) => this.onPermission(id, request),
+      onPermission: (_acpSessionId, request) => this.answerPermission(request),
     });
     this.connection = connection;
     void connection.closed.then(() => this.onConnectionClosed(proc));
@@ -259,25 +265,6 @@ export class AgentRunner implements SessionAgent {
     // Outside a delivered turn (e.g. the history a session/load replays) updates are not new output.
     if (turn === undefined || !turn.delivered || acpSessionId !== this.acpSessionId) return;
     for (const event of turn.output.apply(update)) this.deps.publish(event);
-  }
-
-  private onPermission(acpSessionId: string, request: AgentPermissionRequest): Promise<PermissionDecision> {
-    const { sessionId, taskId, permissionPolicy } = this.spec;
-    if (acpSessionId !== this.acpSessionId) {
-      this.deps.log.warn({ toolCallId: request.toolCallId }, 'permission request for another ACP session');
-    }
-    return answerPermission(
-      {
-        sessionId,
-        taskId,
-        policy: permissionPolicy,
-        asker: this.deps.permissions ?? NO_PERMISSION_ASKER,
-        signal: this.lifetime.signal,
-        log: this.deps.log,
-        newRequestId: randomUUID,
-      },
-      request,
-    );
   }
 
   /** The agent's stdout ended. Its exit normally follows at once; if it does not, it is ended. */
