@@ -100,4 +100,29 @@ describe('permission requests (in process)', () => {
     expect((await harness.deps.questions.list({ taskId: 'root' })).questions).toEqual([]);
     expect(await pending()).toEqual([]);
   });
+
+  test('at boot, a permission question left pending by an earlier process is cancelled; a user question stays', async () => {
+    const { harness } = await setup();
+    const base = {
+      taskId: 't1',
+      sessionId: 's1',
+      questions: [{ id: 'q1', prompt: 'Which?', options: [{ label: 'A' }, { label: 'B' }] }],
+      context: null,
+      state: 'pending' as const,
+      answers: null,
+      answeredBy: null,
+      closedReason: null,
+      createdAt: '2026-12-01T09:00:00.000Z',
+      answeredAt: null,
+      expiresAt: '2999-01-01T00:00:00.000Z',
+    };
+    await harness.uow.read.questions.insert({ ...base, id: 'perm', callId: 'permission:r-9', kind: 'permission' });
+    await harness.uow.read.questions.insert({ ...base, id: 'user', callId: 'call-9', kind: 'user' });
+    await harness.deps.questions.expireStale();
+    expect((await harness.deps.questions.get('perm')).question).toMatchObject({
+      state: 'cancelled',
+      closedReason: 'cancelled',
+    });
+    expect((await harness.deps.questions.get('user')).question.state).toBe('pending');
+  });
 });

@@ -125,9 +125,14 @@ export class QuestionService {
     for (const id of this.waiters.forSessions(sessionIds)) await this.settleFromRow(id);
   }
 
-  /** Writes down the expiry of questions left pending past it (at boot: their calls died with the process). */
+  /**
+   * At boot: writes down the expiry of questions left pending past it (their calls died with the
+   * process), and cancels pending permission questions (their requests were already rejected).
+   */
   async expireStale(): Promise<number> {
-    return this.deps.uow.read.questions.expireStale(this.deps.clock().toISOString());
+    const now = this.deps.clock().toISOString();
+    const expired = await this.deps.uow.read.questions.expireStale(now);
+    return expired + (await this.deps.uow.read.questions.cancelOrphanedPermissions(now));
   }
 
   async list(filter: { state?: QuestionState; taskId?: string }): Promise<{ now: string; questions: Question[] }> {
