@@ -105,12 +105,16 @@ export class AgentRuntimeApi {
   }
 
   /** An agent profile running the test agent with a fixture script (absolute paths: any cwd works). */
-  async profile(script: string, options: { name?: string; supportsMcp?: boolean } = {}): Promise<string> {
+  async profile(
+    script: string,
+    options: { name?: string; supportsMcp?: boolean; permissionPolicy?: string } = {},
+  ): Promise<string> {
     const profile = await this.call<{ id: string }>('POST', '/api/agent-profiles', 201, {
       name: options.name ?? `test agent ${script}`,
       command: process.execPath,
       args: [TEST_AGENT_MAIN, '--script', agentScript(script)],
       supports_mcp: options.supportsMcp ?? true,
+      ...(options.permissionPolicy === undefined ? {} : { permission_policy: options.permissionPolicy }),
     });
     return profile.id;
   }
@@ -243,6 +247,10 @@ export async function launchAgentSession(
     env?: Record<string, string>;
     /** Attached as the task's local repository: the agent's working directory. */
     localPath?: string;
+    /** The profile's permission_policy (default: the backend's, ask). */
+    permissionPolicy?: string;
+    /** Extra task fields (e.g. autopilot). */
+    task?: Record<string, unknown>;
   } = {},
 ): Promise<AgentSessionSetup> {
   const backend = await startBackend(cleanup, options.env ?? {});
@@ -251,7 +259,10 @@ export async function launchAgentSession(
   cleanup.defer(() => stopProcess(backend.child, { graceMs: 10_000 }));
   const runtime = new AgentRuntimeApi(new BackendApi(backend.ready.url, backend.apiToken), cleanup, backend.logs);
   const workspaceId = await runtime.api.workspace();
-  const profileId = await runtime.profile(script, { supportsMcp: options.supportsMcp });
+  const profileId = await runtime.profile(script, {
+    supportsMcp: options.supportsMcp,
+    permissionPolicy: options.permissionPolicy,
+  });
   const repositoryIds =
     options.localPath === undefined
       ? []
@@ -260,6 +271,7 @@ export async function launchAgentSession(
     title: 'Agent runtime task',
     agent_profile_id: profileId,
     repository_ids: repositoryIds,
+    ...options.task,
   });
   const session = await runtime.api.launch(task.id);
   const ready = await waitForAgentReady(runtime, session.session_id);

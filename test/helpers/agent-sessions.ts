@@ -38,6 +38,7 @@ export function testAgentCommand(scriptPath: string, overrides: Partial<AgentCom
     cwd: REPO_ROOT,
     supportsMcp: true,
     resumeAcpSessionId: null,
+    permissionPolicy: 'ask',
     ...overrides,
   };
 }

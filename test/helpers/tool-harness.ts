@@ -69,7 +69,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
   const uow = backend.uow;
   /** Sessions whose queue a tool asked to drain, in order (the harness's sessions run no agent: nothing is sent). */
   const kicks = recordKicks(backend);
-  const deps = { tasks: backend.tasks, questions: backend.questions };
+  const deps = { tasks: backend.tasks, questions: backend.questions, permissions: backend.permissions };
   const handlers = backend.toolHandlers;
   const sql: string[] = [];
   db.on('query', (query: { sql: string }) => sql.push(query.sql));

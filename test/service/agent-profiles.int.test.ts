@@ -43,6 +43,7 @@ describe('backend REST: agent profiles', () => {
       args: ['--acp'],
       env_keys: ['API_KEY'],
       supports_mcp: true,
+      permission_policy: 'ask',
       created_at: expect.any(String),
     });
     const other = await api.create<Json>('/api/agent-profiles', plain);
@@ -57,6 +58,29 @@ describe('backend REST: agent profiles', () => {
     expect(deleted.status).toBe(204);
     expectError(await api.request('GET', `/api/agent-profiles/${String(created.id)}`), 404, 'not_found');
     expectError(await api.request('DELETE', `/api/agent-profiles/${String(created.id)}`), 404, 'not_found');
+  });
+
+  test('permission_policy: set on create, changed by PATCH; a bad policy or another field is 400 and changes nothing', async () => {
+    const { api } = await setup();
+    const denied = await api.create<Json>('/api/agent-profiles', { ...plain, permission_policy: 'deny_all' });
+    expect(denied).toMatchObject({ permission_policy: 'deny_all' });
+    expectError(
+      await api.request('POST', '/api/agent-profiles', { ...mcp, permission_policy: 'maybe' }),
+      400,
+      'invalid_argument',
+    );
+    const path = `/api/agent-profiles/${String(denied.id)}`;
+    const patched = await api.request<Json>('PATCH', path, { permission_policy: 'allow_all' });
+    expect(patched).toEqual({ status: 200, body: { ...denied, permission_policy: 'allow_all' } });
+    expectError(await api.request('PATCH', path, { permission_policy: 'everything' }), 400, 'invalid_argument');
+    expectError(await api.request('PATCH', path, { permission_policy: 'ask', name: 'x' }), 400, 'invalid_argument');
+    expectError(await api.request('PATCH', path, {}), 400, 'invalid_argument');
+    expectError(
+      await api.request('PATCH', '/api/agent-profiles/ghost', { permission_policy: 'ask' }),
+      404,
+      'not_found',
+    );
+    expect((await api.request<Json>('GET', path)).body).toEqual({ ...denied, permission_policy: 'allow_all' });
   });
 
   test('strict bodies: duplicate name 409, unknown field 400, bad env key 400, missing fields 400', async () => {

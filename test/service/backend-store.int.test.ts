@@ -188,6 +188,7 @@ describe('backend stores (SQLite)', () => {
         env: { API_KEY: 'secret-api-key' },
         cwd: null,
         supportsMcp: true,
+        permissionPolicy: 'ask',
         resumeAcpSessionId: null,
       },
     };

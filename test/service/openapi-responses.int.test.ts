@@ -83,6 +83,7 @@ describe('OpenAPI response schemas', () => {
     const profile = await call('post', '/api/agent-profiles', {}, { name: 'p', command: 'agent', supports_mcp: true });
     await call('get', '/api/agent-profiles');
     await call('get', '/api/agent-profiles/:id', { id: profile.id });
+    await call('patch', '/api/agent-profiles/:id', { id: profile.id }, { permission_policy: 'deny_all' });
     const task = await call('post', '/api/tasks', {}, { workspace_id: ws.id, title: 't', repository_ids: [repo.id] });
     await call('get', '/api/tasks', {}, { workspace_id: ws.id });
     await call('get', '/api/tasks/:id', { id: task.id });

@@ -28,6 +28,7 @@ describe('one turn (in process)', () => {
       cwd: '/src/app',
       supportsMcp: true,
       resumeAcpSessionId: null,
+      permissionPolicy: 'ask',
     });
     const stored: { launch_config: string } = await h.db('sessions').where({ id }).first('launch_config');
     expect(stored.launch_config).not.toContain('secret-1');

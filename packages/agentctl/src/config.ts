@@ -79,6 +79,8 @@ const EnvSchema = z.object({
     .pipe(z.number().int().min(1))
     .default(10_000),
   KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: millisecondsSchema(30_000),
+  // Longer than the backend's KANDEV_PERMISSION_TIMEOUT_MS (10 min): only a silent backend reaches it.
+  KANDEV_AGENTCTL_PERMISSION_TIMEOUT_MS: millisecondsSchema(900_000),
   KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: millisecondsSchema(60_000),
   KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: millisecondsSchema(3_000),
   KANDEV_AGENTCTL_METRICS_ADDR: listenAddressSchema.optional(),
@@ -199,6 +201,8 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,
     toolCallTimeoutMs: e.KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS,
+    /** A permission request forwarded under policy ask rejects after this long without a decision. */
+    permissionTimeoutMs: e.KANDEV_AGENTCTL_PERMISSION_TIMEOUT_MS,
     agentStartTimeoutMs: e.KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS,
     agentStopGraceMs: e.KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS,
     /** Where /metrics listens; undefined (the default): no metrics listener. */

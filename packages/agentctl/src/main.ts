@@ -36,7 +36,11 @@ function configOrExit(): Config {
 
 async function start(config: Config, log: Logger): Promise<void> {
   const attachLog = log.child({ component: 'attach' });
-  const hub = new AttachHub({ timeoutMs: config.toolCallTimeoutMs, log: attachLog });
+  const hub = new AttachHub({
+    timeoutMs: config.toolCallTimeoutMs,
+    permissionTimeoutMs: config.permissionTimeoutMs,
+    log: attachLog,
+  });
   // Agents are launched only through CreateSession, i.e. once gRPC serves, after the MCP listener is up.
   const mcpListener: { port?: number } = {};
   const agents = createAgentLauncher({
@@ -50,6 +54,7 @@ async function start(config: Config, log: Logger): Promise<void> {
     startTimeoutMs: config.agentStartTimeoutMs,
     stopGraceMs: config.agentStopGraceMs,
     publish: (sessionId, event) => hub.publish(sessionId, event),
+    permissions: hub,
     log: log.child({ component: 'agents' }),
   });
   const metrics = createAgentctlMetrics();

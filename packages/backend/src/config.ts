@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS: z.coerce.number().int().positive().max(3_600_000).optional(),
   KANDEV_TOOL_CALL_HEARTBEAT_MS: positiveMs(5_000),
   KANDEV_QUESTION_TIMEOUT_MS: positiveMs(600_000),
+  KANDEV_PERMISSION_TIMEOUT_MS: positiveMs(600_000),
   KANDEV_GITLAB_POLL_INTERVAL_MS: positiveMs(60_000),
   KANDEV_GITLAB_POLL_JITTER_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   KANDEV_GITLAB_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
@@ -240,6 +241,8 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
     }),
     toolCallHeartbeatMs: e.KANDEV_TOOL_CALL_HEARTBEAT_MS,
     questionTimeoutMs: e.KANDEV_QUESTION_TIMEOUT_MS,
+    /** How long an agent's permission request (policy ask) waits for an answer before it is rejected. */
+    permissionTimeoutMs: e.KANDEV_PERMISSION_TIMEOUT_MS,
     refreshRetry: Object.freeze({
       baseMs: e.KANDEV_REFRESH_RETRY_BASE_MS,
       maxAttempts: e.KANDEV_REFRESH_RETRY_MAX_ATTEMPTS,

@@ -60,6 +60,7 @@ export const ProfileSchema = z.looseObject({
   command: z.string(),
   args: z.array(z.string()).optional(),
   supports_mcp: z.boolean(),
+  permission_policy: z.string().optional(),
   created_at: z.string().optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -120,6 +120,8 @@ export interface Question {
   id: string;
   task_id: string;
   session_id: string | null;
+  /** 'user' (ask_user_question_kandev) or 'permission' (an agent's permission request, policy ask). */
+  kind?: string;
   state: string;
   questions: QuestionItem[];
   context: string | null;

@@ -41,6 +41,11 @@ function PendingQuestion(props: { question: Question; onAnswered: () => void }) 
 
   return (
     <div class="question" data-question={question.id}>
+      {question.kind === 'permission' && (
+        <p>
+          <strong>Permission request</strong> <span class="muted">(no answer in time rejects it)</span>
+        </p>
+      )}
       {question.context !== null && <p class="muted">{question.context}</p>}
       {question.questions.map((item, index) => (
         <QuestionRow

@@ -3,6 +3,7 @@ export * from './wire';
 export * from './provider';
 export * from './question-capability';
 export * from './surface';
+export * from './permission';
 export * from './event-types';
 export * from './update-outcome';
 export * from './launch-config';
@@ -40,6 +41,8 @@ export type {
   ToolCallResult__Output as WireToolCallResultOutput,
 } from './generated/kandev/agentctl/v1/ToolCallResult';
 export type { ToolCallProgress__Output as WireToolCallProgressOutput } from './generated/kandev/agentctl/v1/ToolCallProgress';
+export type { PermissionRequest__Output as WirePermissionRequestOutput } from './generated/kandev/agentctl/v1/PermissionRequest';
+export type { PermissionDecision__Output as WirePermissionDecisionOutput } from './generated/kandev/agentctl/v1/PermissionDecision';
 export type { SessionEvent__Output as WireSessionEventOutput } from './generated/kandev/agentctl/v1/SessionEvent';
 export type { PromptResponse__Output as WirePromptResponseOutput } from './generated/kandev/agentctl/v1/PromptResponse';
 export type { CancelTurnResponse__Output as WireCancelTurnResponseOutput } from './generated/kandev/agentctl/v1/CancelTurnResponse';

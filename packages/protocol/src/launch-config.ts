@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from './errors';
 import type { LaunchConfig as WireLaunchConfig } from './generated/kandev/agentctl/v1/LaunchConfig';
 import type { LaunchConfig__Output as WireLaunchConfigOutput } from './generated/kandev/agentctl/v1/LaunchConfig';
+import { PermissionPolicySchema, permissionPolicyFromWire, permissionPolicyToWire } from './permission';
 import { ProviderSchema, providersFromWire, providerToWire } from './provider';
 import { QuestionCapabilitySchema, questionCapabilityFromWire, questionCapabilityToWire } from './question-capability';
 import { SurfaceSchema, surfaceFromWire, surfaceToWire } from './surface';
@@ -16,6 +17,9 @@ export const AgentCommandSchema = z
     supportsMcp: z.boolean(),
     /** Continue this ACP session with session/load when the agent can (resume); null: session/new. */
     resumeAcpSessionId: z.string().min(1).nullable(),
+    /** How agentctl answers the agent's permission requests (agent profile permission_policy). */
+    // Configs stored before the policy existed read as ask.
+    permissionPolicy: PermissionPolicySchema.default('ask'),
   })
   .strict();
 export type AgentCommand = z.infer<typeof AgentCommandSchema>;
@@ -85,6 +89,7 @@ export function launchConfigToWire(config: LaunchConfig): WireLaunchConfig {
             cwd: config.agent.cwd ?? '',
             supports_mcp: config.agent.supportsMcp,
             resume_acp_session_id: config.agent.resumeAcpSessionId ?? '',
+            permission_policy: permissionPolicyToWire(config.agent.permissionPolicy),
           },
   };
 }
@@ -139,6 +144,7 @@ export function launchConfigFromWire(wire: WireLaunchConfigOutput, options: { re
             cwd: agent.cwd.length > 0 ? agent.cwd : null,
             supportsMcp: agent.supports_mcp,
             resumeAcpSessionId: agent.resume_acp_session_id.length > 0 ? agent.resume_acp_session_id : null,
+            permissionPolicy: permissionPolicyFromWire(agent.permission_policy),
           },
   };
 }

@@ -13,7 +13,40 @@ export class ScriptError extends Error {
   }
 }
 
-const STEP_KINDS = ['call_tool', 'list_tools', 'reply', 'capture', 'wait_for_cancel', 'wait_for_file', 'exit'] as const;
+const STEP_KINDS = [
+  'call_tool',
+  'list_tools',
+  'reply',
+  'capture',
+  'wait_for_cancel',
+  'wait_for_file',
+  'exit',
+  'request_permission',
+] as const;
+
+/** ACP permission option kinds. */
+export const PERMISSION_OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
+
+/** ACP tool kinds (the tool call a permission request is about). */
+export const TOOL_KINDS = [
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+] as const;
+
+/** What `request_permission` offers when the script names no options. */
+export const DEFAULT_PERMISSION_OPTIONS = [
+  { option_id: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+  { option_id: 'allow-always', name: 'Allow always', kind: 'allow_always' },
+  { option_id: 'reject-once', name: 'Reject', kind: 'reject_once' },
+] as const;
 
 /** Where a `capture` step looks: the prompt's text, or the result text of the session's latest call_tool. */
 export const CAPTURE_SOURCES = ['prompt', 'last_tool_result'] as const;
@@ -72,6 +105,24 @@ function captureGroupCount(pattern: string, flags: string): number | string {
   }
 }
 
+const RequestPermissionSchema = z
+  .object({
+    title: TemplateSchema.pipe(z.string().min(1)),
+    kind: z.enum(TOOL_KINDS).optional(),
+    options: z
+      .array(
+        z
+          .object({ option_id: z.string().min(1), name: z.string().min(1), kind: z.enum(PERMISSION_OPTION_KINDS) })
+          .strict(),
+      )
+      .optional(),
+    var: z
+      .string()
+      .regex(VARIABLE_NAME, 'a variable name is a letter or _, then letters, digits, _ or -')
+      .default('permission'),
+  })
+  .strict();
+
 // One object with every step key optional, then "exactly one key": this yields clearer messages
 // than a union (which only says "invalid input" when no branch fits).
 const RawStepSchema = z
@@ -89,6 +140,7 @@ const RawStepSchema = z
       .object({ code: z.number().int().min(0).max(255) })
       .strict()
       .optional(),
+    request_permission: RequestPermissionSchema.optional(),
   })
   .strict()
   .superRefine((step, ctx) => {
@@ -112,7 +164,18 @@ export type Step =
   | { kind: 'wait_for_cancel' }
   /** `path` may hold placeholders; a relative path is resolved against the ACP session's cwd. */
   | { kind: 'wait_for_file'; path: string }
-  | { kind: 'exit'; code: number };
+  | { kind: 'exit'; code: number }
+  /**
+   * ACP session/request_permission to the client (a pending tool_call update first); the outcome (the
+   * chosen option id, or `cancelled`) is stored as variable `var`.
+   */
+  | {
+      kind: 'request_permission';
+      title: string;
+      toolKind: (typeof TOOL_KINDS)[number] | undefined;
+      options: readonly { option_id: string; name: string; kind: (typeof PERMISSION_OPTION_KINDS)[number] }[];
+      var: string;
+    };
 
 export const StepSchema = RawStepSchema.transform((step): Step => {
   if (step.call_tool !== undefined) return { kind: 'call_tool', ...step.call_tool };
@@ -121,6 +184,16 @@ export const StepSchema = RawStepSchema.transform((step): Step => {
   if (step.capture !== undefined) return { kind: 'capture', ...step.capture };
   if (step.exit !== undefined) return { kind: 'exit', code: step.exit.code };
   if (step.wait_for_file !== undefined) return { kind: 'wait_for_file', path: step.wait_for_file };
+  if (step.request_permission !== undefined) {
+    const { title, kind, options, var: name } = step.request_permission;
+    return {
+      kind: 'request_permission',
+      title,
+      toolKind: kind,
+      options: options ?? DEFAULT_PERMISSION_OPTIONS,
+      var: name,
+    };
+  }
   return { kind: 'wait_for_cancel' };
 });
 

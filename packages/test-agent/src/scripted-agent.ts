@@ -145,6 +145,14 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): ScriptedAgent {
             isCancelled: () => turn.cancelled,
             exit: deps.exit,
             nextToolCallId: () => `${state.id}-call-${++state.toolCalls}`,
+            requestPermission: async (request) => {
+              const { outcome } = await client.request(methods.client.session.requestPermission, {
+                ...request,
+                sessionId: state.id,
+              });
+              deps.log('permission outcome', { sessionId: state.id, outcome });
+              return outcome.outcome === 'selected' ? outcome.optionId : 'cancelled';
+            },
           },
         );
         deps.log('turn ended', { sessionId: state.id, ordinal, stopReason });

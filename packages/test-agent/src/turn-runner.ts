@@ -1,6 +1,6 @@
 // Runs one scripted turn against small seams (updates out, tools, cancellation, exit), so it is
 // testable without a transport.
-import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { RequestPermissionRequest, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { ToolOutcome } from './mcp-link';
 import { type PromptContext, renderArguments, renderReply, UnknownVariableError } from './reply-template';
 import type { Step, TurnBody } from './script';
@@ -32,6 +32,11 @@ export interface TurnIo {
   exit(code: number): never;
   /** A fresh, deterministic tool call id. */
   nextToolCallId(): string;
+  /**
+   * ACP session/request_permission to the client: the chosen option id, or 'cancelled'. Absent: a
+   * request_permission step fails the turn.
+   */
+  requestPermission?: (request: Omit<RequestPermissionRequest, 'sessionId'>) => Promise<string>;
 }
 
 /**
@@ -95,6 +100,32 @@ async function runStep(step: Step, context: TurnContext, io: TurnIo): Promise<'c
       );
     case 'exit':
       return io.exit(step.code);
+    case 'request_permission':
+      context.memory.vars.set(step.var, await requestPermission(step, context, io));
+      return 'done';
+  }
+}
+
+/** Announces the tool call (pending), asks the client, and returns the chosen option id or 'cancelled'. */
+async function requestPermission(
+  step: Extract<Step, { kind: 'request_permission' }>,
+  context: TurnContext,
+  io: TurnIo,
+): Promise<string> {
+  const ask = io.requestPermission;
+  if (ask === undefined) throw new TurnFailure('request_permission failed: this client cannot be asked');
+  const toolCallId = io.nextToolCallId();
+  const title = render('request_permission', () => renderReply(step.title, templateContext(context)));
+  const kind = step.toolKind;
+  await io.update({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending' });
+  try {
+    return await ask({
+      toolCall: { toolCallId, title, kind, status: 'pending' },
+      options: step.options.map((o) => ({ optionId: o.option_id, name: o.name, kind: o.kind })),
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new TurnFailure(`request_permission failed: ${message}`, { cause: err });
   }
 }
 

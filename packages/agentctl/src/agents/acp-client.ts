@@ -12,7 +12,6 @@ import {
   type McpServerSpec,
 } from './acp-connection';
 import { describeError } from './agent-exit';
-import { choosePermission } from './permission-policy';
 import { parseSessionUpdate } from './session-update';
 
 const InitializeResultSchema = z.object({
@@ -43,7 +42,7 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
 /**
  * Connects to an agent over its stdio. agentctl advertises neither file system nor terminal
  * capabilities, so agents must not call those methods; if one does, the SDK answers method-not-found.
- * Permission requests are answered by choosePermission (agents run unattended).
+ * Permission requests go to the runner, which answers them by the profile's permission policy.
  */
 export function connectAcpClient(
   stdio: { readonly stdin: Writable; readonly stdout: Readable },
@@ -55,12 +54,14 @@ export function connectAcpClient(
       const update = parseSessionUpdate(params.update);
       if (update !== null) events.onUpdate(params.sessionId, update);
     })
-    .onRequest(methods.client.session.requestPermission, ({ params }) => {
-      const outcome = choosePermission(params.options);
-      log.info(
-        { toolCallId: params.toolCall.toolCallId, outcome },
-        'permission request answered for the unattended agent',
-      );
+    .onRequest(methods.client.session.requestPermission, async ({ params }) => {
+      log.debug({ toolCallId: params.toolCall.toolCallId }, 'permission request received');
+      const outcome = await events.onPermission(params.sessionId, {
+        toolCallId: params.toolCall.toolCallId,
+        title: params.toolCall.title ?? null,
+        toolKind: params.toolCall.kind ?? null,
+        options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+      });
       return { outcome };
     });
   const connection = app.connect(

@@ -1,7 +1,8 @@
 // The seam between agentctl and an ACP agent. Only acp-client.ts implements it with the SDK (an ESM
 // package jest cannot load in-process); everything else, and every unit test, sees this interface.
-import type { ToolCallNoticeStatus } from '@kandev/protocol';
+import type { PermissionOptionInfo, ToolCallNoticeStatus } from '@kandev/protocol';
 import type { Readable, Writable } from 'node:stream';
+import type { PermissionDecision } from './permission-policy';
 
 /** What the agent advertised in `initialize` that agentctl acts on. */
 export interface AgentCapabilities {
@@ -46,9 +47,20 @@ export type AgentUpdate =
       readonly outputText?: string;
     };
 
+/** An agent's session/request_permission, as the runner sees it. */
+export interface AgentPermissionRequest {
+  readonly toolCallId: string;
+  readonly title: string | null;
+  /** The tool call's ACP kind (read, edit, execute, ...). */
+  readonly toolKind: string | null;
+  readonly options: readonly PermissionOptionInfo[];
+}
+
 /** What the connection reports back while it is open. */
 export interface AcpEvents {
   onUpdate(acpSessionId: string, update: AgentUpdate): void;
+  /** The agent asks before a tool call; the answer goes back as the request's result. */
+  onPermission(acpSessionId: string, request: AgentPermissionRequest): Promise<PermissionDecision>;
 }
 
 /** The agent's side of the stdio is gone; the process exit says why. */

@@ -6,6 +6,7 @@ import { agentEnvironment } from './agent-env';
 import { agentMcpServer } from './agent-mcp-server';
 import { spawnAgentProcess } from './agent-process';
 import { AgentRunner } from './agent-runner';
+import type { PermissionAsker } from './permission-responder';
 import type { AgentLauncher } from './session-agent';
 
 export interface AgentLauncherDeps {
@@ -19,6 +20,8 @@ export interface AgentLauncherDeps {
   readonly startTimeoutMs: number;
   readonly stopGraceMs: number;
   readonly publish: (sessionId: string, event: SessionEventBody) => void;
+  /** Answers permission requests of sessions whose policy is ask (the Attach hub). */
+  readonly permissions: PermissionAsker;
   readonly log: Logger;
   readonly now?: () => Date;
 }
@@ -33,6 +36,8 @@ export function createAgentLauncher(deps: AgentLauncherDeps): AgentLauncher {
       if (dropped.length > 0) log.warn({ dropped }, 'reserved KANDEV_ variables left out of the agent environment');
       const spec = {
         sessionId,
+        taskId: config.taskId,
+        permissionPolicy: config.agent.permissionPolicy,
         process: {
           command: config.agent.command,
           args: config.agent.args,
@@ -53,6 +58,7 @@ export function createAgentLauncher(deps: AgentLauncherDeps): AgentLauncher {
         now: deps.now ?? (() => new Date()),
         startTimeoutMs: deps.startTimeoutMs,
         stopGraceMs: deps.stopGraceMs,
+        permissions: deps.permissions,
       });
     },
   };

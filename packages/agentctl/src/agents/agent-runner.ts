@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import {
   type AgentRuntimeState,
   type AgentStatus,
   AppError,
+  type PermissionPolicy,
   type SessionEventBody,
   type TurnRecord,
 } from '@kandev/protocol';
@@ -9,6 +11,7 @@ import type { Logger } from '../logger';
 import {
   AcpConnectionClosedError,
   type AcpConnection,
+  type AgentPermissionRequest,
   type AgentUpdate,
   type ConnectAcp,
   type McpServerSpec,
@@ -16,6 +19,8 @@ import {
 import { type AgentExit, describeError } from './agent-exit';
 import { runHandshake } from './agent-handshake';
 import type { AgentProcess, AgentSpawnSpec } from './agent-process';
+import type { PermissionDecision } from './permission-policy';
+import { answerPermission, NO_PERMISSION_ASKER, type PermissionAsker } from './permission-responder';
 import type { PromptLedger } from './prompt-ledger';
 import type { SessionAgent } from './session-agent';
 import { TurnOutput } from './turn-output';
@@ -26,6 +31,9 @@ export const TURNS_SHOWN = 100;
 
 export interface AgentLaunchSpec {
   readonly sessionId: string;
+  readonly taskId: string;
+  /** How the agent's session/request_permission is answered (the profile's permission_policy). */
+  readonly permissionPolicy: PermissionPolicy;
   /** cwd is absolute; it is also the ACP session's cwd. */
   readonly process: AgentSpawnSpec;
   /** The session's MCP server with its bearer, or null (profile without MCP). */
@@ -43,6 +51,8 @@ export interface AgentRunnerDeps {
   readonly now: () => Date;
   readonly startTimeoutMs: number;
   readonly stopGraceMs: number;
+  /** Answers permission requests under policy ask (absent: they are rejected). */
+  readonly permissions?: PermissionAsker;
 }
 
 interface ActiveTurn {
@@ -78,6 +88,10 @@ export class AgentRunner implements SessionAgent {
   private failure: string | undefined;
   /** Carries the plaintext MCP token until the handshake has sent it; never logged, never in state. */
   private mcpServer: McpServerSpec | null;
+  /** Aborted once the agent stops or exits: permission requests still waiting reject. */
+  private readonly lifetime = new AbortController();
+  /** The session's permission policy applied to one session/request_permission. */
+  private readonly answerPermission: (request: AgentPermissionRequest) => Promise<PermissionDecision>;
   private finish: () => void = () => undefined;
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
@@ -89,6 +103,10 @@ export class AgentRunner implements SessionAgent {
     const { mcpServer, ...rest } = spec;
     this.spec = rest;
     this.mcpServer = mcpServer;
+    const { sessionId, taskId, permissionPolicy: policy } = spec;
+    const asker = deps.permissions ?? NO_PERMISSION_ASKER;
+    const context = { sessionId, taskId, policy, asker, signal: this.lifetime.signal, log: deps.log };
+    this.answerPermission = (request) => answerPermission({ ...context, newRequestId: randomUUID }, request);
   }
 
   start(): void {
@@ -98,7 +116,10 @@ export class AgentRunner implements SessionAgent {
     void proc.exited.then((exit) => this.onExit(exit));
     if (proc.stdio === null) return;
     this.deps.log.info({ pid: proc.pid, command: this.spec.process.command }, 'agent spawned');
-    const connection = this.deps.connect(proc.stdio, { onUpdate: (id, update) => this.onUpdate(id, update) });
+    const connection = this.deps.connect(proc.stdio, {
+      onUpdate: (id, update) => this.onUpdate(id, update),
+      onPermission: (_acpSessionId, request) => this.answerPermission(request),
+    });
     this.connection = connection;
     void connection.closed.then(() => this.onConnectionClosed(proc));
     void this.handshake(connection, proc);
@@ -152,6 +173,7 @@ export class AgentRunner implements SessionAgent {
   async stop(): Promise<void> {
     if (!this.stopRequested) {
       this.stopRequested = true;
+      this.lifetime.abort();
       if (this.process === undefined) this.endUnstarted();
       else if (this.status !== 'exited') void this.process.stop(this.deps.stopGraceMs);
     }
@@ -267,6 +289,7 @@ export class AgentRunner implements SessionAgent {
     this.status = 'exited';
     this.exitReason = reason;
     this.mcpServer = null;
+    this.lifetime.abort();
     if (this.turn !== undefined)
       this.endTurn(this.turn, { status: 'failed', stopReason: null, error: `agent exited: ${reason}` });
     this.deps.publish({ kind: 'agent_exited', exitCode: exit.exitCode, signal: exit.signal, reason, expected });

@@ -8,7 +8,14 @@ const NOW = new Date(Date.UTC(2026, 11, 1, 12, 0, 0));
 const started = (promptId: string): SessionEventBody => ({ kind: 'turn_started', promptId });
 
 function setup(outboxCapacity = 100, log = silentLogger) {
-  const hub = new AttachHub({ timeoutMs: 1_000, log, agentctlId: 'agentctl-1', outboxCapacity, now: () => NOW });
+  const hub = new AttachHub({
+    permissionTimeoutMs: 60_000,
+    timeoutMs: 1_000,
+    log,
+    agentctlId: 'agentctl-1',
+    outboxCapacity,
+    now: () => NOW,
+  });
   const attach = (id: string, backendId = 'backend-a') => {
     const link = new FakeLink(id);
     hub.opened(link);

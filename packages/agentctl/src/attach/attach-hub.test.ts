@@ -36,6 +36,7 @@ const progress = (callId: string, message = 'working'): WireBackendMessageOutput
 function setup() {
   let n = 0;
   const hub = new AttachHub({
+    permissionTimeoutMs: 60_000,
     timeoutMs: TIMEOUT_MS,
     log: silentLogger,
     agentctlId: 'agentctl-1',

@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
+  permissionDecisionOptionId,
+  type PermissionRequestInfo,
+  permissionRequestToWire,
   type SessionEvent,
   type SessionEventBody,
   sessionEventToWire,
   type WireAgentctlMessage,
   type WireBackendMessageOutput,
 } from '@kandev/protocol';
+import type { PermissionAsker } from '../agents/permission-responder';
 import type { Logger } from '../logger';
 import { NoBackendForwarder } from '../mcp/no-backend-forwarder';
 import type { ForwardOptions, ToolCall, ToolCallForwarder, ToolCallResult } from '../mcp/tool-call-forwarder';
 import { EventOutbox } from './event-outbox';
 import { PendingCalls } from './pending-calls';
+import { PendingPermissions } from './pending-permissions';
 import { channelLostResult, toolCallToWire, toolResultFromWire } from './tool-call-wire';
 
 /** One Attach stream, as the hub sees it (the gRPC adapter implements it; tests use a fake). */
@@ -27,6 +32,8 @@ export interface BackendLink {
 export interface AttachHubDeps {
   /** Inactivity timeout of each forwarded call (KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS). */
   readonly timeoutMs: number;
+  /** agentctl's safety timeout of a forwarded permission request (longer than the backend's). */
+  readonly permissionTimeoutMs: number;
   readonly log: Logger;
   /** Sent in `accepted`, so a backend can tell agentctl restarts apart. */
   readonly agentctlId?: string;
@@ -48,9 +55,10 @@ interface Attached {
  * go out on it in order; while no backend is attached they wait in a bounded outbox and are flushed,
  * in order, right after the next `accepted`.
  */
-export class AttachHub implements ToolCallForwarder {
+export class AttachHub implements ToolCallForwarder, PermissionAsker {
   readonly agentctlId: string;
   private readonly pending: PendingCalls;
+  private readonly permissions: PendingPermissions;
   private readonly noBackend = new NoBackendForwarder();
   private readonly open = new Set<BackendLink>();
   private current: Attached | undefined;
@@ -68,6 +76,9 @@ export class AttachHub implements ToolCallForwarder {
     this.now = deps.now ?? (() => new Date());
     this.pending = new PendingCalls(deps.timeoutMs, (callId, how) =>
       deps.log.debug({ callId, how }, 'tool call settled'),
+    );
+    this.permissions = new PendingPermissions(deps.permissionTimeoutMs, (requestId, how) =>
+      deps.log.info({ requestId, how }, 'permission request settled'),
     );
   }
 
@@ -113,6 +124,12 @@ export class AttachHub implements ToolCallForwarder {
         if (!message.tool_progress || !this.isCurrent(link)) return this.violation(link, 'tool_progress before hello');
         this.pending.progress(message.tool_progress.call_id, link.id, message.tool_progress.message);
         return;
+      case 'permission_decision': {
+        const decision = message.permission_decision;
+        if (!decision || !this.isCurrent(link)) return this.violation(link, 'permission_decision before hello');
+        this.permissions.settle(decision.request_id, link.id, permissionDecisionOptionId(decision.option_id));
+        return;
+      }
       case undefined:
         return this.violation(link, 'empty BackendMessage');
     }
@@ -125,7 +142,11 @@ export class AttachHub implements ToolCallForwarder {
     const backendId = this.current?.backendId;
     this.current = undefined;
     const failed = this.pending.failLink(link.id, channelLostResult);
-    this.deps.log.info({ linkId: link.id, backendId, reason, failedCalls: failed }, 'backend detached');
+    const rejected = this.permissions.failLink(link.id);
+    this.deps.log.info(
+      { linkId: link.id, backendId, reason, failedCalls: failed, rejectedPermissions: rejected },
+      'backend detached',
+    );
   }
 
   /** Shutdown: end every stream (so the gRPC server can stop) and fail what is in flight. */
@@ -151,6 +172,22 @@ export class AttachHub implements ToolCallForwarder {
       }
     }
     return result;
+  }
+
+  /** Forwards a permission request (policy ask); null at once without a backend. See PendingPermissions. */
+  ask(request: PermissionRequestInfo, signal: AbortSignal): Promise<string | null> {
+    const attached = this.current;
+    if (attached === undefined) return Promise.resolve(null);
+    const answer = this.permissions.start(request.requestId, attached.link.id, signal);
+    if (this.permissions.has(request.requestId)) {
+      try {
+        attached.link.send({ permission_request: permissionRequestToWire(request) });
+      } catch (err) {
+        this.deps.log.warn({ err, requestId: request.requestId }, 'could not write to the attached backend');
+        this.permissions.fail(request.requestId);
+      }
+    }
+    return answer;
   }
 
   private isCurrent(link: BackendLink): boolean {
@@ -214,6 +251,7 @@ export class AttachHub implements ToolCallForwarder {
   private replace(previous: Attached, backendId: string): void {
     this.open.delete(previous.link);
     const failed = this.pending.failLink(previous.link.id, channelLostResult);
+    this.permissions.failLink(previous.link.id);
     previous.link.end(new AppError('failed_precondition', 'a newer Attach replaced this stream'));
     this.deps.log.info(
       { linkId: previous.link.id, backendId: previous.backendId, by: backendId, failedCalls: failed },

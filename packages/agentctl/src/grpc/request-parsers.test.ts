@@ -121,7 +121,17 @@ describe('parseRestore (RestoreSession)', () => {
     ['an upper-case hash', { ...stored(), mcp_token_sha256: HASH.toUpperCase() }],
     [
       'an agent (it needs the token itself)',
-      stored({ agent: { command: 'node', args: [], env: {}, cwd: '', supports_mcp: true, resume_acp_session_id: '' } }),
+      stored({
+        agent: {
+          command: 'node',
+          args: [],
+          env: {},
+          cwd: '',
+          supports_mcp: true,
+          resume_acp_session_id: '',
+          permission_policy: 'PERMISSION_POLICY_ASK',
+        },
+      }),
     ],
     ['a session id that is not a UUID', stored({ session_id: 'session-1' })],
   ])('refused: %s', (_name, wire) => {

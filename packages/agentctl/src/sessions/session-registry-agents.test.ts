@@ -12,6 +12,7 @@ const AGENT: AgentCommand = {
   cwd: null,
   supportsMcp: true,
   resumeAcpSessionId: null,
+  permissionPolicy: 'ask',
 };
 
 const withAgent = (overrides: Partial<LaunchConfig> = {}) => launchConfig({ agent: AGENT, ...overrides });

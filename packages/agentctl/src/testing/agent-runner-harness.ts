@@ -15,6 +15,8 @@ export const MCP_SERVER = {
 };
 export const SPEC: AgentLaunchSpec = {
   sessionId: 's-1',
+  taskId: 't-1',
+  permissionPolicy: 'allow_all',
   process: { command: 'agent', args: ['--acp'], cwd: '/work', env: { PATH: '/bin' } },
   mcpServer: MCP_SERVER,
   systemPrompt: 'You are a kandev task agent.',

@@ -1,14 +1,21 @@
 import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi';
 import { IdParamsSchema } from '../store/id-schema';
-import { AgentProfileRestViewSchema, CreateAgentProfileBodySchema } from './agent-profile';
+import {
+  AgentProfileRestViewSchema,
+  CreateAgentProfileBodySchema,
+  UpdateAgentProfileBodySchema,
+} from './agent-profile';
 
 export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/agent-profiles',
     summary: 'Create an agent profile',
-    description: 'Env keys match `^[A-Z_][A-Z0-9_]*$`; env values are sealed at rest and never returned or logged.',
+    description:
+      'Env keys match `^[A-Z_][A-Z0-9_]*$`; env values are sealed at rest and never returned or logged. ' +
+      "`permission_policy` (default `ask`) says how the agent's ACP permission requests are answered " +
+      '(docs/agents.md, Permission policy).',
     body: CreateAgentProfileBodySchema,
     ok: { status: 201, description: 'the profile (env keys, never values)', schema: AgentProfileRestViewSchema },
     errors: { 409: 'the name is taken' },
@@ -28,6 +35,15 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
     path: '/api/agent-profiles/:id',
     summary: 'Get an agent profile',
     params: IdParamsSchema,
+    ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },
+  },
+  {
+    method: 'patch',
+    path: '/api/agent-profiles/:id',
+    summary: "Change an agent profile's permission policy",
+    description: 'Sessions started from then on carry the new policy; running sessions keep theirs until resumed.',
+    params: IdParamsSchema,
+    body: UpdateAgentProfileBodySchema,
     ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },
   },
   {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { parseInput } from '../http/parse';
 import { IdParamsSchema } from '../store/id-schema';
-import { CreateAgentProfileBodySchema, toAgentProfileRestView } from './agent-profile';
+import { CreateAgentProfileBodySchema, toAgentProfileRestView, UpdateAgentProfileBodySchema } from './agent-profile';
 import type { AgentProfileService } from './agent-profile-service';
 
 export function createAgentProfileRoutes(profiles: AgentProfileService): Router {
@@ -16,6 +16,11 @@ export function createAgentProfileRoutes(profiles: AgentProfileService): Router 
   router.get('/api/agent-profiles/:id', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     res.json(toAgentProfileRestView(await profiles.get(id)));
+  });
+  router.patch('/api/agent-profiles/:id', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    const body = parseInput(UpdateAgentProfileBodySchema, req.body, 'request body');
+    res.json(toAgentProfileRestView(await profiles.update(id, body)));
   });
   router.delete('/api/agent-profiles/:id', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

@@ -2,7 +2,7 @@ import { AppError } from '@kandev/protocol';
 import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
 import type { UnitOfWork } from '../store/unit-of-work';
-import type { AgentProfile, CreateAgentProfileBody } from './agent-profile';
+import type { AgentProfile, CreateAgentProfileBody, UpdateAgentProfileBody } from './agent-profile';
 
 function nameTaken(name: string, cause?: unknown): AppError {
   return new AppError('already_exists', `an agent profile named ${name} already exists`, { name }, { cause });
@@ -20,6 +20,7 @@ export class AgentProfileService {
       args: body.args ?? [],
       env: body.env ?? {},
       supportsMcp: body.supports_mcp,
+      permissionPolicy: body.permission_policy ?? 'ask',
       createdAt: this.deps.clock().toISOString(),
     };
     try {
@@ -42,6 +43,14 @@ export class AgentProfileService {
     const profile = await this.deps.uow.read.agentProfiles.findById(id);
     if (profile === undefined) throw new AppError('not_found', `agent profile ${id} not found`);
     return profile;
+  }
+
+  /** Changes the permission policy; sessions started from then on carry it (running ones keep theirs). */
+  async update(id: string, body: UpdateAgentProfileBody): Promise<AgentProfile> {
+    if (!(await this.deps.uow.read.agentProfiles.updatePermissionPolicy(id, body.permission_policy))) {
+      throw new AppError('not_found', `agent profile ${id} not found`);
+    }
+    return this.get(id);
   }
 
   async delete(id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import type { AgentCommand } from '@kandev/protocol';
+import { type AgentCommand, PermissionPolicySchema } from '@kandev/protocol';
 import type { SecretBox } from '../secrets/secret-box';
 import { parseJsonColumn, toBoolean, toIsoString } from '../store/row-values';
 import type { AgentProfile } from './agent-profile';
@@ -14,6 +14,7 @@ interface AgentProfileRow {
   args: unknown;
   env: unknown;
   supports_mcp: unknown;
+  permission_policy: string;
 }
 
 interface FullAgentProfileRow extends AgentProfileRow {
@@ -22,10 +23,19 @@ interface FullAgentProfileRow extends AgentProfileRow {
 }
 
 /** What a profile contributes to a launch config's agent command (the session adds cwd and resume). */
-export type ProfileCommand = Pick<AgentCommand, 'command' | 'args' | 'env' | 'supportsMcp'>;
+export type ProfileCommand = Pick<AgentCommand, 'command' | 'args' | 'env' | 'supportsMcp' | 'permissionPolicy'>;
 
-/** A profile to insert; `env` defaults to none. */
-export type NewAgentProfile = Omit<AgentProfile, 'env'> & { env?: Record<string, string> };
+/** A profile to insert; `env` defaults to none, `permissionPolicy` to ask. */
+export type NewAgentProfile = Omit<AgentProfile, 'env' | 'permissionPolicy'> & {
+  env?: Record<string, string>;
+  permissionPolicy?: AgentProfile['permissionPolicy'];
+};
+
+/** An unknown stored value reads as ask (never more permissive than asking). */
+function policyOf(value: unknown): AgentProfile['permissionPolicy'] {
+  const parsed = PermissionPolicySchema.safeParse(value);
+  return parsed.success ? parsed.data : 'ask';
+}
 
 function fromRow(row: FullAgentProfileRow): AgentProfile {
   return {
@@ -35,6 +45,7 @@ function fromRow(row: FullAgentProfileRow): AgentProfile {
     args: parseJsonColumn(ArgsSchema, row.args, 'agent_profiles.args'),
     env: parseJsonColumn(EnvSchema, row.env ?? '{}', 'agent_profiles.env'),
     supportsMcp: toBoolean(row.supports_mcp),
+    permissionPolicy: policyOf(row.permission_policy),
     createdAt: toIsoString(row.created_at),
   };
 }
@@ -61,7 +72,7 @@ export class AgentProfileStore {
   async findCommand(id: string): Promise<ProfileCommand | undefined> {
     const row = await this.db<AgentProfileRow>('agent_profiles')
       .where({ id })
-      .first('id', 'command', 'args', 'env', 'supports_mcp');
+      .first('id', 'command', 'args', 'env', 'supports_mcp', 'permission_policy');
     if (row === undefined) return undefined;
     return {
       command: row.command,
@@ -70,6 +81,7 @@ export class AgentProfileStore {
         this.secrets.open(value),
       ),
       supportsMcp: toBoolean(row.supports_mcp),
+      permissionPolicy: policyOf(row.permission_policy),
     };
   }
 
@@ -81,8 +93,14 @@ export class AgentProfileStore {
       args: JSON.stringify(profile.args),
       env: JSON.stringify(mapValues(profile.env ?? {}, (value) => this.secrets.seal(value))),
       supports_mcp: profile.supportsMcp,
+      permission_policy: profile.permissionPolicy ?? 'ask',
       created_at: profile.createdAt,
     });
+  }
+
+  /** False when no such profile exists. */
+  async updatePermissionPolicy(id: string, policy: AgentProfile['permissionPolicy']): Promise<boolean> {
+    return (await this.db('agent_profiles').where({ id }).update({ permission_policy: policy })) > 0;
   }
 
   async findById(id: string): Promise<AgentProfile | undefined> {

@@ -1,5 +1,6 @@
 // Pure: an agent profile (what runs a task's agent), its REST schemas and how it is shown.
 import { z } from 'zod';
+import { type PermissionPolicy, PermissionPolicySchema } from '@kandev/protocol';
 
 export interface AgentProfile {
   id: string;
@@ -13,6 +14,8 @@ export interface AgentProfile {
   env: Record<string, string>;
   /** False when the agent cannot receive the MCP tool set (autopilot tasks need it). */
   supportsMcp: boolean;
+  /** How agentctl answers the agent's permission requests (ADR 2026-12-01-permission-policy). */
+  permissionPolicy: PermissionPolicy;
   createdAt: string;
 }
 
@@ -36,9 +39,18 @@ export const CreateAgentProfileBodySchema = z
     args: z.array(z.string().max(32_768)).max(256).optional(),
     env: EnvSchema.optional(),
     supports_mcp: z.boolean(),
+    permission_policy: PermissionPolicySchema.optional().describe(
+      "How the agent's ACP permission requests are answered: ask (the default) turns each into an operator " +
+        "question (an autopilot child's into a question to its parent; a root's are rejected), allow_all allows " +
+        'each once, deny_all rejects each.',
+    ),
   })
   .strict();
 export type CreateAgentProfileBody = z.infer<typeof CreateAgentProfileBodySchema>;
+
+/** PATCH /api/agent-profiles/:id: only the permission policy changes; it applies from the next session start. */
+export const UpdateAgentProfileBodySchema = z.object({ permission_policy: PermissionPolicySchema }).strict();
+export type UpdateAgentProfileBody = z.infer<typeof UpdateAgentProfileBodySchema>;
 
 /** What the configuration tools show an agent: arguments and environment are left out. */
 export interface AgentProfileView {
@@ -59,6 +71,7 @@ export const AgentProfileRestViewSchema = z
     name: z.string(),
     command: z.string(),
     supports_mcp: z.boolean(),
+    permission_policy: PermissionPolicySchema,
     args: z.array(z.string()),
     env_keys: z.array(z.string()),
     created_at: z.string(),
@@ -69,6 +82,7 @@ export type AgentProfileRestView = z.infer<typeof AgentProfileRestViewSchema>;
 export function toAgentProfileRestView(profile: AgentProfile): AgentProfileRestView {
   return {
     ...toAgentProfileView(profile),
+    permission_policy: profile.permissionPolicy,
     args: profile.args,
     env_keys: Object.keys(profile.env).sort(),
     created_at: profile.createdAt,

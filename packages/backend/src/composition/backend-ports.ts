@@ -20,6 +20,8 @@ export interface BackendConfig {
   /** GitLab hosts a credential's base URL may also reach over plain http. */
   gitlabInsecureHosts: readonly string[];
   questionTimeoutMs: number;
+  /** How long a permission request (policy ask) waits (KANDEV_PERMISSION_TIMEOUT_MS; default 10 min). */
+  permissionTimeoutMs?: number;
   /** Refresh retries, and re-sends of a prompt whose Prompt call failed ambiguously. */
   refreshRetry: BackoffPolicy;
   gitlabPoll: MrPollPolicy;

@@ -14,7 +14,9 @@ import { PromptService } from '../session-runtime/prompt-service';
 import { checkGitlabBaseUrl, type BaseUrlVerdict } from '../provider-automation/gitlab-base-url';
 import { ReviewLinkService } from '../provider-automation/review-link-service';
 import { WorkspaceCredentialService } from '../provider-automation/workspace-credential-service';
-import { QuestionService } from '../questions/question-service';
+import { QuestionService, realTimer } from '../questions/question-service';
+import { PermissionRequests } from '../questions/permission-requests';
+import { PermissionParentQuestions } from '../questions/permission-parent';
 import { RepositoryService } from '../repositories/repository-service';
 import { OrphanSweeper } from '../session-runtime/orphan-sweeper';
 import { ProviderPusher } from '../providers/provider-pusher';
@@ -142,6 +144,22 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     startTimer: ports.startTimer,
     prompts,
   });
+  const permissionTimeoutMs = config.permissionTimeoutMs ?? 600_000;
+  const permissionParents = new PermissionParentQuestions({
+    uow,
+    clock,
+    timeoutMs: permissionTimeoutMs,
+    logger: component('permissions'),
+    startTimer: ports.startTimer ?? realTimer,
+    prompts,
+  });
+  const permissions = new PermissionRequests({
+    uow,
+    questions,
+    timeoutMs: permissionTimeoutMs,
+    logger: component('permissions'),
+    parent: permissionParents,
+  });
   const sessions = new SessionService({
     uow,
     clock,
@@ -164,6 +182,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     runtimeSessions,
     questions,
     prompts,
+    parentAnswers: permissionParents,
   });
   return {
     uow,
@@ -179,6 +198,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     sessions,
     prompts: new PromptService({ uow, clock, prompts, logger: component('prompts') }),
     questions,
+    permissions,
     pusher,
     refresh,
     reconciler,

@@ -98,6 +98,7 @@ function followAgentctls(
       uow,
       handlers: s.toolHandlers,
       events: turns.events,
+      permissions: s.permissions,
       heartbeatMs: config.toolCallHeartbeatMs,
       logger: logger.child({ component: 'attach' }),
       metrics: s.metrics,

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { LaunchConfigSchema, PROVIDERS, selectTools, SURFACES, toolContextFromConfig } from '@kandev/protocol';
+import {
+  LaunchConfigSchema,
+  PERMISSION_POLICIES,
+  PROVIDERS,
+  selectTools,
+  SURFACES,
+  toolContextFromConfig,
+} from '@kandev/protocol';
 import { providerSetOf } from '../providers/provider-set';
 import { buildLaunchConfig, type LaunchInput } from './launch-config-builder';
 import { QUESTION_TOOL, toolNamesIn } from './system-prompt';
@@ -25,6 +32,7 @@ const inputArb: fc.Arbitrary<LaunchInput> = fc.record({
       cwd: fc.option(fc.constant('/work'), { nil: null }),
       supportsMcp: fc.boolean(),
       resumeAcpSessionId: fc.option(fc.constant('acp-1'), { nil: null }),
+      permissionPolicy: fc.constantFrom(...PERMISSION_POLICIES),
     }),
     { nil: null },
   ),

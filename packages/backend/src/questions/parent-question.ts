@@ -43,6 +43,8 @@ export const STALE_REASONS = [
   'task_done',
   'task_archived',
   'task_deleted',
+  // A permission request's parent question left unanswered for KANDEV_PERMISSION_TIMEOUT_MS.
+  'timeout',
 ] as const;
 export type StaleReason = (typeof STALE_REASONS)[number];
 

@@ -11,6 +11,7 @@ import {
   effectiveState,
   parseAnswers,
   type Question,
+  type QuestionKind,
   type QuestionState,
   toQuestionItems,
 } from './question';
@@ -19,7 +20,7 @@ import { QuestionWaiters } from './question-waiters';
 /** Starts a timer and returns its cancel; tests inject one they fire themselves. */
 export type StartTimer = (ms: number, fire: () => void) => () => void;
 
-const realTimer: StartTimer = (ms, fire) => {
+export const realTimer: StartTimer = (ms, fire) => {
   const timer = setTimeout(fire, ms);
   return () => clearTimeout(timer);
 };
@@ -40,7 +41,11 @@ export interface AskRequest {
   sessionId: string;
   callId: string;
   args: AskUserQuestionArgs;
-  /** Aborted when the call's channel drops: the question ends 'cancelled'. */
+  /** 'user' unless given. A permission question is answerable only while its request is held. */
+  kind?: QuestionKind;
+  /** How long this question waits (default: the service's timeoutMs). */
+  timeoutMs?: number;
+  /** Aborted when the call's channel drops: the question ends 'cancelled' ('session_stopped' as the reason). */
   signal: AbortSignal;
   /** Called once the pending question is committed. */
   onRecorded: (question: Question) => void;
@@ -63,7 +68,10 @@ export class QuestionService {
     const id = newId();
     const settled = this.waiters.add(id, request.sessionId);
     let stopTimer: (() => void) | undefined;
-    const onAbort = () => void this.close(id, 'cancelled');
+    // A signal aborted with reason 'session_stopped' (the agent exited) says so; any other abort: cancelled.
+    const onAbort = () =>
+      void this.close(id, request.signal.reason === 'session_stopped' ? 'session_stopped' : 'cancelled');
+    const timeoutMs = request.timeoutMs ?? this.deps.timeoutMs;
     try {
       const now = this.deps.clock();
       const question: Question = {
@@ -71,7 +79,7 @@ export class QuestionService {
         taskId: request.taskId,
         sessionId: request.sessionId,
         callId: request.callId,
-        kind: 'user',
+        kind: request.kind ?? 'user',
         questions: toQuestionItems(request.args),
         context: request.args.context ?? null,
         state: 'pending',
@@ -80,11 +88,11 @@ export class QuestionService {
         closedReason: null,
         createdAt: now.toISOString(),
         answeredAt: null,
-        expiresAt: new Date(now.getTime() + this.deps.timeoutMs).toISOString(),
+        expiresAt: new Date(now.getTime() + timeoutMs).toISOString(),
       };
       await this.deps.uow.read.questions.insert(question);
       request.onRecorded(question);
-      stopTimer = this.startTimer(this.deps.timeoutMs, () => void this.close(id, 'timeout'));
+      stopTimer = this.startTimer(timeoutMs, () => void this.close(id, 'timeout'));
       request.signal.addEventListener('abort', onAbort, { once: true });
       if (request.signal.aborted) onAbort();
       return await settled;
@@ -117,9 +125,14 @@ export class QuestionService {
     for (const id of this.waiters.forSessions(sessionIds)) await this.settleFromRow(id);
   }
 
-  /** Writes down the expiry of questions left pending past it (at boot: their calls died with the process). */
+  /**
+   * At boot: writes down the expiry of questions left pending past it (their calls died with the
+   * process), and cancels pending permission questions (their requests were already rejected).
+   */
   async expireStale(): Promise<number> {
-    return this.deps.uow.read.questions.expireStale(this.deps.clock().toISOString());
+    const now = this.deps.clock().toISOString();
+    const expired = await this.deps.uow.read.questions.expireStale(now);
+    return expired + (await this.deps.uow.read.questions.cancelOrphanedPermissions(now));
   }
 
   async list(filter: { state?: QuestionState; taskId?: string }): Promise<{ now: string; questions: Question[] }> {
@@ -151,6 +164,13 @@ export class QuestionService {
         new AppError('failed_precondition', `question ${id} is ${effectiveState(question, now)}, not pending`);
       if (effectiveState(question, now) !== 'pending') throw conflict();
       const answers = parseAnswers(question.questions, body);
+      // The agent's request died with its call (a restart): a late answer could reach nobody.
+      if (question.kind === 'permission' && !this.waiters.has(id)) {
+        throw new AppError(
+          'failed_precondition',
+          `question ${id}: the agent's permission request is no longer waiting`,
+        );
+      }
       if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
       const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
       if (this.waiters.has(id)) {

@@ -173,6 +173,20 @@ export class QuestionStore {
     );
   }
 
+  /**
+   * Pending permission questions -> cancelled (boot): their agent's request was held by the process
+   * that died, and agentctl rejected it when that stream dropped, so nobody can take an answer.
+   */
+  async cancelOrphanedPermissions(now: string): Promise<number> {
+    const rows = await this.db<QuestionRow>('questions').select('id').where({ state: 'pending', kind: 'permission' });
+    const columns = { state: 'cancelled', closed_reason: 'cancelled' };
+    return this.closeEach(
+      rows.map((row) => row.id),
+      columns,
+      now,
+    );
+  }
+
   /** Pending questions past their expiry -> expired (timeout). */
   async expireStale(now: string): Promise<number> {
     const rows = await this.db<QuestionRow>('questions')

@@ -8,8 +8,12 @@ export const QUESTION_STATES = ['pending', 'answered', 'expired', 'cancelled'] a
 export type QuestionState = (typeof QUESTION_STATES)[number];
 export const QuestionStateSchema = z.enum(QUESTION_STATES);
 
-/** 'user': asked of the operator. A later issue adds 'parent'. */
-export const QUESTION_KINDS = ['user'] as const;
+/**
+ * 'user': asked of the operator by ask_user_question_kandev. 'permission': an agent's ACP permission
+ * request under policy ask (ADR 2026-12-01-permission-policy), one item with the agent's options.
+ * Parent questions have their own table.
+ */
+export const QUESTION_KINDS = ['user', 'permission'] as const;
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 export const QuestionKindSchema = z.enum(QUESTION_KINDS);
 

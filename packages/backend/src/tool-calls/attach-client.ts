@@ -5,6 +5,9 @@ import {
   controlTokenMetadata,
   isAppError,
   loadAgentctlProto,
+  permissionDecisionToWire,
+  type PermissionRequestInfo,
+  permissionRequestFromWire,
   sessionEventFromWire,
   type WireAgentctlMessageOutput,
   type WireBackendMessage,
@@ -14,6 +17,11 @@ import type { Logger } from '../logger';
 import { retryDelayMs } from '../retry/retry-backoff';
 import type { SessionEventSink } from '../turns/session-event-handler';
 import type { ToolCallChannel } from './tool-call-dispatcher';
+
+/** Who decides agents' permission requests (policy ask): an option id, or null to reject. Never throws. */
+export interface PermissionSink {
+  decide(request: PermissionRequestInfo, signal: AbortSignal): Promise<string | null>;
+}
 
 /** Who runs the calls that arrive on the stream (the ToolCallDispatcher; a fake in tests). */
 export interface ToolCallSink {
@@ -27,6 +35,8 @@ export interface AttachClientOptions {
   sink: ToolCallSink;
   /** Who applies the session events that arrive on the stream (turns, agent output, exits). */
   events: SessionEventSink;
+  /** Absent: every permission request is rejected at once. */
+  permissions?: PermissionSink;
   /** Re-open delays: doubling from baseMs up to maxDelayMs, with jitter. */
   backoff: { baseMs: number; maxDelayMs: number };
   logger: Logger;
@@ -133,7 +143,21 @@ export class AttachClient {
       this.track(this.options.sink.dispatch(message.tool_call, channel));
       return;
     }
+    if (message.kind === 'permission_request' && message.permission_request) {
+      this.track(this.decidePermission(message.permission_request, channel));
+      return;
+    }
     if (message.kind === 'session_event' && message.session_event) this.receiveEvent(message.session_event);
+  }
+
+  /** Answers on the stream the request came on (a dropped stream already made agentctl reject it). */
+  private async decidePermission(
+    wire: NonNullable<WireAgentctlMessageOutput['permission_request']>,
+    channel: ToolCallChannel,
+  ): Promise<void> {
+    const request = permissionRequestFromWire(wire);
+    const optionId = (await this.options.permissions?.decide(request, channel.signal)) ?? null;
+    channel.send({ permission_decision: permissionDecisionToWire(request.requestId, optionId) });
   }
 
   private receiveEvent(wire: NonNullable<WireAgentctlMessageOutput['session_event']>): void {

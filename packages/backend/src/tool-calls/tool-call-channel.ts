@@ -3,7 +3,7 @@ import type { AgentctlEndpoint } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { SessionEventSink } from '../turns/session-event-handler';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { AttachClient } from './attach-client';
+import { AttachClient, type PermissionSink } from './attach-client';
 import { AttachSupervisor } from './attach-supervisor';
 import type { ToolHandlers } from '../tools/tool-handler';
 import { ToolCallDispatcher, type ToolCallDispatcherDeps } from './tool-call-dispatcher';
@@ -15,6 +15,8 @@ export interface ToolCallChannelDeps {
   uow: UnitOfWork;
   handlers: ToolHandlers;
   events: SessionEventSink;
+  /** Decides permission requests; told when a session's agent exits so its held ones end. */
+  permissions?: PermissionSink & { agentGone(sessionId: string): void };
   heartbeatMs: number;
   logger: Logger;
   metrics?: ToolCallDispatcherDeps['metrics'];
@@ -43,11 +45,26 @@ export function createToolCallChannel(deps: ToolCallChannelDeps): AttachSupervis
         endpoint,
         backendId,
         sink: dispatcher,
-        events: deps.events,
+        events: withAgentExits(deps.events, deps.permissions),
+        permissions: deps.permissions,
         backoff: ATTACH_BACKOFF,
         logger: deps.logger,
         onAttached: deps.onAttached,
         onDetached: deps.onDetached,
       }),
   );
+}
+
+/** An agent that exits ends its session's held permission requests (their questions close 'cancelled'). */
+function withAgentExits(
+  events: SessionEventSink,
+  permissions: { agentGone(sessionId: string): void } | undefined,
+): SessionEventSink {
+  if (permissions === undefined) return events;
+  return {
+    handle(event, agentctlAddress) {
+      if (event.kind === 'agent_exited') permissions.agentGone(event.sessionId);
+      return events.handle(event, agentctlAddress);
+    },
+  };
 }

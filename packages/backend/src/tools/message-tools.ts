@@ -84,6 +84,7 @@ async function replyToQuestion(
     );
   }
   const { queued, message } = result;
+  deps.parentAnswers?.answered(question.id, input.prompt);
   if (queued.sessionId !== null) void deps.prompts.kick(queued.sessionId);
   deps.logger.info({ questionId: question.id, childTaskId: question.childTaskId }, 'parent question answered');
   return reply(

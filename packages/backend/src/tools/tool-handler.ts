@@ -59,4 +59,6 @@ export interface ToolHandlerDeps {
   questions: QuestionService;
   /** Drains a session's queue after a tool queued a prompt for it (message_task_kandev). */
   prompts: PromptKicker;
+  /** Told of each accepted parent-question reply: a held permission request may wait for it. */
+  parentAnswers?: { answered(questionId: string, reply: string): void };
 }

@@ -51,6 +51,14 @@ export function sessions(program: Command): void {
     );
 }
 
+interface CreateOptions {
+  command: string;
+  arg?: string[];
+  env?: string[];
+  mcp: boolean;
+  permissionPolicy?: string;
+}
+
 export function profiles(program: Command): void {
   const noun = addNoun(program, ['profiles', 'profile'], 'list, show and create agent profiles');
   const list = z.object({ agent_profiles: z.array(ProfileSchema) });
@@ -60,10 +68,11 @@ export function profiles(program: Command): void {
     .action(
       run(async (ctx) => {
         const { agent_profiles: items } = await ctx.api.get(list, '/api/agent-profiles');
-        printList(ctx, items, ['ID', 'NAME', 'MCP', 'COMMAND'], (p: Profile) => [
+        printList(ctx, items, ['ID', 'NAME', 'MCP', 'PERMISSIONS', 'COMMAND'], (p: Profile) => [
           p.id,
           p.name,
           p.supports_mcp ? 'yes' : 'no',
+          p.permission_policy ?? '',
           [p.command, ...(p.args ?? [])].join(' '),
         ]);
       }),
@@ -84,16 +93,27 @@ export function profiles(program: Command): void {
     .option('-a, --arg <arg>', 'one argument (repeatable, in order)', collect)
     .option('--env <KEY=VALUE>', 'one environment variable (repeatable); stored sealed', collect)
     .option('--no-mcp', 'the agent cannot take MCP servers (supports_mcp: false)')
+    .option(
+      '--permission-policy <policy>',
+      "ask (default), allow_all or deny_all: who answers the agent's permission requests",
+    )
     .description('create an agent profile')
     .action(
-      run(async (ctx, name: string, options: { command: string; arg?: string[]; env?: string[]; mcp: boolean }) => {
+      run(async (ctx, name: string, options: CreateOptions) => {
         const env: Record<string, string> = {};
         for (const pair of options.env ?? []) {
           const at = pair.indexOf('=');
           if (at <= 0) throw usage(`--env wants KEY=VALUE, got "${pair}"`);
           env[pair.slice(0, at)] = pair.slice(at + 1);
         }
-        const body = { name, command: options.command, args: options.arg ?? [], env, supports_mcp: options.mcp };
+        const body = {
+          name,
+          command: options.command,
+          args: options.arg ?? [],
+          env,
+          supports_mcp: options.mcp,
+          ...(options.permissionPolicy === undefined ? {} : { permission_policy: options.permissionPolicy }),
+        };
         const profile = await ctx.api.post(ProfileSchema, '/api/agent-profiles', body);
         if (ctx.json) ctx.out.json(profile);
         else ctx.out.line(`created agent profile ${paint(ctx.out, 'bold', profile.id)} (${profile.name})`);

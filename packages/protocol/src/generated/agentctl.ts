@@ -17,6 +17,9 @@ import type { GetSessionRequest as _kandev_agentctl_v1_GetSessionRequest, GetSes
 import type { LaunchConfig as _kandev_agentctl_v1_LaunchConfig, LaunchConfig__Output as _kandev_agentctl_v1_LaunchConfig__Output } from './kandev/agentctl/v1/LaunchConfig';
 import type { ListSessionsRequest as _kandev_agentctl_v1_ListSessionsRequest, ListSessionsRequest__Output as _kandev_agentctl_v1_ListSessionsRequest__Output } from './kandev/agentctl/v1/ListSessionsRequest';
 import type { ListSessionsResponse as _kandev_agentctl_v1_ListSessionsResponse, ListSessionsResponse__Output as _kandev_agentctl_v1_ListSessionsResponse__Output } from './kandev/agentctl/v1/ListSessionsResponse';
+import type { PermissionDecision as _kandev_agentctl_v1_PermissionDecision, PermissionDecision__Output as _kandev_agentctl_v1_PermissionDecision__Output } from './kandev/agentctl/v1/PermissionDecision';
+import type { PermissionOption as _kandev_agentctl_v1_PermissionOption, PermissionOption__Output as _kandev_agentctl_v1_PermissionOption__Output } from './kandev/agentctl/v1/PermissionOption';
+import type { PermissionRequest as _kandev_agentctl_v1_PermissionRequest, PermissionRequest__Output as _kandev_agentctl_v1_PermissionRequest__Output } from './kandev/agentctl/v1/PermissionRequest';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from './kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from './kandev/agentctl/v1/PromptResponse';
 import type { RestoreSessionRequest as _kandev_agentctl_v1_RestoreSessionRequest, RestoreSessionRequest__Output as _kandev_agentctl_v1_RestoreSessionRequest__Output } from './kandev/agentctl/v1/RestoreSessionRequest';
@@ -61,6 +64,10 @@ export interface ProtoGrpcType {
         LaunchConfig: MessageTypeDefinition<_kandev_agentctl_v1_LaunchConfig, _kandev_agentctl_v1_LaunchConfig__Output>
         ListSessionsRequest: MessageTypeDefinition<_kandev_agentctl_v1_ListSessionsRequest, _kandev_agentctl_v1_ListSessionsRequest__Output>
         ListSessionsResponse: MessageTypeDefinition<_kandev_agentctl_v1_ListSessionsResponse, _kandev_agentctl_v1_ListSessionsResponse__Output>
+        PermissionDecision: MessageTypeDefinition<_kandev_agentctl_v1_PermissionDecision, _kandev_agentctl_v1_PermissionDecision__Output>
+        PermissionOption: MessageTypeDefinition<_kandev_agentctl_v1_PermissionOption, _kandev_agentctl_v1_PermissionOption__Output>
+        PermissionPolicy: EnumTypeDefinition
+        PermissionRequest: MessageTypeDefinition<_kandev_agentctl_v1_PermissionRequest, _kandev_agentctl_v1_PermissionRequest__Output>
         PromptRequest: MessageTypeDefinition<_kandev_agentctl_v1_PromptRequest, _kandev_agentctl_v1_PromptRequest__Output>
         PromptResponse: MessageTypeDefinition<_kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptResponse__Output>
         Provider: EnumTypeDefinition

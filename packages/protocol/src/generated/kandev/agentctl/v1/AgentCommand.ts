@@ -1,5 +1,6 @@
 // Original file: proto/kandev/agentctl/v1/agentctl.proto
 
+import type { PermissionPolicy as _kandev_agentctl_v1_PermissionPolicy, PermissionPolicy__Output as _kandev_agentctl_v1_PermissionPolicy__Output } from '../../../kandev/agentctl/v1/PermissionPolicy';
 
 export interface AgentCommand {
   'command'?: (string);
@@ -8,6 +9,7 @@ export interface AgentCommand {
   'cwd'?: (string);
   'supports_mcp'?: (boolean);
   'resume_acp_session_id'?: (string);
+  'permission_policy'?: (_kandev_agentctl_v1_PermissionPolicy);
 }
 
 export interface AgentCommand__Output {
@@ -17,4 +19,5 @@ export interface AgentCommand__Output {
   'cwd': (string);
   'supports_mcp': (boolean);
   'resume_acp_session_id': (string);
+  'permission_policy': (_kandev_agentctl_v1_PermissionPolicy__Output);
 }
