@@ -72,9 +72,10 @@ function targetFromRow(row: TargetRow): PollTarget {
   };
 }
 
-function checkpointOf(value: unknown): Checkpoint | null {
+/** A stored checkpoint column (task_mrs, task_prs); null when absent or of another shape. */
+export function checkpointOf(value: unknown, column = 'task_mrs.lifecycle_checkpoint'): Checkpoint | null {
   if (value === null || value === undefined) return null;
-  const parsed = CheckpointSchema.safeParse(parseJsonColumn(z.unknown(), value, 'task_mrs.lifecycle_checkpoint'));
+  const parsed = CheckpointSchema.safeParse(parseJsonColumn(z.unknown(), value, column));
   // A checkpoint of another shape (none was ever written before this feature) restarts at a baseline.
   return parsed.success ? parsed.data : null;
 }
