@@ -244,3 +244,17 @@ export async function startGithubServer(cleanup: Cleanup): Promise<GithubTestSer
   holder.github = github;
   return github;
 }
+
+/**
+ * For a backend process that stores GitHub tokens (each is verified with GET /user): a test server
+ * that takes any token and answers with `login`, and the env that points the backend at it.
+ */
+export async function githubForBackend(
+  cleanup: Cleanup,
+  login = GITHUB_TEST_LOGIN,
+): Promise<{ github: GithubTestServer; env: { KANDEV_GITHUB_API_URL: string } }> {
+  const github = await startGithubServer(cleanup);
+  github.acceptAnyToken = true;
+  github.login = login;
+  return { github, env: { KANDEV_GITHUB_API_URL: github.apiUrl } };
+}

@@ -33,7 +33,16 @@ describe('GitHub PR lifecycle (in process)', () => {
     expect(rejected).toBeInstanceOf(AppError);
     expect(rejected).toMatchObject({ code: 'invalid_argument', message: 'GitHub rejected the token (401)' });
     expect(JSON.stringify(rejected)).not.toContain('ghp_wrong');
+    // The API root is the operator's: a credential cannot send its token elsewhere.
+    const redirected = await fresh.env.credentials
+      .put('w', 'github', { token: GITHUB_TOKEN, base_url: 'http://127.0.0.1:1' })
+      .catch((e: unknown) => e);
+    expect(redirected).toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringContaining('KANDEV_GITHUB_API_URL'),
+    });
     expect(await fresh.env.uow.read.workspaceCredentials.find('w', 'github')).toBeUndefined();
+    expect(fresh.github.count('/user')).toBe(1); // the rejected token's check only
   });
 
   test('review requested for the stored login: one prompt; repeats none; removed and requested again: another', async () => {
