@@ -5,9 +5,9 @@
 // authorized answer spends one and carries x-ratelimit-limit/-remaining/-reset. Tests change PRs,
 // reviews and checks, spend the limit (403 + remaining 0), script answers and count requests.
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Cleanup } from './cleanup';
+import { listenOnLoopback } from './loopback-server';
 
 export const GITHUB_TOKEN = 'ghp_test-token-0123456789abcdefghij';
 export const GITHUB_TEST_LOGIN = 'reviewer-bot';
@@ -225,22 +225,13 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export async function startGithubServer(cleanup: Cleanup): Promise<GithubTestServer> {
   const holder: { github?: GithubTestServer } = {};
-  const server = createServer((req, res) => {
+  const url = await listenOnLoopback(cleanup, (req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => holder.github?.handle(req, res, body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const { port } = server.address() as AddressInfo;
-  const github = new GithubTestServer(`http://127.0.0.1:${port}`);
+  const github = new GithubTestServer(url);
   holder.github = github;
   return github;
 }

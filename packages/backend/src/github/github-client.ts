@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import {
-  failureOf,
-  type FetchLike,
-  parseRetryAfter,
-  ProviderCallError,
-  type ProviderFailure,
-} from '../provider-http/provider-http';
+import { failureOf, type FetchLike, parseRetryAfter, ProviderCallError } from '../provider-http/provider-http';
 import {
   type CheckRun,
   GithubCheckRunsSchema,
@@ -26,17 +20,7 @@ export const GITHUB_DEFAULT_API_URL = 'https://api.github.com';
 
 /** A GitHub call that failed. The message names the call and the status only (a refusal: GitHub's reason). */
 export class GithubError extends ProviderCallError {
-  constructor(
-    failure: ProviderFailure,
-    message: string,
-    status: number | null,
-    retryAfterMs: number | null = null,
-    /** x-ratelimit-reset (epoch ms) when the primary rate limit is spent; the poller waits until then. */
-    readonly resetAtMs: number | null = null,
-  ) {
-    super(failure, message, status, retryAfterMs);
-    this.name = 'GithubError';
-  }
+  override name = 'GithubError';
 }
 
 export interface GithubClientOptions {

@@ -24,10 +24,7 @@ export type GitlabFailure = ProviderFailure;
 
 /** A GitLab call that failed. The message names the call and the status only. */
 export class GitlabError extends ProviderCallError {
-  constructor(failure: GitlabFailure, message: string, status: number | null, retryAfterMs: number | null = null) {
-    super(failure, message, status, retryAfterMs);
-    this.name = 'GitlabError';
-  }
+  override name = 'GitlabError';
 }
 
 export interface GitlabClientOptions {

@@ -1,8 +1,7 @@
 import { GitlabError } from '../gitlab/gitlab-client';
-import type { Logger } from '../logger';
 import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { LinkPoller, type LinkPollPolicy, type Timers } from './link-poller';
+import { LinkPoller, type LinkPollerDeps, type LinkPollPolicy } from './link-poller';
 import type { WorkspaceGitlab } from './mr-evaluator';
 import type { PollTarget } from './mr-lifecycle-store';
 import type { MrUpdates } from './mr-updates';
@@ -10,15 +9,11 @@ import type { MrUpdates } from './mr-updates';
 export type { Timers } from './link-poller';
 export type MrPollPolicy = LinkPollPolicy;
 
-export interface MrPollerDeps {
+export interface MrPollerDeps extends Pick<LinkPollerDeps<PollTarget>, 'clock' | 'logger' | 'random' | 'timers'> {
   uow: UnitOfWork;
-  clock: () => Date;
-  logger: Logger;
   gitlab: WorkspaceGitlab;
   updates: MrUpdates;
   policy: MrPollPolicy;
-  random?: () => number;
-  timers?: Timers;
   /** Counts reads and failed reads. */
   metrics?: Pick<BackendMetrics, 'gitlabPoll' | 'gitlabPollFailed'>;
 }
@@ -28,20 +23,14 @@ export interface MrPollerDeps {
  * updates the link and is emitted, reviewers included, as an 'MR updated' event. A failing link backs
  * off alone (link-poller.ts); its error is shown on the link.
  */
-export class MrPoller {
-  private readonly poller: LinkPoller<PollTarget>;
-
-  constructor(private readonly deps: MrPollerDeps) {
+export class MrPoller extends LinkPoller<PollTarget> {
+  constructor(deps: MrPollerDeps) {
     const { uow, clock, logger } = deps;
-    this.poller = new LinkPoller<PollTarget>({
-      clock,
-      logger,
-      policy: deps.policy,
-      random: deps.random,
-      timers: deps.timers,
+    super({
+      ...deps,
       name: 'MR poll',
       listTargets: () => uow.read.mrLifecycle.listPollable(),
-      poll: (target) => this.poll(target),
+      poll: (target) => pollMr(deps, target),
       requestedWaitMs: (error) => (error instanceof GitlabError ? error.retryAfterMs : null),
       onFailure: async (target, error, delayMs) => {
         deps.metrics?.gitlabPollFailed(error);
@@ -51,34 +40,21 @@ export class MrPoller {
       },
     });
   }
+}
 
-  start(): void {
-    this.poller.start();
+async function pollMr(deps: MrPollerDeps, target: PollTarget): Promise<void> {
+  const { uow, clock } = deps;
+  deps.metrics?.gitlabPoll();
+  const client = await deps.gitlab(target.workspaceId);
+  if (client === undefined) {
+    throw new GitlabError('unauthorized', 'no GitLab credentials are configured for this workspace', null);
   }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
-
-  /** One poll of every due link; resolves when their reads and evaluations are done. */
-  pollOnce(): Promise<void> {
-    return this.poller.pollOnce();
-  }
-
-  private async poll(target: PollTarget): Promise<void> {
-    const { uow, clock } = this.deps;
-    this.deps.metrics?.gitlabPoll();
-    const client = await this.deps.gitlab(target.workspaceId);
-    if (client === undefined) {
-      throw new GitlabError('unauthorized', 'no GitLab credentials are configured for this workspace', null);
-    }
-    const observed = await client.mergeRequest(target.projectPath, target.iid);
-    await uow.read.mrLifecycle.recordObservation(target.linkId, observed, clock().toISOString());
-    await this.deps.updates.emit({
-      ...target,
-      state: observed.state,
-      headSha: observed.headSha,
-      reviewers: { valid: true, usernames: observed.reviewers },
-    });
-  }
+  const observed = await client.mergeRequest(target.projectPath, target.iid);
+  await uow.read.mrLifecycle.recordObservation(target.linkId, observed, clock().toISOString());
+  await deps.updates.emit({
+    ...target,
+    state: observed.state,
+    headSha: observed.headSha,
+    reviewers: { valid: true, usernames: observed.reviewers },
+  });
 }

@@ -1,9 +1,16 @@
 import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import type { Checkpoint } from '../mr-lifecycle/lifecycle-rules';
-import { checkpointOf, type LastEvaluation, LastEvaluationSchema } from '../mr-lifecycle/mr-lifecycle-store';
+import {
+  checkpointOf,
+  type LastEvaluation,
+  LIFECYCLE_COLUMNS,
+  lifecycleOf,
+  recordObservation,
+  recordPollError,
+} from '../mr-lifecycle/mr-lifecycle-store';
 import { type AutomationOptions, type PrState, PrStateSchema } from '../provider-automation/review-link';
-import { parseJsonColumn, toBoolean, toNullableIsoString } from '../store/row-values';
+import { parseJsonColumn, toBoolean } from '../store/row-values';
 import { type MergeOutcome, MergeOutcomeSchema } from './pr-rules';
 
 // Targeted reads and writes of task_prs for the PR poller and evaluator (migration 014). The owner and
@@ -127,14 +134,12 @@ export class PrLifecycleStore {
   }
 
   /** What a poll read: the link's state and head move; the poll error clears. */
-  async recordObservation(linkId: string, observed: { state: PrState; headSha: string }, now: string): Promise<void> {
-    await this.db('task_prs')
-      .where({ id: linkId })
-      .update({ state: observed.state, head_sha: observed.headSha, polled_at: now, poll_error: null, updated_at: now });
+  recordObservation(linkId: string, observed: { state: PrState; headSha: string }, now: string): Promise<void> {
+    return recordObservation(this.db, 'task_prs', linkId, observed, now);
   }
 
-  async recordPollError(linkId: string, message: string, now: string): Promise<void> {
-    await this.db('task_prs').where({ id: linkId }).update({ poll_error: message, polled_at: now });
+  recordPollError(linkId: string, message: string, now: string): Promise<void> {
+    return recordPollError(this.db, 'task_prs', linkId, message, now);
   }
 
   async saveEvaluation(
@@ -154,29 +159,10 @@ export class PrLifecycleStore {
   async view(taskId: string, linkId: string): Promise<PrLifecycleView | undefined> {
     const row = await this.db('task_prs')
       .where({ id: linkId, task_id: taskId })
-      .first<Record<string, unknown> | undefined>(
-        'state',
-        'head_sha',
-        'polled_at',
-        'poll_error',
-        'lifecycle_checkpoint',
-        'last_evaluation',
-        'merge_outcome',
-      );
+      .first<Record<string, unknown> | undefined>(...LIFECYCLE_COLUMNS, 'merge_outcome');
     if (row === undefined) return undefined;
     const state = PrStateSchema.safeParse(row.state);
     if (!state.success) throw new AppError('internal', `task_prs ${linkId} has an unknown state`);
-    return {
-      state: state.data,
-      head_sha: typeof row.head_sha === 'string' ? row.head_sha : null,
-      polled_at: toNullableIsoString(row.polled_at),
-      poll_error: typeof row.poll_error === 'string' ? row.poll_error : null,
-      checkpoint: checkpointOf(row.lifecycle_checkpoint, 'task_prs.lifecycle_checkpoint'),
-      last_evaluation:
-        row.last_evaluation === null || row.last_evaluation === undefined
-          ? null
-          : parseJsonColumn(LastEvaluationSchema, row.last_evaluation, 'task_prs.last_evaluation'),
-      merge: mergeOf(row.merge_outcome),
-    };
+    return { state: state.data, ...lifecycleOf(row, 'task_prs'), merge: mergeOf(row.merge_outcome) };
   }
 }

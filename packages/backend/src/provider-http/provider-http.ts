@@ -32,6 +32,8 @@ export class ProviderCallError extends AppError {
     readonly status: number | null,
     /** How long the provider asked us to wait (Retry-After, or a rate-limit reset), when it said. */
     readonly retryAfterMs: number | null = null,
+    /** When a spent rate limit resets (epoch ms; GitHub's x-ratelimit-reset), when the provider said. */
+    readonly resetAtMs: number | null = null,
   ) {
     super(FAILURE_CODE[failure], message, { failure, status, retry_after_ms: retryAfterMs });
     this.name = 'ProviderCallError';
