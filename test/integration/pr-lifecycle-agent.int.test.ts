@@ -8,7 +8,7 @@ import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { GITHUB_TEST_LOGIN, GITHUB_TOKEN, startGithubServer } from '../helpers/github-server';
 import { startBackend, stopProcess } from '../helpers/processes';
-import { waitUntil } from '../helpers/wait';
+import { waitForAnotherPoll } from '../helpers/wait';
 
 const REPO = 'acme/svc';
 const NUMBER = 7;
@@ -58,14 +58,8 @@ describe('GitHub PR lifecycle with a real backend and the test agent', () => {
     );
     const lifecycle = async () =>
       (await api.request<LifecycleBody>('GET', `/api/tasks/${task.id}/prs/${link.id}/lifecycle`)).body;
-    const wait = <T>(probe: () => Promise<T | undefined>, what: string) =>
-      waitUntil(probe, { timeoutMs: RUNTIME_TIMEOUT_MS, logs: backend.logs, what });
     // The barrier for "one fix prompt per commit": a later poll was observed, and still two prompts.
-    const seen = (await lifecycle()).polled_at!;
-    await wait(async () => {
-      const view = await lifecycle();
-      return view.polled_at !== null && view.polled_at > seen ? view : undefined;
-    }, 'another poll');
+    await waitForAnotherPoll(lifecycle, { timeoutMs: RUNTIME_TIMEOUT_MS, logs: backend.logs });
     expect(await runtime.prompts(session.session_id)).toHaveLength(2);
     expect(github.count(`/repos/${REPO}/pulls/${NUMBER}/merge`)).toBe(0);
 
