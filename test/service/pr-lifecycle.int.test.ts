@@ -4,6 +4,7 @@
 // evaluation committed, so "nothing more" is asserted after a later observed poll.
 import { AppError } from '@kandev/protocol';
 import { useCleanup } from '../helpers/cleanup';
+import { parseMetrics, sampleValue } from '../helpers/metrics';
 import { GITHUB_TEST_LOGIN as ME, GITHUB_TOKEN } from '../helpers/github-server';
 import { createPrLifecycleEnv, NUMBER, type PrLifecycleEnv, POLICY, REPO } from '../helpers/pr-lifecycle';
 import { NOW } from '../helpers/provider-automation';
@@ -98,6 +99,9 @@ describe('GitHub PR lifecycle (in process)', () => {
       Array.from({ length: 6 }, () => [true, 304]),
     );
     expect(t.github.remaining).toBe(remaining);
+    const samples = parseMetrics(await t.env.backend.metrics.registry.metrics());
+    expect(sampleValue(samples, 'kandev_backend_github_polls_total', { result: 'not_modified' })).toBe(2);
+    expect(sampleValue(samples, 'kandev_backend_github_polls_total', { result: 'read' })).toBe(1);
     expect(await t.lifecycle()).toMatchObject({ state: 'open', head_sha: '1'.repeat(40), poll_error: null });
     // A change is a 200 again, and is seen.
     await pollWith(t, { state: 'closed', merged: true });
@@ -113,6 +117,8 @@ describe('GitHub PR lifecycle (in process)', () => {
     t.github.setPull(REPO, NUMBER, { state: 'closed', merged: true });
     await t.poller.pollOnce();
     expect((await t.lifecycle()).poll_error).toBe(`reading pull request #${NUMBER} failed: GitHub rate limit (403)`);
+    const samples = parseMetrics(await t.env.backend.metrics.registry.metrics());
+    expect(sampleValue(samples, 'kandev_backend_github_poll_errors_total', { code: 'unavailable' })).toBe(1);
     const reads = t.github.count(PULL);
     t.advance(299_000); // past the exponential base (10 s), short of the reset
     await t.poller.pollOnce();

@@ -91,7 +91,7 @@ const UNVERIFIED_GITHUB: GithubPort = {
 
 /** The GitHub PR lifecycle: each workspace's own token against the configured API. */
 function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, prompts: PromptKicker) {
-  const { uow, clock, random, component } = base;
+  const { uow, clock, random, component, metrics } = base;
   const port = ports.github ?? UNVERIFIED_GITHUB;
   const github: WorkspaceGithub = async (workspaceId) => {
     const credential = await uow.read.workspaceCredentials.findSecret(workspaceId, 'github');
@@ -100,7 +100,7 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
   const prEvaluator = new PrEvaluator({ uow, clock, logger: component('pr-lifecycle'), github, prompts });
   const policy = config.githubPoll ?? config.gitlabPoll;
   const logger = component('pr-poller');
-  const prPoller = new PrPoller({ uow, clock, logger, github, evaluator: prEvaluator, policy, random });
+  const prPoller = new PrPoller({ uow, clock, logger, github, evaluator: prEvaluator, policy, random, metrics });
   return { prEvaluator, prPoller };
 }
 

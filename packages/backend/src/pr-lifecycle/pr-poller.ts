@@ -1,5 +1,6 @@
 import { GithubError } from '../github/github-client';
 import { LinkPoller, type LinkPollerDeps, type LinkPollPolicy } from '../mr-lifecycle/link-poller';
+import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { PrEvaluator, WorkspaceGithub } from './pr-evaluator';
 import type { PrPollTarget } from './pr-lifecycle-store';
@@ -9,6 +10,8 @@ export interface PrPollerDeps extends Pick<LinkPollerDeps<PrPollTarget>, 'clock'
   github: WorkspaceGithub;
   evaluator: PrEvaluator;
   policy: LinkPollPolicy;
+  /** Counts answered and failed polls. */
+  metrics?: Pick<BackendMetrics, 'githubPoll' | 'githubPollFailed'>;
 }
 
 /** How long GitHub asked us to wait: Retry-After, else until x-ratelimit-reset (by our clock). */
@@ -33,6 +36,7 @@ export class PrPoller extends LinkPoller<PrPollTarget> {
       poll: (target) => pollPr(deps, target),
       requestedWaitMs: githubWaitMs,
       onFailure: async (target, error, delayMs) => {
+        deps.metrics?.githubPollFailed(error);
         const message = error instanceof GithubError ? error.message : 'reading the pull request failed';
         logger.warn({ linkId: target.linkId, err: error, delayMs }, 'PR poll failed; backing off');
         await uow.read.prLifecycle.recordPollError(target.linkId, message, clock().toISOString());
@@ -48,7 +52,8 @@ async function pollPr(deps: PrPollerDeps, target: PrPollTarget): Promise<void> {
     throw new GithubError('unauthorized', 'no GitHub credentials are configured for this workspace', null);
   }
   const also = { reviews: target.readChecks, checks: target.readChecks };
-  const { observation } = await client.pullRequest(target.owner, target.repo, target.number, also);
+  const { observation, notModified } = await client.pullRequest(target.owner, target.repo, target.number, also);
+  deps.metrics?.githubPoll(notModified);
   await uow.read.prLifecycle.recordObservation(target.linkId, observation, clock().toISOString());
   await deps.evaluator
     .handle({ ...target, observation })
