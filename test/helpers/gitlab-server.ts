@@ -3,10 +3,10 @@
 // test/fixtures/gitlab/ (shaped like GitLab's documented responses) with per-test changes; unknown
 // routes answer 404. Tests script failures (401, 429 + Retry-After, 5xx) and count requests.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Cleanup } from './cleanup';
+import { listenOnLoopback } from './loopback-server';
 import { REPO_ROOT } from './processes';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/gitlab');
@@ -109,17 +109,8 @@ export async function startGitlabServer(
   options: { prefix?: string } = {},
 ): Promise<GitlabTestServer> {
   const holder: { gitlab?: GitlabTestServer } = {};
-  const server = createServer((req, res) => holder.gitlab?.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, GITLAB_TEST_HOST, resolve));
-  cleanup.defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const { port } = server.address() as AddressInfo;
-  const gitlab = new GitlabTestServer(`http://${GITLAB_TEST_HOST}:${port}`, options.prefix ?? '');
+  const url = await listenOnLoopback(cleanup, (req, res) => holder.gitlab?.handle(req, res));
+  const gitlab = new GitlabTestServer(url, options.prefix ?? '');
   holder.gitlab = gitlab;
   return gitlab;
 }

@@ -5,6 +5,7 @@ import type {
   AgentctlPort,
   BackendConfig,
   BackendPorts,
+  GithubPort,
   GitlabPort,
 } from '../../packages/backend/src/composition/backend-ports';
 import { type Backend, createBackend } from '../../packages/backend/src/composition/create-backend';
@@ -41,6 +42,8 @@ export interface InProcessBackendOptions {
   /** Default: no agentctl is up at all. */
   agentctl?: AgentctlPort;
   gitlab?: GitlabPort;
+  /** Default: GitHub at api.github.com, tokens stored unverified. */
+  github?: GithubPort;
   random?: BackendPorts['random'];
   startTimer?: BackendPorts['startTimer'];
   gate?: BackendPorts['gate'];
@@ -66,6 +69,7 @@ export async function createInProcessBackend(cleanup: Cleanup, options: InProces
       clock: options.clock ?? (() => new Date()),
       agentctl: options.agentctl ?? fakeAgentctlPort(),
       gitlab: options.gitlab ?? UNVERIFIED_GITLAB,
+      github: options.github,
       random: options.random,
       startTimer: options.startTimer,
       gate: options.gate,

@@ -1,6 +1,6 @@
 // The provider-automation tests in process: the backend's services and tool handlers on a fresh SQLite
 // file, and no agentctl (source changes commit; their live refresh fails and is only recorded).
-import type { GitlabPort } from '../../packages/backend/src/composition/backend-ports';
+import type { GithubPort, GitlabPort } from '../../packages/backend/src/composition/backend-ports';
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
 import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
@@ -18,6 +18,7 @@ export interface ProviderAutomationOptions {
   clock?: () => Date;
   /** Default: GitLab reached for real, tokens stored unverified. */
   gitlab?: GitlabPort;
+  github?: GithubPort;
   config?: InProcessBackendOptions['config'];
   random?: () => number;
 }
@@ -26,6 +27,7 @@ export async function createProviderAutomationEnv(cleanup: Cleanup, options: Pro
   const { db, logger, backend } = await createInProcessBackend(cleanup, {
     clock: options.clock ?? (() => new Date(NOW)),
     gitlab: options.gitlab,
+    github: options.github,
     random: options.random,
     // No agentctl is up: a refresh fails once, recorded, never retried in the background.
     config: { refreshRetry: { baseMs: 1, maxDelayMs: 4, maxAttempts: 0 }, ...options.config },

@@ -26,3 +26,21 @@ export async function waitUntil<T>(probe: () => T | Promise<T>, options: WaitOpt
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
   }
 }
+
+/**
+ * The barrier before asserting that a lifecycle poller queued nothing more: a poll later than the one
+ * already seen (`polled_at` of GET …/lifecycle moved on).
+ */
+export async function waitForAnotherPoll(
+  lifecycle: () => Promise<{ polled_at: string | null }>,
+  options: Omit<WaitOptions, 'what'>,
+): Promise<void> {
+  const seen = (await lifecycle()).polled_at ?? '';
+  await waitUntil(
+    async () => {
+      const view = await lifecycle();
+      return view.polled_at !== null && view.polled_at > seen ? view : undefined;
+    },
+    { ...options, what: 'another poll' },
+  );
+}

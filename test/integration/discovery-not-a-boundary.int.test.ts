@@ -2,6 +2,7 @@
 // old (larger) set until repaired, yet the backend refuses every call to the removed provider's tools,
 // because it checks the committed sources at call time, never what agentctl lists.
 import { BackendApi } from '../helpers/backend-api';
+import { githubForBackend } from '../helpers/github-server';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp } from '../helpers/mcp';
 import { startBackend } from '../helpers/processes';
@@ -16,7 +17,9 @@ describe('discovery is not a security boundary', () => {
   const cleanup = useCleanup();
 
   test('PR tools still listed after a failed removal refresh are refused by the backend and change nothing', async () => {
+    const { env: githubEnv } = await githubForBackend(cleanup);
     const backend = await startBackend(cleanup, {
+      ...githubEnv,
       KANDEV_AGENTCTL_TIMEOUT_MS: '500',
       KANDEV_REFRESH_RETRY_BASE_MS: '600000', // keep the reconciler out of the way: the window stays open
     });

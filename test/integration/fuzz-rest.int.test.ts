@@ -8,6 +8,7 @@ import { Cleanup } from '../helpers/cleanup';
 import { backendRoutes, fillRoute, type RouteTemplate, routeParams } from '../helpers/fuzz/backend-routes';
 import { digestDatabase } from '../helpers/fuzz/db-digest';
 import { type FuzzBody, NASTY_SEGMENTS, pathSegment, queryString, requestBody } from '../helpers/fuzz/rest-arbitraries';
+import { githubForBackend } from '../helpers/github-server';
 import { GITLAB_TEST_HOST, startGitlabServer } from '../helpers/gitlab-server';
 import { isRunning, startBackend } from '../helpers/processes';
 
@@ -30,7 +31,9 @@ let world: World;
 
 beforeAll(async () => {
   const gitlab = await startGitlabServer(suite);
-  const backend = await startBackend(suite, { KANDEV_GITLAB_INSECURE_HOSTS: GITLAB_TEST_HOST });
+  // GitHub tokens are verified at a loopback GitHub test server: no token leaves this host either.
+  const { env: githubEnv } = await githubForBackend(suite);
+  const backend = await startBackend(suite, { KANDEV_GITLAB_INSECURE_HOSTS: GITLAB_TEST_HOST, ...githubEnv });
   const api = new BackendApi(backend.ready.url, backend.apiToken);
   const workspaceId = await api.workspace('fuzz');
   const repository = await api.repository(workspaceId, { remote_url: 'https://github.com/acme/api.git' });

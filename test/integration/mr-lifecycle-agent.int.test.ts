@@ -7,7 +7,7 @@ import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from '../helpers/gitlab-server';
 import { startBackend, stopProcess } from '../helpers/processes';
-import { waitUntil } from '../helpers/wait';
+import { waitForAnotherPoll, waitUntil } from '../helpers/wait';
 
 const PROJECT = 'acme/group/svc';
 const IID = 5;
@@ -73,11 +73,7 @@ describe('GitLab MR lifecycle with a real backend and the test agent', () => {
     expect(await runtime.agentReplies(task.id)).toEqual(['Watching the merge request.', `#1 got: ${text}`]);
 
     // Later polls of the same merged MR queue nothing more; the link shows the outcome.
-    const seen = (await lifecycle()).polled_at!;
-    await wait(async () => {
-      const view = await lifecycle();
-      return view.polled_at !== null && view.polled_at > seen ? view : undefined;
-    }, 'another poll');
+    await waitForAnotherPoll(lifecycle, { timeoutMs: RUNTIME_TIMEOUT_MS, logs: backend.logs });
     expect(await runtime.prompts(session.session_id)).toHaveLength(2);
     expect(await lifecycle()).toMatchObject({ state: 'merged', poll_error: null, checkpoint: { state: 'merged' } });
     expect(gitlab.requests.every((r) => r.authorized && r.path.startsWith('/gitlab/api/v4/'))).toBe(true);

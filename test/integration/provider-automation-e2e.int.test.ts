@@ -1,6 +1,7 @@
 // A PR automation tool end to end: MCP SDK client -> agentctl -> Attach -> the backend's handler -> the
 // database, observed through REST. Credentials are checked per call, and the token never comes back.
 import { BackendApi } from '../helpers/backend-api';
+import { githubForBackend } from '../helpers/github-server';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp, type McpConnection } from '../helpers/mcp';
 import { startBackend } from '../helpers/processes';
@@ -23,7 +24,8 @@ describe('PR automation through backend + agentctl + MCP client', () => {
   const cleanup = useCleanup();
 
   test('refused without credentials; then read and change one PR, seen through REST', async () => {
-    const backend = await startBackend(cleanup);
+    const { env: githubEnv } = await githubForBackend(cleanup);
+    const backend = await startBackend(cleanup, githubEnv);
     const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspace = await api.workspace();
     const repo = await api.repository(workspace, { remote_url: 'https://github.com/acme/api' });

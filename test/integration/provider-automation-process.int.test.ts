@@ -3,6 +3,7 @@
 import { createDatabase } from '../../packages/backend/src/store/database';
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { githubForBackend } from '../helpers/github-server';
 import { startBackend } from '../helpers/processes';
 
 const TOKEN = 'ghp_process-level-secret-token-1234567890';
@@ -11,7 +12,9 @@ describe('provider automation in the backend process', () => {
   const cleanup = useCleanup();
 
   test('links, credentials, errors; the token is never echoed or logged', async () => {
-    const backend = await startBackend(cleanup, { LOG_LEVEL: 'trace' });
+    // Tokens are verified with GET /user at a local GitHub test server, which reports the login 'octo'.
+    const { env: githubEnv } = await githubForBackend(cleanup, 'octo');
+    const backend = await startBackend(cleanup, { LOG_LEVEL: 'trace', ...githubEnv });
     const api = new BackendApi(backend.ready.url, backend.apiToken);
     const bodies: string[] = [];
     const call = async (method: string, path: string, body?: unknown): Promise<ApiResponse> => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { databaseHolds } from '../helpers/database-bytes';
+import { githubForBackend } from '../helpers/github-server';
 import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from '../helpers/gitlab-server';
 import { startBackend, stopProcess } from '../helpers/processes';
 
@@ -54,7 +55,8 @@ describe('secrets at rest (backend process)', () => {
   });
 
   test('a wrong key fails the start with where it came from, no stack; the right key still opens', async () => {
-    const backend = await startBackend(cleanup);
+    const { env: githubEnv } = await githubForBackend(cleanup);
+    const backend = await startBackend(cleanup, githubEnv);
     const { dataDir } = backend;
     const api = new BackendApi(backend.ready.url, backend.apiToken);
     const workspace = await api.workspace();

@@ -176,6 +176,23 @@ describe('loadConfig', () => {
     ).toEqual(['KANDEV_GITLAB_BACKOFF_BASE_MS', 'KANDEV_GITLAB_BACKOFF_MAX_MS']);
   });
 
+  test("GitHub PR poller: the API URL (http(s), no credentials or query) and its interval; the rest is GitLab's", () => {
+    const defaults = loadConfig({});
+    expect(defaults.githubApiUrl).toBe('https://api.github.com');
+    expect(defaults.githubPoll).toEqual({ ...defaults.gitlabPoll, intervalMs: 60_000 });
+    const config = loadConfig({
+      KANDEV_GITHUB_API_URL: 'https://ghe.example.com/api/v3',
+      KANDEV_GITHUB_POLL_INTERVAL_MS: '250',
+      KANDEV_GITLAB_POLL_CONCURRENCY: '2',
+    });
+    expect(config.githubApiUrl).toBe('https://ghe.example.com/api/v3');
+    expect(config.githubPoll).toMatchObject({ intervalMs: 250, concurrency: 2 });
+    for (const value of ['ftp://x', 'https://user:pw@api.github.com', 'https://api.github.com?x=1', 'nope']) {
+      expect(configError({ KANDEV_GITHUB_API_URL: value }).variables).toEqual(['KANDEV_GITHUB_API_URL']);
+    }
+    expect(configError({ KANDEV_GITHUB_POLL_INTERVAL_MS: '0' }).variables).toEqual(['KANDEV_GITHUB_POLL_INTERVAL_MS']);
+  });
+
   test('REST access: loopback names and the listen host by default; extras from env, canonical', () => {
     expect(loadConfig({}).http).toMatchObject({
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],

@@ -49,6 +49,14 @@ const EnvSchema = z.object({
   KANDEV_GITLAB_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   KANDEV_GITLAB_BACKOFF_BASE_MS: positiveMs(60_000),
   KANDEV_GITLAB_BACKOFF_MAX_MS: positiveMs(900_000),
+  // GitHub REST root (GitHub Enterprise Server: https://host/api/v3); the PR poller sends tokens there.
+  KANDEV_GITHUB_API_URL: z
+    .string()
+    .trim()
+    .url()
+    .refine((url) => /^https?:\/\/[^/?#@]+(\/[^?#]*)?$/i.test(url), 'an http(s) URL without credentials or query')
+    .default('https://api.github.com'),
+  KANDEV_GITHUB_POLL_INTERVAL_MS: positiveMs(60_000),
   KANDEV_HTTP_HEADERS_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.headersMs),
   KANDEV_HTTP_REQUEST_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.requestMs),
   KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.keepAliveMs),
@@ -251,6 +259,15 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
     /** The GitLab MR lifecycle poller (see mr-lifecycle/mr-poller.ts). */
     gitlabPoll: Object.freeze({
       intervalMs: e.KANDEV_GITLAB_POLL_INTERVAL_MS,
+      jitterMs: e.KANDEV_GITLAB_POLL_JITTER_MS,
+      concurrency: e.KANDEV_GITLAB_POLL_CONCURRENCY,
+      backoffBaseMs: e.KANDEV_GITLAB_BACKOFF_BASE_MS,
+      backoffMaxMs: e.KANDEV_GITLAB_BACKOFF_MAX_MS,
+    }),
+    githubApiUrl: e.KANDEV_GITHUB_API_URL,
+    /** The GitHub PR lifecycle poller (pr-lifecycle/pr-poller.ts): GitLab's jitter, concurrency and backoff. */
+    githubPoll: Object.freeze({
+      intervalMs: e.KANDEV_GITHUB_POLL_INTERVAL_MS,
       jitterMs: e.KANDEV_GITLAB_POLL_JITTER_MS,
       concurrency: e.KANDEV_GITLAB_POLL_CONCURRENCY,
       backoffBaseMs: e.KANDEV_GITLAB_BACKOFF_BASE_MS,

@@ -3,7 +3,7 @@ import { type Config, ConfigError, loadConfig } from './config';
 import { createBackend } from './composition/create-backend';
 import { secureDataDir } from './composition/data-dir';
 import { openSecretsAtRest } from './composition/secrets-at-rest';
-import { createAgentctlPort, createGitlabPort } from './composition/production-ports';
+import { createAgentctlPort, createGithubPort, createGitlabPort } from './composition/production-ports';
 import { connectableHost } from './connectable-host';
 import { join } from 'node:path';
 import { createApp } from './http/app';
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
       clock: () => new Date(),
       agentctl,
       gitlab: createGitlabPort(),
+      github: createGithubPort(config.githubApiUrl),
       secrets,
     });
     steps.unshift({ name: 'services', run: () => backend.stop() }); // before agentctl stops and the db closes

@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'parent_question.closed',
   'queue.changed',
   'mr.lifecycle',
+  'pr.lifecycle',
   'task.created',
   'task.updated',
   'task.archived',

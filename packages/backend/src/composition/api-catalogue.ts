@@ -7,6 +7,7 @@ import { APP_ROUTE_DOCS } from '../http/app-route-docs';
 import { buildOpenApiDocument, type OpenApiDocument, type RouteGroup } from '../http/openapi';
 import { MESSAGE_ROUTE_DOCS } from '../messages/message-route-docs';
 import { MR_LIFECYCLE_ROUTE_DOCS } from '../mr-lifecycle/mr-lifecycle-route-docs';
+import { PR_LIFECYCLE_ROUTE_DOCS } from '../pr-lifecycle/pr-lifecycle-route-docs';
 import { CREDENTIAL_ROUTE_DOCS, REVIEW_LINK_ROUTE_DOCS } from '../provider-automation/provider-automation-route-docs';
 import { PARENT_QUESTION_ROUTE_DOCS, QUESTION_ROUTE_DOCS } from '../questions/question-route-docs';
 import { REPOSITORY_ROUTE_DOCS } from '../repositories/repository-route-docs';
@@ -60,6 +61,11 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   },
   { tag: 'Review automation', description: "A task's GitHub PR and GitLab MR links.", routes: REVIEW_LINK_ROUTE_DOCS },
   { tag: 'MR lifecycle', description: 'GitLab MR polling and lifecycle prompts.', routes: MR_LIFECYCLE_ROUTE_DOCS },
+  {
+    tag: 'PR lifecycle',
+    description: 'GitHub PR polling, lifecycle prompts, auto-fix and auto-merge.',
+    routes: PR_LIFECYCLE_ROUTE_DOCS,
+  },
   { tag: 'Events', description: 'Live events (Server-Sent Events).', routes: EVENT_ROUTE_DOCS },
   { tag: 'Executors', description: 'Executors and their agentctls.', routes: AGENTCTL_ROUTE_DOCS },
   { tag: 'API tokens', description: 'Operator API tokens.', routes: API_TOKEN_ROUTE_DOCS },

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { AgentctlConnector } from '../executors/agentctl-client';
 import type { AgentctlEvents } from '../executors/executor';
 import type { ExecutorRegistry } from '../executors/executor-registry';
+import type { GithubClient } from '../github/github-client';
 import type { GitlabClient } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
 import type { BackendMetrics } from '../metrics/backend-metrics';
@@ -25,6 +26,8 @@ export interface BackendConfig {
   /** Refresh retries, and re-sends of a prompt whose Prompt call failed ambiguously. */
   refreshRetry: BackoffPolicy;
   gitlabPoll: MrPollPolicy;
+  /** The GitHub PR poller; default: the GitLab poll policy. */
+  githubPoll?: MrPollPolicy;
   toolCallHeartbeatMs: number;
   /** Each agentctl call's deadline (orphan sweeps follow an ambiguous launch at multiples of it). */
   agentctl: { callTimeoutMs: number };
@@ -52,6 +55,14 @@ export interface GitlabPort {
   verify?: CredentialVerifier;
 }
 
+/** GitHub as the PR lifecycle and the credential routes reach it (the API URL is the port's). */
+export interface GithubPort {
+  /** A client for a workspace's stored token. */
+  clientFor(credential: { token: string }): GithubClient;
+  /** Checks a token before it is stored (GET /user); absent: it is stored unverified. */
+  verify?: CredentialVerifier;
+}
+
 /** Everything outside the backend's services that they use; tests replace these, never the wiring. */
 export interface BackendPorts {
   logger: Logger;
@@ -60,9 +71,11 @@ export interface BackendPorts {
   clock: () => Date;
   agentctl: AgentctlPort;
   gitlab: GitlabPort;
+  /** Default: GitHub reached at https://api.github.com, tokens stored unverified. */
+  github?: GithubPort;
   /** Seals provider tokens and agent-profile env values at rest (main.ts: openSecretsAtRest). */
   secrets: SecretBox;
-  /** Jitter of the backoffs (reconciler, drainer, MR poller); default Math.random. */
+  /** Jitter of the backoffs (reconciler, drainer, MR and PR pollers); default Math.random. */
   random?: () => number;
   /** The operator questions' timeout timer; default a real one. */
   startTimer?: StartTimer;

@@ -3,6 +3,8 @@ import { InProcessEventNotifier } from '../events/event-notifier';
 import { EventPruner } from '../events/event-pruner';
 import { EventStreams } from '../events/event-stream';
 import { Agentctls } from '../executors/agentctls';
+import { GITHUB_DEFAULT_API_URL } from '../github/github-client';
+import { githubClientFor } from '../github/github-credentials';
 import { GitlabError } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
 import { type BackendMetrics, createBackendMetrics } from '../metrics/backend-metrics';
@@ -10,6 +12,8 @@ import { MrEvaluator, type WorkspaceGitlab } from '../mr-lifecycle/mr-evaluator'
 import { MrPoller } from '../mr-lifecycle/mr-poller';
 import { MrUpdates } from '../mr-lifecycle/mr-updates';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
+import { PrEvaluator, type WorkspaceGithub } from '../pr-lifecycle/pr-evaluator';
+import { PrPoller } from '../pr-lifecycle/pr-poller';
 import { PromptService } from '../session-runtime/prompt-service';
 import { checkGitlabBaseUrl, type BaseUrlVerdict } from '../provider-automation/gitlab-base-url';
 import { ReviewLinkService } from '../provider-automation/review-link-service';
@@ -31,7 +35,7 @@ import { createToolHandlers } from '../tools/tool-handler-registry';
 import { applyAgentGone } from '../turns/turn-outcome';
 import { createTurnRuntime } from '../turns/turn-runtime';
 import { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
-import type { BackendConfig, BackendPorts } from './backend-ports';
+import type { BackendConfig, BackendPorts, GithubPort } from './backend-ports';
 
 /** What every service is built over. */
 interface Base {
@@ -74,9 +78,32 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
   const policy = config.gitlabPoll;
   const logger = component('mr-poller');
   const poller = new MrPoller({ uow, clock, logger, gitlab, updates, policy, random, metrics });
-  const verifiers = ports.gitlab.verify === undefined ? {} : { gitlab: ports.gitlab.verify };
+  const github = ports.github ?? UNVERIFIED_GITHUB;
+  const verifiers = {
+    ...(ports.gitlab.verify === undefined ? {} : { gitlab: ports.gitlab.verify }),
+    ...(github.verify === undefined ? {} : { github: github.verify }),
+  };
   const credentials = new WorkspaceCredentialService({ uow, clock, verifiers, gitlabHosts });
   return { evaluator, poller, credentials, links: new ReviewLinkService({ uow, clock }) };
+}
+
+const UNVERIFIED_GITHUB: GithubPort = {
+  clientFor: (credential) => githubClientFor(GITHUB_DEFAULT_API_URL, credential),
+};
+
+/** The GitHub PR lifecycle: each workspace's own token against the configured API. */
+function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, prompts: PromptKicker) {
+  const { uow, clock, random, component, metrics } = base;
+  const port = ports.github ?? UNVERIFIED_GITHUB;
+  const github: WorkspaceGithub = async (workspaceId) => {
+    const credential = await uow.read.workspaceCredentials.findSecret(workspaceId, 'github');
+    return credential === undefined ? undefined : port.clientFor(credential);
+  };
+  const prEvaluator = new PrEvaluator({ uow, clock, logger: component('pr-lifecycle'), github, prompts });
+  const policy = config.githubPoll ?? config.gitlabPoll;
+  const logger = component('pr-poller');
+  const prPoller = new PrPoller({ uow, clock, logger, github, evaluator: prEvaluator, policy, random, metrics });
+  return { prEvaluator, prPoller };
 }
 
 /** Every service over one database and the ports, each built once. */
@@ -205,6 +232,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     orphans,
     turns,
     ...mrLifecycle(config, base, ports, prompts),
+    ...prLifecycle(config, base, ports, prompts),
   };
 }
 

@@ -13,6 +13,7 @@ import type { AgentctlEndpoint } from '../executors/executor';
 import { createOpenApiRoutes } from '../http/openapi-route';
 import { createMessageRoutes } from '../messages/message-routes';
 import { createMrLifecycleRoutes } from '../mr-lifecycle/mr-lifecycle-routes';
+import { createPrLifecycleRoutes } from '../pr-lifecycle/pr-lifecycle-routes';
 import { createPromptRoutes } from '../session-runtime/prompt-routes';
 import { createProviderAutomationRoutes } from '../provider-automation/provider-automation-routes';
 import { createParentQuestionRoutes } from '../questions/parent-question-routes';
@@ -57,6 +58,7 @@ function createRouters(
     createQuestionRoutes(s.questions),
     createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),
     createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
+    createPrLifecycleRoutes({ uow }),
     createOpenApiRoutes(openApiDocument()),
     createEventRoutes(s.eventStreams),
   ];
@@ -131,7 +133,7 @@ function followAgentctls(
  */
 export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const services = createServices(config, ports);
-  const { uow, questions, turns, reconciler, orphans, poller, eventPruner, eventStreams } = services;
+  const { uow, questions, turns, reconciler, orphans, poller, prPoller, eventPruner, eventStreams } = services;
   const { logger } = ports;
   const { executors } = ports.agentctl;
   let markBooted: () => void = () => undefined;
@@ -147,6 +149,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     { name: 'event streams', run: () => eventStreams.closeAll() },
     { name: 'event pruner', run: () => eventPruner.stop() },
     { name: 'mr poller', run: () => poller.stop() },
+    { name: 'pr poller', run: () => prPoller.stop() },
     { name: 'attach', run: () => attach.stop() },
     { name: 'reachability', run: () => reachability.stop() },
     { name: 'turns', run: () => turns.stop() }, // after attach: its events finish first
@@ -187,7 +190,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       markBooted();
     },
 
-    /** Background work once serving: the repair sweeps, then the MR poller. */
+    /** Background work once serving: the repair sweeps, then the MR and PR pollers. */
     serve(): void {
       // Sessions left behind by a failed refresh (or by a backend that stopped before repairing them).
       reconciler.sweep().catch((err: unknown) => logger.error({ err }, 'boot reconcile sweep failed'));
@@ -195,6 +198,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       orphans.sweep().catch((err: unknown) => logger.error({ err }, 'boot orphan sweep failed'));
       // After boot, so a poll's prompts find the recovered sessions.
       poller.start();
+      prPoller.start();
       eventPruner.start();
     },
 

@@ -5,7 +5,9 @@ import { createExecutors } from './create-executors';
 import type { FetchLike } from '../gitlab/gitlab-client';
 import { createGitlabVerifier, gitlabClientFor } from '../gitlab/gitlab-credentials';
 import type { Logger } from '../logger';
-import type { AgentctlPort, GitlabPort } from './backend-ports';
+import { EtagCache } from '../github/etag-cache';
+import { createGithubVerifier, githubClientFor } from '../github/github-credentials';
+import type { AgentctlPort, GithubPort, GitlabPort } from './backend-ports';
 
 /** The real agentctls: every configured executor, and one gRPC channel per agentctl (closed when it goes). */
 export function createAgentctlPort(config: Config, logger: Logger): AgentctlPort & { clients: AgentctlClients } {
@@ -19,4 +21,16 @@ export function createAgentctlPort(config: Config, logger: Logger): AgentctlPort
 /** The real GitLab: each workspace's own token and base URL; a token is checked once before it is stored. */
 export function createGitlabPort(fetch?: FetchLike): GitlabPort {
   return { clientFor: (credential) => gitlabClientFor(credential, fetch), verify: createGitlabVerifier(fetch) };
+}
+
+/**
+ * The real GitHub at `apiUrl` (KANDEV_GITHUB_API_URL): each workspace's own token, one ETag cache
+ * across polls (scoped per token); a token is checked once before it is stored.
+ */
+export function createGithubPort(apiUrl: string, fetch?: FetchLike): GithubPort {
+  const cache = new EtagCache();
+  return {
+    clientFor: (credential) => githubClientFor(apiUrl, credential, { fetch, cache }),
+    verify: createGithubVerifier(apiUrl, fetch),
+  };
 }

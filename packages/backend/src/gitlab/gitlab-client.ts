@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { AppError, type ErrorCode } from '@kandev/protocol';
+import {
+  failureOf,
+  type FetchLike,
+  parseRetryAfter,
+  ProviderCallError,
+  type ProviderFailure,
+} from '../provider-http/provider-http';
 import {
   GitlabMergeRequestSchema,
   GitlabUserSchema,
@@ -10,61 +16,22 @@ import {
 
 export const GITLAB_DEFAULT_BASE_URL = 'https://gitlab.com';
 
-/** How a failed GitLab call failed: enough to decide on a backoff, never the token or the URL's secrets. */
-export type GitlabFailure =
-  'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'server' | 'network' | 'bad_response';
+export type { FetchLike } from '../provider-http/provider-http';
+export { parseRetryAfter } from '../provider-http/provider-http';
 
-const FAILURE_CODE: Record<GitlabFailure, ErrorCode> = {
-  unauthorized: 'unauthenticated',
-  forbidden: 'failed_precondition',
-  not_found: 'not_found',
-  rate_limited: 'unavailable',
-  server: 'unavailable',
-  network: 'unavailable',
-  bad_response: 'unavailable',
-};
+/** How a failed GitLab call failed: enough to decide on a backoff, never the token or the URL's secrets. */
+export type GitlabFailure = ProviderFailure;
 
 /** A GitLab call that failed. The message names the call and the status only. */
-export class GitlabError extends AppError {
-  constructor(
-    readonly failure: GitlabFailure,
-    message: string,
-    readonly status: number | null,
-    /** From Retry-After on a 429 (or 503), when GitLab sent one. */
-    readonly retryAfterMs: number | null = null,
-  ) {
-    super(FAILURE_CODE[failure], message, { failure, status, retry_after_ms: retryAfterMs });
-    this.name = 'GitlabError';
-  }
+export class GitlabError extends ProviderCallError {
+  override name = 'GitlabError';
 }
-
-export type FetchLike = (
-  url: string,
-  init: { headers: Record<string, string>; signal: AbortSignal },
-) => Promise<Response>;
 
 export interface GitlabClientOptions {
   baseUrl: string;
   token: string;
   timeoutMs?: number;
   fetch?: FetchLike;
-}
-
-/** Retry-After is seconds or an HTTP date; anything else is ignored. */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (value === null || value.trim() === '') return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-function failureOf(status: number): GitlabFailure {
-  if (status === 401) return 'unauthorized';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not_found';
-  if (status === 429) return 'rate_limited';
-  return 'server';
 }
 
 /** GitLab REST v4 with a personal access token, against gitlab.com or a self-managed instance. */

@@ -86,6 +86,18 @@ export function createBackendMetrics() {
     labelNames: ['code'] as const,
     registers,
   });
+  const githubPolls = new Counter({
+    name: 'kandev_backend_github_polls_total',
+    help: 'Polls of one linked GitHub pull request by the PR poller, by result (read, or not_modified: every read a 304)',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const githubPollErrors = new Counter({
+    name: 'kandev_backend_github_poll_errors_total',
+    help: 'PR polls that failed (the read or recording it), by error code',
+    labelNames: ['code'] as const,
+    registers,
+  });
 
   return {
     registry,
@@ -122,6 +134,13 @@ export function createBackendMetrics() {
     },
     gitlabPollFailed(error: unknown): void {
       pollErrors.inc({ code: outcomeOf(error) });
+    },
+    /** One poll of one linked PR that got an answer (`notModified`: only 304s, no rate limit spent). */
+    githubPoll(notModified: boolean): void {
+      githubPolls.inc({ result: notModified ? 'not_modified' : 'read' });
+    },
+    githubPollFailed(error: unknown): void {
+      githubPollErrors.inc({ code: outcomeOf(error) });
     },
   };
 }

@@ -118,22 +118,35 @@ export function needsReviewers(state: MrState, username: string | null, switches
   return switches.prompt_on_review_requested && state === 'opened' && username !== null;
 }
 
+/** Which kind of link a key is for: each kind has its own key space. */
+export type LinkKind = 'gitlab-mr' | 'github-pr';
+
 /** The queue's coalescing key: one prompt per link, event and transition number, ever. */
-export function coalescingKey(linkId: string, prompt: LifecyclePrompt): string {
-  return `gitlab-mr:${linkId}:${prompt.event}:${prompt.seq}`;
+export function coalescingKey(linkId: string, prompt: LifecyclePrompt, kind: LinkKind = 'gitlab-mr'): string {
+  return `${kind}:${linkId}:${prompt.event}:${prompt.seq}`;
 }
 
-const REF = (projectPath: string, iid: number) => `${projectPath}!${iid}`;
+/** How a prompt names the provider and the change (`GitLab`, `merge request`, `group/project!5`). */
+export interface ChangeRef {
+  provider: string;
+  change: string;
+  ref: string;
+}
 
-/** The text the task's agent gets. */
-export function promptText(event: LifecycleEvent, projectPath: string, iid: number, username: string | null): string {
-  const ref = REF(projectPath, iid);
+/** The text the task's agent gets for a lifecycle transition. */
+export function transitionText(event: LifecycleEvent, target: ChangeRef, username: string | null): string {
+  const { provider, change, ref } = target;
   switch (event) {
     case 'review_requested':
-      return `GitLab: your review was requested on merge request ${ref} (as ${username ?? 'the workspace user'}). Review it.`;
+      return `${provider}: your review was requested on ${change} ${ref} (as ${username ?? 'the workspace user'}). Review it.`;
     case 'merged':
-      return `GitLab: merge request ${ref} was merged. Wrap up the work that depended on it.`;
+      return `${provider}: ${change} ${ref} was merged. Wrap up the work that depended on it.`;
     case 'closed':
-      return `GitLab: merge request ${ref} was closed without merging. Decide what to do with the work.`;
+      return `${provider}: ${change} ${ref} was closed without merging. Decide what to do with the work.`;
   }
+}
+
+/** The text the task's agent gets for an MR transition. */
+export function promptText(event: LifecycleEvent, projectPath: string, iid: number, username: string | null): string {
+  return transitionText(event, { provider: 'GitLab', change: 'merge request', ref: `${projectPath}!${iid}` }, username);
 }

@@ -1,9 +1,9 @@
 import type { GitlabClient } from '../gitlab/gitlab-client';
 import type { Logger } from '../logger';
-import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { coalescingKey, type Evaluation, evaluate, needsReviewers, promptText } from './lifecycle-rules';
+import { KeyedSerializer, queueCoalesced } from './lifecycle-prompts';
 import type { EvaluationRecord, LastEvaluation } from './mr-lifecycle-store';
 import type { MrUpdatedEvent } from './mr-updates';
 
@@ -31,21 +31,14 @@ interface Reviewers {
  * at a time per task + repository + project + MR (a second event for the same MR waits its turn).
  */
 export class MrEvaluator {
-  private readonly tails = new Map<string, Promise<void>>();
+  private readonly serial = new KeyedSerializer();
 
   constructor(private readonly deps: MrEvaluatorDeps) {}
 
   /** Resolves once this event's evaluation committed (or failed and was recorded). */
   handle(event: MrUpdatedEvent): Promise<void> {
     const key = `${event.taskId}|${event.repositoryId}|${event.projectPath}|${event.iid}`;
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.evaluateNow(event));
-    const tail = run.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return run;
+    return this.serial.run(key, () => this.evaluateNow(event));
   }
 
   private async evaluateNow(event: MrUpdatedEvent): Promise<void> {
@@ -72,22 +65,17 @@ export class MrEvaluator {
       switches: record.switches,
     });
     const sessions = await uow.transaction(async (stores) => {
-      const kicked: string[] = [];
-      const prompted: string[] = [];
-      for (const prompt of evaluation.prompts) {
-        const key = coalescingKey(record.linkId, prompt);
-        if (await stores.promptQueue.hasCoalescingKey(key)) continue; // this transition was queued already
-        const { queued } = await recordTaskPrompt(stores, {
-          taskId: record.taskId,
-          author: 'operator',
+      const { prompted, kicked } = await queueCoalesced(
+        stores,
+        record.taskId,
+        now,
+        evaluation.prompts.map((prompt) => ({
+          key: coalescingKey(record.linkId, prompt),
+          label: prompt.event,
           text: promptText(prompt.event, record.projectPath, record.iid, username),
           metadata: { origin: 'gitlab_mr_lifecycle', event: prompt.event, mr_link_id: record.linkId },
-          now,
-          coalescingKey: key,
-        });
-        prompted.push(prompt.event);
-        if (queued.sessionId !== null) kicked.push(queued.sessionId);
-      }
+        })),
+      );
       await stores.mrLifecycle.saveEvaluation(
         record.linkId,
         evaluation.checkpoint,

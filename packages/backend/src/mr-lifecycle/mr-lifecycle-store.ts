@@ -72,9 +72,10 @@ function targetFromRow(row: TargetRow): PollTarget {
   };
 }
 
-function checkpointOf(value: unknown): Checkpoint | null {
+/** A stored checkpoint column (task_mrs, task_prs); null when absent or of another shape. */
+export function checkpointOf(value: unknown, column = 'task_mrs.lifecycle_checkpoint'): Checkpoint | null {
   if (value === null || value === undefined) return null;
-  const parsed = CheckpointSchema.safeParse(parseJsonColumn(z.unknown(), value, 'task_mrs.lifecycle_checkpoint'));
+  const parsed = CheckpointSchema.safeParse(parseJsonColumn(z.unknown(), value, column));
   // A checkpoint of another shape (none was ever written before this feature) restarts at a baseline.
   return parsed.success ? parsed.data : null;
 }
@@ -131,14 +132,12 @@ export class MrLifecycleStore {
   }
 
   /** What a poll read: the link's state and head move; the poll error clears. */
-  async recordObservation(linkId: string, observed: { state: MrState; headSha: string | null }, now: string) {
-    await this.db('task_mrs')
-      .where({ id: linkId })
-      .update({ state: observed.state, head_sha: observed.headSha, polled_at: now, poll_error: null, updated_at: now });
+  recordObservation(linkId: string, observed: { state: MrState; headSha: string | null }, now: string) {
+    return recordObservation(this.db, 'task_mrs', linkId, observed, now);
   }
 
-  async recordPollError(linkId: string, message: string, now: string): Promise<void> {
-    await this.db('task_mrs').where({ id: linkId }).update({ poll_error: message, polled_at: now });
+  recordPollError(linkId: string, message: string, now: string): Promise<void> {
+    return recordPollError(this.db, 'task_mrs', linkId, message, now);
   }
 
   async saveEvaluation(linkId: string, checkpoint: Checkpoint | null, evaluation: LastEvaluation): Promise<void> {
@@ -150,27 +149,53 @@ export class MrLifecycleStore {
   async view(taskId: string, linkId: string): Promise<LifecycleView | undefined> {
     const row = await this.db('task_mrs')
       .where({ id: linkId, task_id: taskId })
-      .first<Record<string, unknown> | undefined>(
-        'state',
-        'head_sha',
-        'polled_at',
-        'poll_error',
-        'lifecycle_checkpoint',
-        'last_evaluation',
-      );
+      .first<Record<string, unknown> | undefined>(...LIFECYCLE_COLUMNS);
     if (row === undefined) return undefined;
     const state = MrStateSchema.safeParse(row.state);
     if (!state.success) throw new AppError('internal', `task_mrs ${linkId} has an unknown state`);
-    return {
-      state: state.data,
-      head_sha: typeof row.head_sha === 'string' ? row.head_sha : null,
-      polled_at: toNullableIsoString(row.polled_at),
-      poll_error: typeof row.poll_error === 'string' ? row.poll_error : null,
-      checkpoint: checkpointOf(row.lifecycle_checkpoint),
-      last_evaluation:
-        row.last_evaluation === null || row.last_evaluation === undefined
-          ? null
-          : parseJsonColumn(LastEvaluationSchema, row.last_evaluation, 'task_mrs.last_evaluation'),
-    };
+    return { state: state.data, ...lifecycleOf(row, 'task_mrs') };
   }
+}
+
+// The lifecycle columns both link tables have (task_mrs: migration 009, task_prs: migration 014).
+
+export type LinkTable = 'task_mrs' | 'task_prs';
+
+export const LIFECYCLE_COLUMNS = [
+  'state',
+  'head_sha',
+  'polled_at',
+  'poll_error',
+  'lifecycle_checkpoint',
+  'last_evaluation',
+] as const;
+
+/** A lifecycle view's columns but the state (whose vocabulary is the provider's). */
+export function lifecycleOf(row: Record<string, unknown>, table: LinkTable): Omit<LifecycleView, 'state'> {
+  return {
+    head_sha: typeof row.head_sha === 'string' ? row.head_sha : null,
+    polled_at: toNullableIsoString(row.polled_at),
+    poll_error: typeof row.poll_error === 'string' ? row.poll_error : null,
+    checkpoint: checkpointOf(row.lifecycle_checkpoint, `${table}.lifecycle_checkpoint`),
+    last_evaluation:
+      row.last_evaluation === null || row.last_evaluation === undefined
+        ? null
+        : parseJsonColumn(LastEvaluationSchema, row.last_evaluation, `${table}.last_evaluation`),
+  };
+}
+
+export async function recordObservation(
+  db: Knex,
+  table: LinkTable,
+  linkId: string,
+  observed: { state: string; headSha: string | null },
+  now: string,
+): Promise<void> {
+  await db(table)
+    .where({ id: linkId })
+    .update({ state: observed.state, head_sha: observed.headSha, polled_at: now, poll_error: null, updated_at: now });
+}
+
+export async function recordPollError(db: Knex, table: LinkTable, linkId: string, message: string, now: string) {
+  await db(table).where({ id: linkId }).update({ poll_error: message, polled_at: now });
 }

@@ -45,8 +45,9 @@ export const CREDENTIAL_ROUTE_DOCS: RouteDoc[] = [
     path: '/api/workspaces/:id/credentials/:provider',
     summary: "Store a workspace's provider credential (write-only)",
     description:
-      "A GitLab token is verified once with `GET /user` (400 when GitLab rejects it) and GitLab's " +
-      'username is stored. The token is sealed at rest and never returned.',
+      "A GitLab or GitHub token is verified once with the provider's `GET /user` (400 when it rejects " +
+      'the token, 503 when it cannot be reached) and the username (GitHub: login) it reports is stored. ' +
+      '`base_url` is for GitLab only (GitHub: `KANDEV_GITHUB_API_URL`). The token is sealed at rest and never returned.',
     params: CredentialParamsSchema,
     body: PutCredentialBodySchema,
     ok: { status: 200, description: 'the stored credential, never its token', schema: CredentialViewSchema },

@@ -34,6 +34,10 @@ export class WorkspaceCredentialService {
    * evaluator reads it instead of asking the provider on every evaluation).
    */
   async put(workspaceId: string, provider: Provider, body: PutCredentialBody): Promise<CredentialSummary> {
+    if (provider === 'github' && body.base_url !== undefined) {
+      // GitHub's API root is the operator's (KANDEV_GITHUB_API_URL), so no credential can redirect a token.
+      throw new AppError('invalid_argument', 'base_url is for GitLab credentials; GitHub uses KANDEV_GITHUB_API_URL');
+    }
     if (provider === 'gitlab' && body.base_url !== undefined) {
       const verdict = checkGitlabBaseUrl(body.base_url, this.deps.gitlabHosts);
       if (!verdict.ok) throw new AppError('invalid_argument', verdict.reason);

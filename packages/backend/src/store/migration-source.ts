@@ -11,6 +11,7 @@ import * as mrLifecycle from './migrations/20261201-009-mr-lifecycle';
 import * as apiTokens from './migrations/20261201-010-api-tokens';
 import * as events from './migrations/20261201-011-events';
 import * as permissionPolicy from './migrations/20261201-013-permission-policy';
+import * as githubLifecycle from './migrations/20261201-014-github-lifecycle';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261201-010-api-tokens', apiTokens],
   ['20261201-011-events', events],
   ['20261201-013-permission-policy', permissionPolicy],
+  ['20261201-014-github-lifecycle', githubLifecycle],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

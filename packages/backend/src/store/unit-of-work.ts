@@ -3,6 +3,7 @@ import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
 import { EventStore } from '../events/event-store';
 import { MessageStore } from '../messages/message-store';
 import { MrLifecycleStore } from '../mr-lifecycle/mr-lifecycle-store';
+import { PrLifecycleStore } from '../pr-lifecycle/pr-lifecycle-store';
 import { PromptQueueStore } from '../prompt-queue/prompt-queue-store';
 import { TaskMrStore, TaskPrStore } from '../provider-automation/review-link-store';
 import { WorkspaceCredentialStore } from '../provider-automation/workspace-credential-store';
@@ -26,6 +27,7 @@ export interface Stores {
   taskPrs: TaskPrStore;
   taskMrs: TaskMrStore;
   mrLifecycle: MrLifecycleStore;
+  prLifecycle: PrLifecycleStore;
   workspaceCredentials: WorkspaceCredentialStore;
   questions: QuestionStore;
   parentQuestions: ParentQuestionStore;
@@ -58,6 +60,7 @@ export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommi
     taskPrs: new TaskPrStore(db),
     taskMrs: new TaskMrStore(db),
     mrLifecycle: new MrLifecycleStore(db),
+    prLifecycle: new PrLifecycleStore(db),
     workspaceCredentials: new WorkspaceCredentialStore(db, secrets),
     questions: new QuestionStore(db, events),
     parentQuestions: new ParentQuestionStore(db, events),
