@@ -27,11 +27,7 @@ export const CONTAINER_TLS_PATHS = {
   clientCa: '/run/secrets/kandev-agentctl-tls-client-ca.pem',
 } as const;
 
-/**
- * Where the session's task workspace is bind-mounted (read-write); the agent's cwd is there. Kept equal
- * to CONTAINER_WORKSPACE_PATH in task-workspaces/ (executors may not import that folder; a unit test
- * pins the two together).
- */
+/** Where the session's task workspace is bind-mounted (read-write); the agent's cwd is there. */
 export const CONTAINER_WORKSPACE_MOUNT = '/workspace';
 
 /**

@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { CONTAINER_WORKSPACE_MOUNT } from '../executors/docker-container-spec';
 
 // Pure: where a task's workspace is, what its folders and branch are called, which paths may be
 // deleted, where the agent works, and when a provider token may go with a clone. No I/O.
@@ -67,8 +68,8 @@ export interface WorkspaceLayout {
   folders: WorkspaceFolder[];
 }
 
-/** Where the task workspace appears inside a docker executor's session container. */
-export const CONTAINER_WORKSPACE_PATH = '/workspace';
+/** Where the task workspace appears inside a docker executor's session container (the executor mounts it). */
+export const CONTAINER_WORKSPACE_PATH = CONTAINER_WORKSPACE_MOUNT;
 
 /**
  * The agent's working directory: the repository's folder when the task has exactly one checkout (the
