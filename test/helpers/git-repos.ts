@@ -19,6 +19,14 @@ const GIT_ENV = {
   GIT_CONFIG_NOSYSTEM: '1',
 };
 
+/** How the backend's git runs in these tests (its config picks PATH and HOME the same way). */
+export const GIT_CONTEXT = { timeoutMs: 60_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } };
+
+/** TaskWorkspacesConfig for a test: checkouts on, cleanup on archive, under `dir`. */
+export function workspacesConfig(dir: string) {
+  return { dir, checkout: true, cleanupOnArchive: true, gitTimeoutMs: GIT_CONTEXT.timeoutMs, gitEnv: GIT_CONTEXT.env };
+}
+
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }

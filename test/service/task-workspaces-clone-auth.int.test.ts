@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { createCheckout } from '../../packages/backend/src/task-workspaces/git-checkout';
 import { useCleanup } from '../helpers/cleanup';
 import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
-import { currentBranch, makeBareRepository, startTokenHttpServer } from '../helpers/git-repos';
+import {
+  currentBranch,
+  GIT_CONTEXT,
+  makeBareRepository,
+  startTokenHttpServer,
+  workspacesConfig,
+} from '../helpers/git-repos';
 import { createInProcessBackend } from '../helpers/in-process-backend';
 import { tempDir } from '../helpers/processes';
 
@@ -36,7 +42,7 @@ describe('clone credentials (real git, loopback servers)', () => {
     const dir = join(tempDir(cleanup, 'kandev-workspaces-'), 'workspaces');
     const { backend } = await createInProcessBackend(cleanup, {
       agentctl: fakeAgentctlPort(new FakeAgentctl()),
-      config: { workspaces: { dir, checkout: true, cleanupOnArchive: true, gitTimeoutMs: 60_000 } },
+      config: { workspaces: workspacesConfig(dir) },
     });
     const now = new Date().toISOString();
     await backend.uow.read.workspaces.insert({ id: 'w', name: 'w', createdAt: now });
@@ -78,7 +84,7 @@ describe('clone credentials (real git, loopback servers)', () => {
       provider: 'gitlab',
       baseBranch: null,
     };
-    const options = { timeoutMs: 60_000, branch: 'kandev/t' };
+    const options = { git: GIT_CONTEXT, branch: 'kandev/t' };
     await expect(createCheckout(source, target, options)).rejects.toThrow(
       /checking out repository app \(http:\/\/127\.0\.0\.1:\d+\/acme\/app\.git\) failed: git clone failed/,
     );
@@ -102,7 +108,7 @@ describe('clone credentials (real git, loopback servers)', () => {
       provider: null,
       baseBranch: 'develop',
     };
-    const made = await createCheckout(source, target, { timeoutMs: 60_000, branch: 'kandev/t1' });
+    const made = await createCheckout(source, target, { git: GIT_CONTEXT, branch: 'kandev/t1' });
     expect(made).toEqual({ kind: 'clone', gitCommonDir: null });
     expect(currentBranch(target)).toBe('kandev/t1');
     expect(readFileSync(join(target, 'DEVELOP'), 'utf8')).toBe('develop\n');

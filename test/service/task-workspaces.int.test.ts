@@ -15,6 +15,7 @@ import {
   makeBareRepository,
   makeRepository,
   startGitDaemon,
+  workspacesConfig,
   worktreePaths,
 } from '../helpers/git-repos';
 import { createInProcessBackend } from '../helpers/in-process-backend';
@@ -27,7 +28,7 @@ describe('task workspaces (in process, real git)', () => {
     const dir = join(tempDir(cleanup, 'kandev-workspaces-'), 'workspaces');
     const repos = tempDir(cleanup, 'kandev-repos-');
     const agentctl = new FakeAgentctl();
-    const workspaces = { dir, checkout: true, cleanupOnArchive: true, gitTimeoutMs: 60_000, ...overrides };
+    const workspaces = { ...workspacesConfig(dir), ...overrides };
     const { backend } = await createInProcessBackend(cleanup, {
       agentctl: fakeAgentctlPort(agentctl),
       config: { workspaces },

@@ -245,6 +245,7 @@ describe('loadConfig', () => {
       checkout: true,
       cleanupOnArchive: true,
       gitTimeoutMs: 300_000,
+      gitEnv: {},
     });
     expect(loadConfig({}).workspaces.dir).toBe(resolve('./data/workspaces'));
     const set = loadConfig({
@@ -253,7 +254,16 @@ describe('loadConfig', () => {
       KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE: 'false',
       KANDEV_WORKSPACE_GIT_TIMEOUT_MS: '1000',
     });
-    expect(set.workspaces).toEqual({ dir: '/srv/ws', checkout: false, cleanupOnArchive: false, gitTimeoutMs: 1000 });
+    expect(set.workspaces).toMatchObject({
+      dir: '/srv/ws',
+      checkout: false,
+      cleanupOnArchive: false,
+      gitTimeoutMs: 1000,
+    });
+    expect(loadConfig({ PATH: '/bin', GIT_DIR: '/elsewhere', HOME: '/h' }).workspaces.gitEnv).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+    });
     expect(configError({ KANDEV_WORKSPACES_DIR: 'relative/ws' }).variables).toEqual(['KANDEV_WORKSPACES_DIR']);
     expect(configError({ KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE: 'yes' }).variables).toEqual([
       'KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE',

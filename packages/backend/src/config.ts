@@ -92,6 +92,33 @@ const PASSED_THROUGH = [
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * What git (task workspace checkouts) starts from: finding itself, a HOME for its own config, an ssh
+ * agent for ssh remotes, proxies. No GIT_* variable of the backend's reaches it.
+ */
+const GIT_ENV = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'SSH_AUTH_SOCK',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy',
+] as const;
+
+function picked(env: Env, names: readonly string[]): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return Object.freeze(out);
+}
+
 /** `a.example, B.example,,` -> ['a.example', 'b.example']. */
 export function parseHostList(value: string): string[] {
   const hosts = value
@@ -244,6 +271,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       checkout: e.KANDEV_WORKSPACE_CHECKOUT,
       cleanupOnArchive: e.KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE,
       gitTimeoutMs: e.KANDEV_WORKSPACE_GIT_TIMEOUT_MS,
+      gitEnv: picked(env, GIT_ENV),
     }),
     gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),
     gitlabInsecureHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_INSECURE_HOSTS)),

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { GitCommandError, runGit } from './git-command';
+import { type GitContext, GitCommandError, runGit } from './git-command';
 import { cloneAuthHeader, type CloneCredential, displayUrl } from './workspace-layout';
 
 // The git steps of a task workspace: a worktree of a local repository, a clone of a remote one, which
@@ -18,20 +18,20 @@ export interface CheckoutSource {
 }
 
 export interface CheckoutOptions {
-  timeoutMs: number;
+  git: GitContext;
   branch: string;
   credential?: CloneCredential;
 }
 
 /** The absolute git common dir of the repository at `dir` (`.git` of a normal repository). */
-export async function gitCommonDir(dir: string, timeoutMs: number): Promise<string> {
-  const out = await runGit(['rev-parse', '--git-common-dir'], { cwd: dir, timeoutMs });
+export async function gitCommonDir(dir: string, git: GitContext): Promise<string> {
+  const out = await runGit(['rev-parse', '--git-common-dir'], { ...git, cwd: dir });
   return resolve(dir, out);
 }
 
-async function branchExists(gitDir: string, branch: string, timeoutMs: number): Promise<boolean> {
+async function branchExists(gitDir: string, branch: string, git: GitContext): Promise<boolean> {
   try {
-    await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: gitDir, timeoutMs });
+    await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { ...git, cwd: gitDir });
     return true;
   } catch (error) {
     if (error instanceof GitCommandError && error.exitCode === 1) return false;
@@ -53,19 +53,16 @@ function dotGit(path: string): 'file' | 'dir' | undefined {
  * earlier ensure, or by a detached source that was attached again). Only a folder with its own `.git`
  * is asked: git run in any other folder would answer for whatever repository encloses the workspaces dir.
  */
-export async function folderBelongsTo(path: string, source: CheckoutSource, timeoutMs: number): Promise<boolean> {
+export async function folderBelongsTo(path: string, source: CheckoutSource, git: GitContext): Promise<boolean> {
   const kind = dotGit(path);
   try {
     if (source.localPath !== null) {
       if (kind !== 'file') return false;
-      const [mine, theirs] = await Promise.all([
-        gitCommonDir(path, timeoutMs),
-        gitCommonDir(source.localPath, timeoutMs),
-      ]);
+      const [mine, theirs] = await Promise.all([gitCommonDir(path, git), gitCommonDir(source.localPath, git)]);
       return mine === theirs;
     }
     if (kind !== 'dir' || source.remoteUrl === null) return false;
-    return (await runGit(['config', '--get', 'remote.origin.url'], { cwd: path, timeoutMs })) === source.remoteUrl;
+    return (await runGit(['config', '--get', 'remote.origin.url'], { ...git, cwd: path })) === source.remoteUrl;
   } catch {
     return false;
   }
@@ -80,14 +77,14 @@ function failure(source: CheckoutSource, error: unknown): Error {
 
 /** `git worktree add` on the task branch (created from the base branch, else the repository's HEAD). */
 async function addWorktree(source: CheckoutSource & { localPath: string }, path: string, options: CheckoutOptions) {
-  const { timeoutMs, branch } = options;
+  const { git, branch } = options;
   const cwd = source.localPath;
   if (!existsSync(cwd)) throw new Error(`local path ${cwd} does not exist`);
-  const commonDir = await gitCommonDir(cwd, timeoutMs);
-  const args = (await branchExists(cwd, branch, timeoutMs))
+  const commonDir = await gitCommonDir(cwd, git);
+  const args = (await branchExists(cwd, branch, git))
     ? ['worktree', 'add', path, branch]
     : ['worktree', 'add', '-b', branch, path, source.baseBranch ?? 'HEAD'];
-  await runGit(args, { cwd, timeoutMs });
+  await runGit(args, { ...git, cwd });
   return { kind: 'worktree' as const, gitCommonDir: commonDir };
 }
 
@@ -97,15 +94,15 @@ async function addWorktree(source: CheckoutSource & { localPath: string }, path:
  * .git/config never holds it, and git's messages are stripped of it.
  */
 async function cloneRemote(source: CheckoutSource & { remoteUrl: string }, path: string, options: CheckoutOptions) {
-  const { timeoutMs, branch } = options;
+  const { git, branch } = options;
   const header = cloneAuthHeader(source.remoteUrl, source.provider, options.credential);
   const branchArgs = source.baseBranch === null ? [] : ['--branch', source.baseBranch];
   await runGit(['clone', '--no-recurse-submodules', ...branchArgs, '--', source.remoteUrl, path], {
-    timeoutMs,
+    ...git,
     transientConfig: header === null ? undefined : { 'http.extraHeader': header },
     secrets: [options.credential?.token ?? '', header ?? ''],
   });
-  await runGit(['checkout', '-b', branch], { cwd: path, timeoutMs });
+  await runGit(['checkout', '-b', branch], { ...git, cwd: path });
   return { kind: 'clone' as const, gitCommonDir: null };
 }
 
@@ -121,7 +118,7 @@ export async function createCheckout(source: CheckoutSource, path: string, optio
   } catch (error) {
     await rm(path, { recursive: true, force: true });
     if (source.localPath !== null && existsSync(source.localPath)) {
-      await runGit(['worktree', 'prune'], { cwd: source.localPath, timeoutMs: options.timeoutMs }).catch(() => '');
+      await runGit(['worktree', 'prune'], { ...options.git, cwd: source.localPath }).catch(() => '');
     }
     throw failure(source, error);
   }
@@ -131,12 +128,12 @@ export async function createCheckout(source: CheckoutSource, path: string, optio
  * Removes a worktree folder through its source repository (`git worktree remove --force`, then
  * `prune`), so the source lists no stale worktree; false when it is not a worktree or git could not.
  */
-export async function removeWorktree(path: string, timeoutMs: number): Promise<boolean> {
+export async function removeWorktree(path: string, git: GitContext): Promise<boolean> {
   if (dotGit(path) !== 'file') return false;
   try {
-    const commonDir = await gitCommonDir(path, timeoutMs);
-    await runGit(['--git-dir', commonDir, 'worktree', 'remove', '--force', path], { timeoutMs });
-    await runGit(['--git-dir', commonDir, 'worktree', 'prune'], { timeoutMs });
+    const commonDir = await gitCommonDir(path, git);
+    await runGit(['--git-dir', commonDir, 'worktree', 'remove', '--force', path], git);
+    await runGit(['--git-dir', commonDir, 'worktree', 'prune'], git);
     return true;
   } catch {
     return false;

@@ -11,10 +11,16 @@ export class GitCommandError extends Error {
   }
 }
 
-export interface GitOptions {
+/** How every git command of the backend runs: its deadline and the environment it starts from. */
+export interface GitContext {
+  timeoutMs: number;
+  /** The base environment (PATH, HOME, proxies: config.ts picks them); no ambient GIT_* variable. */
+  env: Readonly<Record<string, string>>;
+}
+
+export interface GitOptions extends GitContext {
   /** Working directory of the git process. */
   cwd?: string;
-  timeoutMs: number;
   /**
    * Configuration for this one command, passed as GIT_CONFIG_COUNT/KEY_n/VALUE_n environment
    * variables: never on the command line (`ps` shows argv) and never written to any config file.
@@ -24,10 +30,10 @@ export interface GitOptions {
   secrets?: readonly string[];
 }
 
-/** What git inherits: enough to find itself and a HOME; no ambient GIT_* state of the backend's own. */
-function gitEnv(transient: Readonly<Record<string, string>> | undefined): NodeJS.ProcessEnv {
+/** The base environment plus what makes git fail fast instead of prompting, and this command's config. */
+function gitEnv(base: GitContext['env'], transient: Readonly<Record<string, string>> | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
+  for (const [key, value] of Object.entries(base)) {
     if (!key.startsWith('GIT_')) env[key] = value;
   }
   // Never wait on a terminal or an askpass helper for a password: fail at once instead.
@@ -61,7 +67,7 @@ export function runGit(args: readonly string[], options: GitOptions): Promise<st
       [...args],
       {
         cwd: options.cwd,
-        env: gitEnv(options.transientConfig),
+        env: gitEnv(options.env, options.transientConfig),
         timeout: options.timeoutMs,
         killSignal: 'SIGKILL',
         maxBuffer: 8 * 1024 * 1024,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AppError, normalizeProvider } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
+import type { GitContext } from './git-command';
 import { type CheckoutSource, createCheckout, folderBelongsTo, gitCommonDir, removeWorktree } from './git-checkout';
 import {
   type CloneCredential,
@@ -24,6 +25,8 @@ export interface TaskWorkspacesConfig {
   cleanupOnArchive: boolean;
   /** Each git command's deadline. */
   gitTimeoutMs: number;
+  /** The environment git starts from (PATH, HOME, proxies, ssh agent; config.ts picks them). */
+  gitEnv: Readonly<Record<string, string>>;
 }
 
 export interface TaskWorkspacesDeps {
@@ -45,6 +48,10 @@ export class TaskWorkspaces {
 
   get config(): TaskWorkspacesConfig {
     return this.deps.config;
+  }
+
+  private get git(): GitContext {
+    return { timeoutMs: this.deps.config.gitTimeoutMs, env: this.deps.config.gitEnv };
   }
 
   /** The task's workspace directory (whether or not it exists yet). */
@@ -74,12 +81,12 @@ export class TaskWorkspaces {
    */
   cleanup(taskId: string): Promise<boolean> {
     return this.serialized(taskId, async () => {
-      const { dir, gitTimeoutMs } = this.deps.config;
+      const { dir } = this.deps.config;
       const root = this.pathOf(taskId);
       if (!isStrictlyInside(dir, root)) throw new AppError('internal', `refusing to remove ${root}: outside ${dir}`);
       if (!existsSync(root)) return false;
       for (const entry of await readdir(root, { withFileTypes: true })) {
-        if (entry.isDirectory()) await removeWorktree(join(root, entry.name), gitTimeoutMs);
+        if (entry.isDirectory()) await removeWorktree(join(root, entry.name), this.git);
       }
       await rm(root, { recursive: true, force: true });
       this.deps.logger.info({ taskId, path: root }, 'task workspace removed');
@@ -88,7 +95,8 @@ export class TaskWorkspaces {
   }
 
   private async ensureNow(taskId: string): Promise<WorkspaceLayout> {
-    const { dir, checkout, gitTimeoutMs } = this.deps.config;
+    const { dir, checkout } = this.deps.config;
+    const git = this.git;
     const root = this.pathOf(taskId);
     const branch = taskBranchName(taskId);
     const { workspaceId, sources } = await this.readSources(taskId);
@@ -102,7 +110,7 @@ export class TaskWorkspaces {
         const path = join(root, folder);
         if (!isStrictlyInside(dir, path)) throw new AppError('internal', `workspace folder ${path} is outside ${dir}`);
         if (existsSync(path)) {
-          if (!(await folderBelongsTo(path, source, gitTimeoutMs))) continue;
+          if (!(await folderBelongsTo(path, source, git))) continue;
           claimed.add(folder);
           layout.folders.push(await this.existing(source, folder, path));
           break;
@@ -111,7 +119,7 @@ export class TaskWorkspaces {
         const credential = await this.credentialFor(workspaceId, source);
         let made;
         try {
-          made = await createCheckout(source, path, { timeoutMs: gitTimeoutMs, branch, credential });
+          made = await createCheckout(source, path, { git, branch, credential });
         } catch (error) {
           throw new AppError('failed_precondition', error instanceof Error ? error.message : String(error), {
             repository_id: source.repositoryId,
@@ -129,7 +137,7 @@ export class TaskWorkspaces {
     if (source.localPath === null) {
       return { repositoryId: source.repositoryId, folder, path, kind: 'clone', gitCommonDir: null };
     }
-    const common = await gitCommonDir(path, this.deps.config.gitTimeoutMs);
+    const common = await gitCommonDir(path, this.git);
     return { repositoryId: source.repositoryId, folder, path, kind: 'worktree', gitCommonDir: common };
   }
 
