@@ -2,7 +2,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type GitContext, GitCommandError, runGit } from './git-command';
-import { cloneAuthHeader, type CloneCredential, displayUrl } from './workspace-layout';
+import { authHeaderConfigKey, cloneAuthHeader, type CloneCredential, displayUrl } from './workspace-layout';
 
 // The git steps of a task workspace: a worktree of a local repository, a clone of a remote one, which
 // repository an existing folder belongs to, and removing a worktree so its source keeps no stale entry.
@@ -99,7 +99,7 @@ async function cloneRemote(source: CheckoutSource & { remoteUrl: string }, path:
   const branchArgs = source.baseBranch === null ? [] : ['--branch', source.baseBranch];
   await runGit(['clone', '--no-recurse-submodules', ...branchArgs, '--', source.remoteUrl, path], {
     ...git,
-    transientConfig: header === null ? undefined : { 'http.extraHeader': header },
+    transientConfig: header === null ? undefined : { [authHeaderConfigKey(source.remoteUrl)]: header },
     secrets: [options.credential?.token ?? '', header ?? ''],
   });
   await runGit(['checkout', '-b', branch], { ...git, cwd: path });

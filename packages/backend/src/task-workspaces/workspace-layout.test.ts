@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { join, sep } from 'node:path';
 import {
   agentCwd,
+  authHeaderConfigKey,
   cloneAuthHeader,
   CONTAINER_WORKSPACE_PATH,
   displayUrl,
@@ -120,6 +121,12 @@ describe('cloneAuthHeader', () => {
     const local = { ...gitlab, baseUrl: 'http://127.0.0.1:8080' };
     expect(cloneAuthHeader('http://127.0.0.1:8080/a/b.git', 'gitlab', local)).toBe(basic('oauth2', 'tok'));
     expect(cloneAuthHeader('http://127.0.0.1:9090/a/b.git', 'gitlab', local)).toBeNull();
+  });
+
+  test('the header is scoped to the remote origin', () => {
+    expect(authHeaderConfigKey('https://gitlab.example.com:8443/a/b.git')).toBe(
+      'http.https://gitlab.example.com:8443/.extraHeader',
+    );
   });
 
   test('displayUrl drops a user and password given in the URL', () => {

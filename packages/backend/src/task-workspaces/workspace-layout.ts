@@ -129,6 +129,14 @@ export function cloneAuthHeader(
   return `Authorization: Basic ${Buffer.from(`${user}:${credential.token}`).toString('base64')}`;
 }
 
+/**
+ * The git config key carrying the header, scoped to the remote's origin (`http.<origin>/.extraHeader`):
+ * git sends it only to URLs under that origin, not to another host a response might redirect to.
+ */
+export function authHeaderConfigKey(remoteUrl: string): string {
+  return `http.${new URL(remoteUrl).origin}/.extraHeader`;
+}
+
 /** A remote URL without any user or password it was given with (for messages and logs). */
 export function displayUrl(remoteUrl: string): string {
   try {
