@@ -7,6 +7,7 @@ import { isAppError } from '@kandev/protocol';
 import { AgentProfileService } from '../../packages/backend/src/agent-profiles/agent-profile-service';
 import { CreateAgentProfileBodySchema } from '../../packages/backend/src/agent-profiles/agent-profile';
 import type { TaskWorkspacesConfig } from '../../packages/backend/src/task-workspaces/task-workspaces';
+import { prepareSessionWorkspace } from '../../packages/backend/src/session-runtime/session-workspace';
 import { useCleanup } from '../helpers/cleanup';
 import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
 import {
@@ -171,6 +172,26 @@ describe('task workspaces (in process, real git)', () => {
     expect(existsSync(join(root, 'app'))).toBe(false);
     await env.backend.sessions.archiveTask(taskId);
     expect(existsSync(root)).toBe(true);
+  });
+
+  test('docker sessions mount the workspace and the source git dir; a remote one works under its shared dir', async () => {
+    const env = await setup();
+    const source = makeRepository(env.repos, 'app');
+    const taskId = await env.task();
+    await env.backend.sources.add(taskId, { sources: [{ local_path: source }] });
+    const executor = (kind: 'docker' | 'remote', shared?: string) => ({
+      kindOf: () => kind,
+      sharedWorkspacesDirOf: () => shared,
+    });
+    const docker = await prepareSessionWorkspace(env.backend.workspaces, executor('docker'), taskId, 'docker');
+    expect(docker).toEqual({
+      agentCwd: '/workspace/app',
+      mount: { hostPath: join(env.dir, taskId), gitDirs: [join(source, '.git')] },
+    });
+    const shared = await prepareSessionWorkspace(env.backend.workspaces, executor('remote', '/ws'), taskId, 'far');
+    expect(shared).toEqual({ agentCwd: `/ws/${taskId}/app`, mount: undefined });
+    const unshared = await prepareSessionWorkspace(env.backend.workspaces, executor('remote'), taskId, 'far');
+    expect(unshared).toEqual({ agentCwd: null, mount: undefined });
   });
 
   test('an id that would leave the workspaces dir is refused before anything is touched', async () => {

@@ -13,6 +13,8 @@ export interface AgentctlDirectory {
   acquire(name: string, sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint>;
   /** The kind of executor `name` (unknown name: invalid_argument). */
   kindOf(name: string): ExecutorKind;
+  /** A remote executor's view of the workspaces dir (shared storage), when configured. */
+  sharedWorkspacesDirOf(name: string): string | undefined;
   /** The live agentctl the session was started on (matched by its recorded address), if any. */
   endpointFor(session: SessionPlacement): AgentctlEndpoint | undefined;
   /** Every agentctl up now. */

@@ -45,6 +45,11 @@ export class Agentctls {
     return this.directory.kindOf(name);
   }
 
+  /** Where a remote executor's agentctl sees the workspaces dir (shared storage), when configured. */
+  sharedWorkspacesDirOf(name: string): string | undefined {
+    return this.directory.sharedWorkspacesDirOf(name);
+  }
+
   /** The agentctl the session was started on, while it is up; undefined when it is gone or never was. */
   find(session: SessionPlacement): ReachedAgentctl | undefined {
     const endpoint = this.directory.endpointFor(session);

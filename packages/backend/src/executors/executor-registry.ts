@@ -40,6 +40,10 @@ export class ExecutorRegistry implements AgentctlDirectory {
     return this.backend(name).kind;
   }
 
+  sharedWorkspacesDirOf(name: string): string | undefined {
+    return this.backend(name).sharedWorkspacesDir;
+  }
+
   endpointFor(session: SessionPlacement): AgentctlEndpoint | undefined {
     if (session.agentctlAddress === null) return undefined;
     return this.backends.get(session.executor)?.endpointAt(session.agentctlAddress);

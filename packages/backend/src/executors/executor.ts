@@ -52,6 +52,8 @@ export interface WorkspaceMount {
 /** One executor backend (local process, docker containers, a remote agentctl), as the registry drives it. */
 export interface ExecutorBackend {
   readonly kind: ExecutorKind;
+  /** remote: where its agentctl sees the backend's workspaces dir (shared storage), when it does. */
+  readonly sharedWorkspacesDir?: string;
   /** The agentctl for a session about to start (launch or resume); docker starts the session's container. */
   acquire(sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint>;
   /** The live agentctl at a recorded gRPC address, when this backend runs it. */

@@ -86,12 +86,13 @@ describe('agentCwd', () => {
     folders: names.map(folder),
   });
 
-  test('one repository: its folder; none or several: the workspace root; in a container the same under /workspace', () => {
-    expect(agentCwd(layout(['app']), false)).toBe(`${ROOT}/t/app`);
-    expect(agentCwd(layout(['app']), true)).toBe(`${CONTAINER_WORKSPACE_PATH}/app`);
-    expect(agentCwd(layout([]), false)).toBe(`${ROOT}/t`);
-    expect(agentCwd(layout(['app', 'lib']), false)).toBe(`${ROOT}/t`);
-    expect(agentCwd(layout(['app', 'lib']), true)).toBe('/workspace');
+  test('one repository: its folder; none or several: the workspace root; the same under the agent’s view of it', () => {
+    expect(agentCwd(layout(['app']))).toBe(`${ROOT}/t/app`);
+    expect(agentCwd(layout(['app']), CONTAINER_WORKSPACE_PATH)).toBe('/workspace/app');
+    expect(agentCwd(layout([]))).toBe(`${ROOT}/t`);
+    expect(agentCwd(layout(['app', 'lib']))).toBe(`${ROOT}/t`);
+    expect(agentCwd(layout(['app', 'lib']), CONTAINER_WORKSPACE_PATH)).toBe('/workspace');
+    expect(agentCwd(layout(['app']), '/shared/ws/t')).toBe('/shared/ws/t/app');
   });
 });
 

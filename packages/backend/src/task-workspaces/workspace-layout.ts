@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { CONTAINER_WORKSPACE_MOUNT } from '../executors/docker-container-spec';
 
 // Pure: where a task's workspace is, what its folders and branch are called, which paths may be
@@ -73,14 +73,13 @@ export const CONTAINER_WORKSPACE_PATH = CONTAINER_WORKSPACE_MOUNT;
 
 /**
  * The agent's working directory: the repository's folder when the task has exactly one checkout (the
- * agent starts in a git working tree, on the task branch), else the workspace root. In a container the
- * same place under CONTAINER_WORKSPACE_PATH.
+ * agent starts in a git working tree, on the task branch), else the workspace root. `rootAs` is where
+ * the agent sees the task workspace: its host path, CONTAINER_WORKSPACE_PATH in a docker session, or
+ * `<shared dir>/<task id>` on a remote agentctl that shares the workspaces dir.
  */
-export function agentCwd(layout: WorkspaceLayout, inContainer: boolean): string {
-  const base = inContainer ? CONTAINER_WORKSPACE_PATH : layout.root;
+export function agentCwd(layout: WorkspaceLayout, rootAs: string = layout.root): string {
   const only = layout.folders.length === 1 ? layout.folders[0] : undefined;
-  if (only === undefined) return base;
-  return inContainer ? `${CONTAINER_WORKSPACE_PATH}/${only.folder}` : only.path;
+  return only === undefined ? rootAs : posix.join(rootAs, only.folder);
 }
 
 export interface CloneCredential {
