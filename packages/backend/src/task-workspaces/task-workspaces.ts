@@ -54,9 +54,13 @@ export class TaskWorkspaces {
     return { timeoutMs: this.deps.config.gitTimeoutMs, env: this.deps.config.gitEnv };
   }
 
-  /** The task's workspace directory (whether or not it exists yet). */
+  /** The task's workspace directory (whether or not it exists yet); an id that is no plain name: 400. */
   pathOf(taskId: string): string {
-    return taskWorkspacePath(this.deps.config.dir, taskId);
+    try {
+      return taskWorkspacePath(this.deps.config.dir, taskId);
+    } catch (error) {
+      throw new AppError('invalid_argument', error instanceof Error ? error.message : String(error));
+    }
   }
 
   /**
@@ -97,9 +101,10 @@ export class TaskWorkspaces {
   private async ensureNow(taskId: string): Promise<WorkspaceLayout> {
     const { dir, checkout } = this.deps.config;
     const git = this.git;
+    // The task first: an unknown id is a 404 before it is ever used in a path.
+    const { workspaceId, sources } = await this.readSources(taskId);
     const root = this.pathOf(taskId);
     const branch = taskBranchName(taskId);
-    const { workspaceId, sources } = await this.readSources(taskId);
     await mkdir(root, { recursive: true });
     const layout: WorkspaceLayout = { taskId, root, branch, folders: [] };
     if (!checkout) return layout;
