@@ -13,7 +13,7 @@ import {
 import { BackendApi, type LaunchedSession } from './backend-api';
 import type { Cleanup } from './cleanup';
 import { connectMcp, type McpConnection } from './mcp';
-import { type BackendReady, type Daemon, startBackend, stopProcess, tempDir } from './processes';
+import { type BackendReady, type Daemon, startBackend, stopProcess } from './processes';
 import { waitUntil } from './wait';
 
 export const ASK_PARENT = 'ask_parent_question_kandev';
@@ -125,8 +125,8 @@ export class AutopilotWorld {
 
   /**
    * POST /api/tasks. `script`: the task's agent runs that fixture (or pass any `agent_profile_id`);
-   * without either, its sessions serve MCP only (no agent: prompts queued for them stay queued). `workDir`: attached as the task's local
-   * repository, the agent's working directory (where wait_for_file looks).
+   * without either, its sessions serve MCP only (no agent: prompts queued for them stay queued).
+   * `workDir`: attached as the task's local repository.
    */
   async task(fields: {
     title: string;
@@ -239,10 +239,11 @@ export async function answerOverMcp(
   })) as ToolResult;
 }
 
-/** A directory the agent works in, and a way to release its wait_for_file steps. */
-export function workDir(cleanup: Cleanup): { path: string; release: (file: string) => void } {
-  const path = tempDir(cleanup, 'kandev-autopilot-work-');
-  return { path, release: (file) => writeFileSync(join(path, file), '') };
+/** Releases a wait_for_file step of the session's agent: the file goes in its working directory (its task workspace). */
+export function releaseInWorkDir(session: TaskSession, file: string): void {
+  const cwd = session.session.launch_config.agent?.cwd;
+  if (typeof cwd !== 'string') throw new Error(`session ${session.sessionId} has no agent working directory`);
+  writeFileSync(join(cwd, file), '');
 }
 
 /** The result of a tool_call entry as the conversation keeps it (the text the agent saw). */

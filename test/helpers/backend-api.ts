@@ -17,6 +17,8 @@ export interface LaunchedSession {
     revision: number;
     owns_task_title: boolean;
     system_prompt: string;
+    /** The agent's command; `cwd` is its task workspace (docs/workspaces.md). */
+    agent?: { cwd: string | null } | null;
   };
 }
 

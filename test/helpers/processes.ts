@@ -135,6 +135,10 @@ export async function startBackend(
     KANDEV_AGENTCTL_GRPC_PORT: '0',
     KANDEV_AGENTCTL_MCP_PORT: '0',
     KANDEV_DATA_DIR: dataDir,
+    // Most tests attach placeholder repositories (/srv/…, https://github.com/a/b) that cannot be checked
+    // out here: the task workspace is still the agent's cwd, only without checkouts. Workspace tests
+    // turn checkouts back on.
+    KANDEV_WORKSPACE_CHECKOUT: 'false',
     ...env,
   });
   // The local agentctl outlives a killed backend by design; make sure no test leaves one behind.

@@ -8,7 +8,7 @@ import { useCleanup } from '../helpers/cleanup';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from '../helpers/wait';
-import { isPidAlive, killPid, startBackend, stopProcess, tempDir } from '../helpers/processes';
+import { isPidAlive, killPid, startBackend, stopProcess } from '../helpers/processes';
 
 const SCRIPT = 'runtime';
 
@@ -149,10 +149,10 @@ describe('agent runtime: recovery', () => {
   });
 
   test('a turn that completes while no backend is attached is reported to the next one; the queue drains, each prompt once', async () => {
-    // The agent works in this directory (the task's local repository) and holds its turn until the
+    // The agent works in its task workspace (no checkouts in these tests) and holds its turn until the
     // test writes release-<ordinal> there: the turn ends on the test's cue, with the backend down.
-    const workDir = tempDir(cleanup, 'kandev-agent-work-');
-    const first = await launchAgentSession(cleanup, SCRIPT, { localPath: workDir });
+    const first = await launchAgentSession(cleanup, SCRIPT);
+    const workDir = join(first.backend.dataDir, 'workspaces', first.taskId);
     const sessionId = first.session.session_id;
     const holding = await first.runtime.postPrompt(sessionId, 'hold across the outage');
     const pid = agentPid(await first.runtime.waitForTurn(sessionId, holding.queued_prompt_id));

@@ -11,7 +11,7 @@ import {
   type ParentQuestionView,
   type TaskSession,
   toolCallOutputText,
-  workDir,
+  releaseInWorkDir,
 } from '../helpers/autopilot';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
 
@@ -33,15 +33,13 @@ interface Family {
 /** A normal parent task and its autopilot child, each with a live session running the test agent. */
 async function family(cleanup: Cleanup): Promise<Family> {
   const w = await AutopilotWorld.start(cleanup);
-  const parentDir = workDir(cleanup);
-  const childDir = workDir(cleanup);
-  const parentTask = await w.task({ title: 'Importer epic', script: 'autopilot-parent', workDir: parentDir.path });
+  // Each agent works in its task workspace; the test releases its wait_for_file steps there.
+  const parentTask = await w.task({ title: 'Importer epic', script: 'autopilot-parent' });
   const childTask = await w.task({
     title: 'Importer storage',
     parent_id: parentTask.id,
     autopilot: true,
     script: 'autopilot-child',
-    workDir: childDir.path,
   });
   const parent = await w.launch(parentTask.id, { agent: true });
   const child = await w.launch(childTask.id, { agent: true });
@@ -52,8 +50,8 @@ async function family(cleanup: Cleanup): Promise<Family> {
     childId: childTask.id,
     parent,
     child,
-    releaseParent: (questionId) => parentDir.release(`answer-${questionId}`),
-    releaseChildAsk: (ordinal) => childDir.release(`ask-${ordinal}`),
+    releaseParent: (questionId) => releaseInWorkDir(parent, `answer-${questionId}`),
+    releaseChildAsk: (ordinal) => releaseInWorkDir(child, `ask-${ordinal}`),
   };
 }
 

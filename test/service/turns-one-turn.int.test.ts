@@ -14,7 +14,7 @@ interface ErrorBody {
 describe('one turn (in process)', () => {
   const cleanup = useCleanup();
 
-  test('launch: agentctl gets the real env and the checkout; the backend stores and shows it redacted', async () => {
+  test('launch: agentctl gets the real env; the backend stores and shows it redacted', async () => {
     const h = await createTurnHarness(cleanup);
     h.agentctl.autoStart = false;
     const taskId = await h.agentTask({ localPath: '/src/app' });
@@ -25,7 +25,7 @@ describe('one turn (in process)', () => {
       command: 'test-agent',
       args: ['--script', 'x.json'],
       env: { AGENT_API_KEY: 'secret-1' },
-      cwd: '/src/app',
+      cwd: null, // this harness configures no task workspaces (task-workspaces.int.test.ts: the agent's cwd)
       supportsMcp: true,
       resumeAcpSessionId: null,
       permissionPolicy: 'ask',

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ConfigError, loadConfig, parseHostList } from './config';
 
 const TOKEN = 'a-control-token-that-is-long-enough-0123';
@@ -252,6 +253,37 @@ describe('loadConfig', () => {
     ]);
     expect(configError({ KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }).variables).toEqual([
       'KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    ]);
+  });
+
+  test('task workspaces: <data dir>/workspaces by default; an absolute dir, two flags and a git timeout', () => {
+    expect(loadConfig({ KANDEV_DATA_DIR: '/var/kandev' }).workspaces).toEqual({
+      dir: '/var/kandev/workspaces',
+      checkout: true,
+      cleanupOnArchive: true,
+      gitTimeoutMs: 300_000,
+      gitEnv: {},
+    });
+    expect(loadConfig({}).workspaces.dir).toBe(resolve('./data/workspaces'));
+    const set = loadConfig({
+      KANDEV_WORKSPACES_DIR: '/srv/ws',
+      KANDEV_WORKSPACE_CHECKOUT: 'false',
+      KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE: 'false',
+      KANDEV_WORKSPACE_GIT_TIMEOUT_MS: '1000',
+    });
+    expect(set.workspaces).toMatchObject({
+      dir: '/srv/ws',
+      checkout: false,
+      cleanupOnArchive: false,
+      gitTimeoutMs: 1000,
+    });
+    expect(loadConfig({ PATH: '/bin', GIT_DIR: '/elsewhere', HOME: '/h' }).workspaces.gitEnv).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+    });
+    expect(configError({ KANDEV_WORKSPACES_DIR: 'relative/ws' }).variables).toEqual(['KANDEV_WORKSPACES_DIR']);
+    expect(configError({ KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE: 'yes' }).variables).toEqual([
+      'KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE',
     ]);
   });
 

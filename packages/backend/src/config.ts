@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
   CONTROL_TOKEN_MIN_LENGTH,
@@ -12,10 +13,16 @@ import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from './http/request-access';
 import { LOG_LEVELS } from './logger';
 import { SecretKey, SecretKeyTextSchema, decodeSecretKey } from './secrets/secret-key';
+import { GIT_TIMEOUT_DEFAULT_MS } from './task-workspaces/workspace-layout';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveMs = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
 const optionalText = z.string().trim().min(1).optional();
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true');
 
 const EnvSchema = z.object({
   KANDEV_HTTP_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -63,6 +70,11 @@ const EnvSchema = z.object({
   KANDEV_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   KANDEV_EVENT_RETENTION_MAX_ROWS: z.coerce.number().int().min(1000).max(100_000_000).default(100_000),
   KANDEV_EVENT_MAX_STREAMS: z.coerce.number().int().min(1).max(10_000).default(64),
+  // Task workspaces (docs/workspaces.md): an absolute directory; default <data dir>/workspaces.
+  KANDEV_WORKSPACES_DIR: z.string().trim().refine(isAbsolute, 'must be an absolute path').optional(),
+  KANDEV_WORKSPACE_CHECKOUT: flag(true),
+  KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE: flag(true),
+  KANDEV_WORKSPACE_GIT_TIMEOUT_MS: positiveMs(GIT_TIMEOUT_DEFAULT_MS),
 });
 
 /** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
@@ -88,6 +100,33 @@ const PASSED_THROUGH = [
 ] as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * What git (task workspace checkouts) starts from: finding itself, a HOME for its own config, an ssh
+ * agent for ssh remotes, proxies. No GIT_* variable of the backend's reaches it.
+ */
+const GIT_ENV = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'SSH_AUTH_SOCK',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy',
+] as const;
+
+function picked(env: Env, names: readonly string[]): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return Object.freeze(out);
+}
 
 /** `a.example, B.example,,` -> ['a.example', 'b.example']. */
 export function parseHostList(value: string): string[] {
@@ -235,6 +274,14 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       ...parseHttpAccess(e),
     }),
     dataDir: e.KANDEV_DATA_DIR,
+    /** Task workspaces (task-workspaces/, docs/workspaces.md). */
+    workspaces: Object.freeze({
+      dir: e.KANDEV_WORKSPACES_DIR ?? join(resolve(e.KANDEV_DATA_DIR), 'workspaces'),
+      checkout: e.KANDEV_WORKSPACE_CHECKOUT,
+      cleanupOnArchive: e.KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE,
+      gitTimeoutMs: e.KANDEV_WORKSPACE_GIT_TIMEOUT_MS,
+      gitEnv: picked(env, GIT_ENV),
+    }),
     gitlabHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_HOSTS)),
     gitlabInsecureHosts: Object.freeze(parseHostList(e.KANDEV_GITLAB_INSECURE_HOSTS)),
     agentctl: Object.freeze({

@@ -14,6 +14,7 @@ import { createLogger } from './logger';
 import { SecretKeyError } from './secrets/secret-key-file';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
 import { createDatabase, migrateToLatest } from './store/database';
+import { prepareWorkspacesDir, WorkspacesDirError } from './task-workspaces/workspaces-dir';
 
 function loadConfigOrExit(): Config {
   try {
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     if (tightened.length > 0) {
       logger.warn({ paths: tightened }, 'tightened data dir permissions: group or other had access');
     }
+    prepareWorkspacesDir(config.workspaces.dir);
     const db = createDatabase(config.dataDir);
     steps.unshift({ name: 'database', run: () => db.destroy() });
     const applied = await migrateToLatest(db);
@@ -90,10 +92,11 @@ async function main(): Promise<void> {
     backend.serve();
   } catch (err) {
     // A key that does not fit the stored secrets is an operator's problem: its message, no stack.
-    if (err instanceof SecretKeyError) logger.fatal(`backend failed to start: ${err.message}`);
+    const operatorError = err instanceof SecretKeyError || err instanceof WorkspacesDirError;
+    if (operatorError) logger.fatal(`backend failed to start: ${err.message}`);
     else logger.fatal({ err }, 'backend failed to start');
     await runShutdown(logger, steps);
-    process.exit(err instanceof SecretKeyError ? 2 : 1);
+    process.exit(operatorError ? 2 : 1);
   }
 }
 

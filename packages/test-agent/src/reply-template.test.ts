@@ -51,6 +51,26 @@ describe('renderReply: variables and the system prompt', () => {
   });
 });
 
+describe('where the agent runs', () => {
+  test('{{cwd}} and {{git_branch}} are filled in; the branch is read only when asked', () => {
+    let reads = 0;
+    const gitBranch = () => {
+      reads += 1;
+      return 'kandev/t1';
+    };
+    expect(renderReply('{{cwd}} on {{ git_branch }}', { prompt: 'p', ordinal: 0, cwd: '/w/t1/app', gitBranch })).toBe(
+      '/w/t1/app on kandev/t1',
+    );
+    expect(renderReply('{{prompt}}', { prompt: 'p', ordinal: 0, cwd: '/w', gitBranch })).toBe('p');
+    expect(reads).toBe(1);
+  });
+
+  test('without them both are empty, and neither is an unknown placeholder', () => {
+    expect(renderReply('[{{cwd}}|{{git_branch}}]', { prompt: 'p', ordinal: 0 })).toBe('[|]');
+    expect(unknownPlaceholders('{{cwd}} {{git_branch}}')).toEqual([]);
+  });
+});
+
 describe('unknownPlaceholders', () => {
   test('names every {{...}} that is not a placeholder or a well-formed variable', () => {
     expect(

@@ -2,7 +2,10 @@
 // echo which prompt it is answering (tests prove delivery order with them) and reuse what an earlier
 // `capture` step found (a question id known only at run time). Pure: no I/O.
 
-/** What a template can refer to: the prompt, its 0-based ordinal, the system prompt and captured variables. */
+/**
+ * What a template can refer to: the prompt, its 0-based ordinal, the system prompt, captured variables,
+ * and where the agent runs (its cwd and git branch: tests prove the agent works in its task workspace).
+ */
 export interface PromptContext {
   prompt: string;
   ordinal: number;
@@ -10,9 +13,13 @@ export interface PromptContext {
   systemPrompt?: string;
   /** Variables set by `capture` steps in this ACP session. */
   vars?: ReadonlyMap<string, string>;
+  /** The agent process's working directory ({{cwd}}); '' when not given. */
+  cwd?: string;
+  /** The git branch checked out in that directory ({{git_branch}}), read only when a template asks. */
+  gitBranch?: () => string;
 }
 
-export const PLACEHOLDERS = ['prompt', 'ordinal', 'system_prompt'] as const;
+export const PLACEHOLDERS = ['prompt', 'ordinal', 'system_prompt', 'cwd', 'git_branch'] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** `{{var:<name>}}`: a variable name as `capture` accepts it. */
@@ -73,6 +80,8 @@ export function renderReply(text: string, context: PromptContext): string {
     if (name === 'prompt') return context.prompt;
     if (name === 'ordinal') return String(context.ordinal);
     if (name === 'system_prompt') return context.systemPrompt ?? '';
+    if (name === 'cwd') return context.cwd ?? '';
+    if (name === 'git_branch') return context.gitBranch?.() ?? '';
     const variable = variableOf(name);
     if (variable === undefined) return whole;
     const value = context.vars?.get(variable);

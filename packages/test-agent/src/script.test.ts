@@ -65,7 +65,7 @@ describe('parseScript', () => {
     [
       'unknown placeholder in a reply',
       '{"turns":[{"steps":[{"reply":"{{promt}}"}]}]}',
-      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{promt\}\} \(known: \{\{prompt\}\}, \{\{ordinal\}\}, \{\{system_prompt\}\}, \{\{var:<name>\}\}\)/,
+      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{promt\}\} \(known: \{\{prompt\}\}, \{\{ordinal\}\}, \{\{system_prompt\}\}, \{\{cwd\}\}, \{\{git_branch\}\}, \{\{var:<name>\}\}\)/,
     ],
     ['empty wait_for_file path', '{"turns":[{"steps":[{"wait_for_file":""}]}]}', /turns\.0\.steps\.0\.wait_for_file: /],
     [

@@ -3,6 +3,7 @@
 import type { RequestPermissionRequest, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { ToolOutcome } from './mcp-link';
 import { type PromptContext, renderArguments, renderReply, UnknownVariableError } from './reply-template';
+import { currentGitBranch } from './work-dir';
 import type { Step, TurnBody } from './script';
 
 /** A step that cannot do what the script asked (list_tools without a reachable MCP server): the turn fails. */
@@ -131,7 +132,7 @@ async function requestPermission(
 
 function templateContext(context: TurnContext): PromptContext {
   const { prompt, ordinal, systemPrompt, memory } = context;
-  return { prompt, ordinal, systemPrompt, vars: memory.vars };
+  return { prompt, ordinal, systemPrompt, vars: memory.vars, cwd: process.cwd(), gitBranch: currentGitBranch };
 }
 
 /** Placeholders are filled in as the step runs; an unset variable fails the turn, naming the step. */

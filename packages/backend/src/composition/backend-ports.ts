@@ -13,6 +13,7 @@ import type { CredentialVerifier } from '../provider-automation/workspace-creden
 import type { StartTimer } from '../questions/question-service';
 import type { BackoffPolicy } from '../retry/retry-backoff';
 import type { SecretBox } from '../secrets/secret-box';
+import type { TaskWorkspacesConfig } from '../task-workspaces/task-workspaces';
 
 /** What the composition root reads of the configuration (a loaded Config is one). */
 export interface BackendConfig {
@@ -35,6 +36,8 @@ export interface BackendConfig {
   apiToken?: { token: string; source: string };
   /** The event log's retention and the live streams' limits; default EVENT_LOG_DEFAULTS. */
   events?: EventLogConfig;
+  /** Task workspaces (the agent's cwd); a loaded Config always has them, a test harness may leave them out. */
+  workspaces?: TaskWorkspacesConfig;
 }
 
 /** The agentctls: where they run, how they are called, and what their executors announce. */

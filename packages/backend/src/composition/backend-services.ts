@@ -35,6 +35,7 @@ import { createToolHandlers } from '../tools/tool-handler-registry';
 import { applyAgentGone } from '../turns/turn-outcome';
 import { createTurnRuntime } from '../turns/turn-runtime';
 import { WorkspaceSourceService } from '../workspace-sources/workspace-source-service';
+import { TaskWorkspaces } from '../task-workspaces/task-workspaces';
 import type { BackendConfig, BackendPorts, GithubPort } from './backend-ports';
 
 /** What every service is built over. */
@@ -153,7 +154,12 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   });
   const prompts = turns.drainer;
   const tasks = new TaskService({ uow, clock, pendingActions: pendingActionsOf });
+  const workspaces =
+    config.workspaces === undefined
+      ? undefined
+      : new TaskWorkspaces({ uow, config: config.workspaces, logger: component('workspaces') });
   const sources = new WorkspaceSourceService({
+    workspaces,
     uow,
     clock,
     repositories,
@@ -188,6 +194,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     parent: permissionParents,
   });
   const sessions = new SessionService({
+    workspaces,
     uow,
     clock,
     agentctls,
@@ -223,6 +230,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     tasks,
     sources,
     sessions,
+    workspaces,
     prompts: new PromptService({ uow, clock, prompts, logger: component('prompts') }),
     questions,
     permissions,

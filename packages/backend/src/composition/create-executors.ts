@@ -58,6 +58,7 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
           },
           slot: entry.name,
           healthTimeoutMs: config.agentctl.callTimeoutMs,
+          workspacesDir: entry.workspacesDir,
           events,
           logger: log.child({ executor: entry.name }),
         });

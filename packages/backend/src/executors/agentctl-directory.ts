@@ -1,5 +1,5 @@
 import { AppError } from '@kandev/protocol';
-import type { AgentctlEndpoint, SessionPlacement } from './executor';
+import type { AgentctlEndpoint, ExecutorKind, SessionPlacement, WorkspaceMount } from './executor';
 
 /**
  * Where sessions' agentctls are: which executor a launch uses, the agentctl a session was started on,
@@ -10,7 +10,11 @@ export interface AgentctlDirectory {
   /** The executor (or profile) names a launch may ask for. */
   names(): string[];
   /** The agentctl for a session (re)starting on executor `name`. */
-  acquire(name: string, sessionId: string): Promise<AgentctlEndpoint>;
+  acquire(name: string, sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint>;
+  /** The kind of executor `name` (unknown name: invalid_argument). */
+  kindOf(name: string): ExecutorKind;
+  /** A remote executor's view of the workspaces dir (shared storage), when configured. */
+  sharedWorkspacesDirOf(name: string): string | undefined;
   /** The live agentctl the session was started on (matched by its recorded address), if any. */
   endpointFor(session: SessionPlacement): AgentctlEndpoint | undefined;
   /** Every agentctl up now. */

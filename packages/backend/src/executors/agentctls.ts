@@ -1,7 +1,7 @@
 import { AppError } from '@kandev/protocol';
 import type { AgentctlApi, AgentctlConnector } from './agentctl-client';
 import type { AgentctlDirectory } from './agentctl-directory';
-import type { AgentctlEndpoint, SessionPlacement } from './executor';
+import type { AgentctlEndpoint, ExecutorKind, SessionPlacement, WorkspaceMount } from './executor';
 
 /** One agentctl and a client for it. */
 export interface ReachedAgentctl {
@@ -31,10 +31,23 @@ export class Agentctls {
     return this.directory.names();
   }
 
-  /** The agentctl for a session about to start (launch or resume) on its executor. */
-  async forLaunch(session: Pick<SessionPlacement, 'id' | 'executor'>): Promise<ReachedAgentctl> {
-    const endpoint = await this.directory.acquire(session.executor, session.id);
+  /** The agentctl for a session about to start (launch or resume) on its executor, in its task workspace. */
+  async forLaunch(
+    session: Pick<SessionPlacement, 'id' | 'executor'>,
+    workspace?: WorkspaceMount,
+  ): Promise<ReachedAgentctl> {
+    const endpoint = await this.directory.acquire(session.executor, session.id, workspace);
     return this.reach(endpoint);
+  }
+
+  /** The kind of a configured executor (a docker session's agent works at the container's mount path). */
+  kindOf(name: string): ExecutorKind {
+    return this.directory.kindOf(name);
+  }
+
+  /** Where a remote executor's agentctl sees the workspaces dir (shared storage), when configured. */
+  sharedWorkspacesDirOf(name: string): string | undefined {
+    return this.directory.sharedWorkspacesDirOf(name);
   }
 
   /** The agentctl the session was started on, while it is up; undefined when it is gone or never was. */

@@ -2,6 +2,7 @@ import type { ContainerInspectInfo } from 'dockerode';
 import {
   CONTAINER_TLS_PATHS,
   CONTAINER_TOKEN_PATH,
+  CONTAINER_WORKSPACE_MOUNT,
   containerSpec,
   labelFilter,
   publishedPorts,
@@ -37,6 +38,22 @@ describe('containerSpec', () => {
     expect(spec.HostConfig?.Binds).toEqual([`${INPUT.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`]);
     expect(spec.Env).toContain(`KANDEV_AGENTCTL_TOKEN_FILE=${CONTAINER_TOKEN_PATH}`);
     expect(spec.Env?.some((entry) => entry.startsWith('KANDEV_AGENTCTL_TOKEN='))).toBe(false);
+  });
+
+  test('the task workspace is mounted read-write at /workspace, each worktree source git dir at its own path', () => {
+    const workspace = {
+      hostPath: '/data/workspaces/t-1',
+      gitDirs: ['/src/app/.git', '/src/lib/.git', '/src/app/.git'],
+    };
+    const binds = containerSpec({ ...INPUT, workspace }).HostConfig?.Binds;
+    expect(CONTAINER_WORKSPACE_MOUNT).toBe('/workspace');
+    expect(binds).toEqual([
+      `${INPUT.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`,
+      '/data/workspaces/t-1:/workspace',
+      '/src/app/.git:/src/app/.git',
+      '/src/lib/.git:/src/lib/.git',
+    ]);
+    expect(binds?.some((bind) => bind.includes(':/workspace:ro'))).toBe(false);
   });
 
   test('TLS: agentctl’s certificate, key and client CA are read-only mounts its TLS variables point at', () => {

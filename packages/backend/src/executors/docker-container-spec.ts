@@ -1,5 +1,6 @@
 import type { ContainerCreateOptions, ContainerInspectInfo } from 'dockerode';
 import type { ContainerTlsFiles } from './docker-tls-files';
+import type { WorkspaceMount } from './executor';
 
 // Pure: what a docker-executor container looks like (labels, ports, mounts, env) and how to read its
 // published ports back. No Docker API calls here.
@@ -26,6 +27,19 @@ export const CONTAINER_TLS_PATHS = {
   clientCa: '/run/secrets/kandev-agentctl-tls-client-ca.pem',
 } as const;
 
+/** Where the session's task workspace is bind-mounted (read-write); the agent's cwd is there. */
+export const CONTAINER_WORKSPACE_MOUNT = '/workspace';
+
+/**
+ * The workspace bind mounts: the task workspace at CONTAINER_WORKSPACE_MOUNT, and each source
+ * repository's git dir at its own absolute path, because a worktree's `.git` file names that path.
+ */
+export function workspaceBinds(workspace: WorkspaceMount | undefined): string[] {
+  if (workspace === undefined) return [];
+  const gitDirs = [...new Set(workspace.gitDirs)].filter((dir) => dir !== CONTAINER_WORKSPACE_MOUNT);
+  return [`${workspace.hostPath}:${CONTAINER_WORKSPACE_MOUNT}`, ...gitDirs.map((dir) => `${dir}:${dir}`)];
+}
+
 export interface ContainerSpecInput {
   image: string;
   name: string;
@@ -43,6 +57,8 @@ export interface ContainerSpecInput {
   network: string | undefined;
   /** Host paths of agentctl's TLS files; undefined: plaintext gRPC. */
   tlsFiles?: ContainerTlsFiles;
+  /** The session's task workspace; undefined: no code is mounted. */
+  workspace?: WorkspaceMount;
 }
 
 /** agentctl's TLS variables and the read-only mounts they point at. */
@@ -107,7 +123,7 @@ export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions
     ExposedPorts: { [grpc]: {}, [mcp]: {} },
     HostConfig: {
       PortBindings: { [grpc]: publish, [mcp]: publish },
-      Binds: [`${input.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`, ...tls.binds],
+      Binds: [`${input.tokenFile}:${CONTAINER_TOKEN_PATH}:ro`, ...tls.binds, ...workspaceBinds(input.workspace)],
       // Removal is the executor's job (it reports the exit first); no restart behind its back.
       RestartPolicy: { Name: 'no' },
       ...(input.network === undefined ? {} : { NetworkMode: input.network }),

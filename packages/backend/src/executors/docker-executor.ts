@@ -6,7 +6,14 @@ import { connectableHost } from '../connectable-host';
 import { containerSpec, LABELS, labelFilter, publishedPorts } from './docker-container-spec';
 import { DockerTlsFiles } from './docker-tls-files';
 import { DockerTokenFiles } from './docker-token-files';
-import type { AgentctlEndpoint, AgentctlEvents, AgentctlStatus, ExecutorBackend, SessionPlacement } from './executor';
+import type {
+  AgentctlEndpoint,
+  AgentctlEvents,
+  AgentctlStatus,
+  ExecutorBackend,
+  SessionPlacement,
+  WorkspaceMount,
+} from './executor';
 import type { DockerTls } from './executor-tls-config';
 import { waitForServing } from './wait-for-serving';
 
@@ -58,12 +65,12 @@ export class DockerExecutor implements ExecutorBackend {
   }
 
   /** The session's running container, or a new one (a resume after the old one died). */
-  async acquire(sessionId: string): Promise<AgentctlEndpoint> {
+  async acquire(sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint> {
     const existing = this.managed.get(sessionId);
     if (existing !== undefined && (await this.isRunning(existing))) return existing.endpoint;
     let start = this.starting.get(sessionId);
     if (start === undefined) {
-      start = this.start(sessionId).finally(() => this.starting.delete(sessionId));
+      start = this.start(sessionId, workspace).finally(() => this.starting.delete(sessionId));
       this.starting.set(sessionId, start);
     }
     return (await start).endpoint;
@@ -119,7 +126,7 @@ export class DockerExecutor implements ExecutorBackend {
     await Promise.allSettled([...this.managed.values()].map((m) => this.retire(m)));
   }
 
-  private async start(sessionId: string): Promise<Managed> {
+  private async start(sessionId: string, workspace: WorkspaceMount | undefined): Promise<Managed> {
     const { docker, logger } = this.options;
     const stale = this.managed.get(sessionId);
     if (stale !== undefined) await this.retire(stale);
@@ -139,6 +146,7 @@ export class DockerExecutor implements ExecutorBackend {
           agentctlId,
           tokenFile,
           tlsFiles,
+          workspace,
         }),
       );
       await container.start();

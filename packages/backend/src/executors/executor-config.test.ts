@@ -103,6 +103,26 @@ describe('parseExecutorsConfig', () => {
     expect(config.entries[1]).toMatchObject({ image: 'kandev/agentctl:sandbox' });
   });
 
+  test('a remote may name where its agentctl sees the workspaces dir (shared storage); absolute only', () => {
+    const env = { ...REMOTE, KANDEV_EXECUTORS: 'remote', KANDEV_REMOTE_AGENTCTL_WORKSPACES_DIR: '/shared/ws' };
+    expect(parseExecutorsConfig(env, noFiles).entries[0]).toMatchObject({
+      kind: 'remote',
+      workspacesDir: '/shared/ws',
+    });
+    expect(parseExecutorsConfig({ ...REMOTE, KANDEV_EXECUTORS: 'remote' }, noFiles).entries[0]).not.toHaveProperty(
+      'workspacesDir',
+    );
+    const profile = { kind: 'remote', address: 'h:7421', mcp_url: 'http://h:7422', token: TOKEN, insecure: true };
+    const profiles = (dir: string) => ({
+      KANDEV_EXECUTOR_PROFILES: JSON.stringify({ far: { ...profile, workspaces_dir: dir } }),
+    });
+    expect(parseExecutorsConfig(profiles('/mnt/ws'), noFiles).entries[1]).toMatchObject({ workspacesDir: '/mnt/ws' });
+    expect(variables(profiles('mnt/ws'))).toEqual(['KANDEV_EXECUTOR_PROFILES']);
+    expect(variables({ ...env, KANDEV_REMOTE_AGENTCTL_WORKSPACES_DIR: 'ws' })).toEqual([
+      'KANDEV_REMOTE_AGENTCTL_WORKSPACES_DIR',
+    ]);
+  });
+
   test.each<[string, Record<string, string>, string[]]>([
     ['an unknown kind', { KANDEV_EXECUTORS: 'local,kubernetes' }, ['KANDEV_EXECUTORS']],
     ['an empty list', { KANDEV_EXECUTORS: ' , ' }, ['KANDEV_EXECUTORS']],

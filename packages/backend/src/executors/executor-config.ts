@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { type AgentctlTls, CONTROL_TOKEN_MIN_LENGTH } from '@kandev/protocol';
 import { EXECUTOR_KINDS } from './executor';
@@ -40,6 +41,8 @@ export type ExecutorEntry =
       controlToken: string;
       /** Undefined only when the profile says `insecure: true` (the executor warns at start). */
       tls: AgentctlTls | undefined;
+      /** Where that agentctl sees the backend's workspaces dir (shared storage); undefined: it does not. */
+      workspacesDir?: string;
     };
 
 export interface ExecutorsConfig {
@@ -68,6 +71,7 @@ const RemoteProfileSchema = z
     token_file: z.string().min(1).optional(),
     tls: ClientTlsSchema.optional(),
     insecure: z.boolean().optional(),
+    workspaces_dir: z.string().refine(isAbsolute).optional(),
   })
   .strict();
 const DockerProfileSchema = z
@@ -96,6 +100,7 @@ const EnvSchema = z.object({
   KANDEV_REMOTE_AGENTCTL_TLS_KEY: z.string().min(1).optional(),
   KANDEV_REMOTE_AGENTCTL_TLS_SERVER_NAME: z.string().min(1).optional(),
   KANDEV_REMOTE_AGENTCTL_INSECURE: z.enum(['true', 'false']).optional(),
+  KANDEV_REMOTE_AGENTCTL_WORKSPACES_DIR: z.string().refine(isAbsolute).optional(),
   KANDEV_DOCKER_IMAGE: z.string().min(1).default(DEFAULT_DOCKER_IMAGE),
   KANDEV_DOCKER_PUBLISH_HOST: z.string().min(1).default('127.0.0.1'),
   KANDEV_DOCKER_NETWORK: z.string().min(1).optional(),
@@ -227,6 +232,9 @@ function parseExecutors(env: Readonly<Record<string, string | undefined>>, readT
         mcpBaseUrl: (e.KANDEV_REMOTE_AGENTCTL_MCP_URL ?? '').replace(/\/+$/, ''),
         controlToken: token,
         tls: remoteTls(remoteEnvTlsFiles(e), e.KANDEV_REMOTE_AGENTCTL_INSECURE === 'true', REMOTE_ENV_TLS, readText),
+        ...(e.KANDEV_REMOTE_AGENTCTL_WORKSPACES_DIR === undefined
+          ? {}
+          : { workspacesDir: e.KANDEV_REMOTE_AGENTCTL_WORKSPACES_DIR }),
       });
     }
   }
@@ -245,7 +253,16 @@ function parseExecutors(env: Readonly<Record<string, string | undefined>>, readT
     const field = (f: string) => `KANDEV_EXECUTOR_PROFILES.${name}.tls.${f}`;
     const names = { tls: field('ca'), insecure: `KANDEV_EXECUTOR_PROFILES.${name}.insecure: true`, field };
     const tls = remoteTls(profile.tls, profile.insecure === true, names, readText);
-    entries.push({ name, kind: 'remote', grpcAddress: profile.address, mcpBaseUrl, controlToken: token, tls });
+    const shared = profile.workspaces_dir === undefined ? {} : { workspacesDir: profile.workspaces_dir };
+    entries.push({
+      name,
+      kind: 'remote',
+      grpcAddress: profile.address,
+      mcpBaseUrl,
+      controlToken: token,
+      tls,
+      ...shared,
+    });
   }
   const defaultName = e.KANDEV_DEFAULT_EXECUTOR ?? entries[0]?.name ?? 'local';
   if (!entries.some((entry) => entry.name === defaultName)) throw new ExecutorConfigError(['KANDEV_DEFAULT_EXECUTOR']);

@@ -1,6 +1,13 @@
 import { AppError } from '@kandev/protocol';
 import { type AgentctlDirectory, unknownExecutor } from './agentctl-directory';
-import type { AgentctlEndpoint, AgentctlStatus, ExecutorBackend, SessionPlacement } from './executor';
+import type {
+  AgentctlEndpoint,
+  AgentctlStatus,
+  ExecutorBackend,
+  ExecutorKind,
+  SessionPlacement,
+  WorkspaceMount,
+} from './executor';
 
 /**
  * Every executor this backend can launch sessions with, by name ('local', 'docker', 'remote', or a
@@ -25,8 +32,16 @@ export class ExecutorRegistry implements AgentctlDirectory {
     return backend;
   }
 
-  acquire(name: string, sessionId: string): Promise<AgentctlEndpoint> {
-    return this.backend(name).acquire(sessionId);
+  acquire(name: string, sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint> {
+    return this.backend(name).acquire(sessionId, workspace);
+  }
+
+  kindOf(name: string): ExecutorKind {
+    return this.backend(name).kind;
+  }
+
+  sharedWorkspacesDirOf(name: string): string | undefined {
+    return this.backend(name).sharedWorkspacesDir;
   }
 
   endpointFor(session: SessionPlacement): AgentctlEndpoint | undefined {

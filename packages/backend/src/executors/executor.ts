@@ -41,11 +41,21 @@ export interface AgentctlEvents {
   lost(session: { id: string; agentctlAddress: string }, reason: string): void;
 }
 
+/** The task workspace a session works in, as a container executor mounts it. */
+export interface WorkspaceMount {
+  /** Host path of the task's workspace (mounted at the executor's fixed path). */
+  hostPath: string;
+  /** Source repositories' git dirs its worktrees point at (mounted at the same absolute paths). */
+  gitDirs: readonly string[];
+}
+
 /** One executor backend (local process, docker containers, a remote agentctl), as the registry drives it. */
 export interface ExecutorBackend {
   readonly kind: ExecutorKind;
+  /** remote: where its agentctl sees the backend's workspaces dir (shared storage), when it does. */
+  readonly sharedWorkspacesDir?: string;
   /** The agentctl for a session about to start (launch or resume); docker starts the session's container. */
-  acquire(sessionId: string): Promise<AgentctlEndpoint>;
+  acquire(sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint>;
   /** The live agentctl at a recorded gRPC address, when this backend runs it. */
   endpointAt(grpcAddress: string): AgentctlEndpoint | undefined;
   /** Every agentctl this backend has up now. */

@@ -9,6 +9,8 @@ export interface RemoteExecutorOptions {
   slot: string;
   /** How long a launch waits for the agentctl to answer health SERVING. */
   healthTimeoutMs: number;
+  /** Where that agentctl sees the backend's workspaces dir; undefined: no shared storage. */
+  workspacesDir?: string;
   events: AgentctlEvents;
   logger: Logger;
 }
@@ -22,7 +24,11 @@ export class RemoteExecutor implements ExecutorBackend {
   readonly kind = 'remote';
   private announced = false;
 
-  constructor(private readonly options: RemoteExecutorOptions) {}
+  readonly sharedWorkspacesDir: string | undefined;
+
+  constructor(private readonly options: RemoteExecutorOptions) {
+    this.sharedWorkspacesDir = options.workspacesDir;
+  }
 
   async acquire(): Promise<AgentctlEndpoint> {
     const { endpoint, healthTimeoutMs } = this.options;

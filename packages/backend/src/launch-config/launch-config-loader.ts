@@ -12,13 +12,18 @@ export interface LaunchRequest {
   mcpToken: string;
   /** Resume: the agent's ACP session to continue with session/load (null at launch). */
   resumeAcpSessionId: string | null;
+  /**
+   * The agent's working directory: in the task's workspace (task-workspaces/, prepared before this read;
+   * inside a container, its mount path). null only where no workspaces are configured (test harnesses).
+   */
+  agentCwd: string | null;
 }
 
 /**
  * The one read a launch config is built from (launch and resume share it): the task, whether its
  * direct parent exists, the providers of every attached repository and the agent command, inside the
- * caller's transaction, then the pure builder. The agent runs in the primary (first attached)
- * repository's checkout when it has one. The result carries the profile's real env values: store or
+ * caller's transaction, then the pure builder. The agent runs in the task workspace the caller
+ * prepared (never a repository's own checkout, nor a daemon's directory). The result carries the profile's real env values: store or
  * show it only through redactLaunchConfig.
  */
 export async function loadLaunchConfig(stores: Stores, request: LaunchRequest): Promise<LaunchConfig> {
@@ -33,7 +38,7 @@ export async function loadLaunchConfig(stores: Stores, request: LaunchRequest): 
   const agent =
     profile === undefined
       ? null
-      : { ...profile, cwd: attached[0]?.localPath ?? null, resumeAcpSessionId: request.resumeAcpSessionId };
+      : { ...profile, cwd: request.agentCwd, resumeAcpSessionId: request.resumeAcpSessionId };
   return buildLaunchConfig({
     task,
     hasParent,

@@ -25,7 +25,8 @@ export const TASK_ARCHIVE_ROUTE_DOC: RouteDoc = {
   summary: 'Archive a task and stop its live sessions',
   description:
     'Sets `archived_at`: the task leaves `GET /api/tasks` unless `include_archived=true`, launches on it ' +
-    'are refused (409). Archiving again is a 204 too.',
+    'are refused (409). Archiving again is a 204 too. The task workspace is then removed ' +
+    '(`KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE`; docs/workspaces.md).',
   params: IdParamsSchema,
   ok: { status: 204, description: 'archived' },
 };
@@ -35,11 +36,13 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     method: 'post',
     path: '/api/tasks/:id/sessions',
     summary: 'Launch a session for a task',
-    description: '`executor` names `local`, `docker`, `remote` or a profile; default: the backend default.',
+    description:
+      '`executor` names `local`, `docker`, `remote` or a profile; default: the backend default. The task ' +
+      'workspace is made first (a worktree or clone per repository, docs/workspaces.md); the agent works there.',
     params: IdParamsSchema,
     body: LaunchSessionBodySchema,
     ok: { status: 201, description: LAUNCHED },
-    errors: { 409: 'the task is archived', ...AGENTCTL_DOWN },
+    errors: { 409: 'the task is archived, or a repository could not be checked out', ...AGENTCTL_DOWN },
   },
   {
     method: 'get',

@@ -19,6 +19,8 @@ import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';
 import { type ListSessionsQuery, listSessions } from './session-list';
 import type { Page } from '../store/page-cursor';
+import type { TaskWorkspaces } from '../task-workspaces/task-workspaces';
+import { cleanupArchivedWorkspace, prepareSessionWorkspace } from './session-workspace';
 
 export type { LaunchedSession } from './session-starter';
 
@@ -41,6 +43,8 @@ export interface SessionServiceDeps {
   questions: { endForSessions(sessionIds: readonly string[]): Promise<void> };
   /** task.archived with the task's view, in the archive's transaction (TaskService.recordEventWithin). */
   recordArchived: (stores: Stores, taskId: string, now: string) => Promise<void>;
+  /** Each task's workspace, the agent's cwd (undefined: none, the agent runs where agentctl does; tests only). */
+  workspaces?: TaskWorkspaces;
   logger: Logger;
 }
 
@@ -55,6 +59,7 @@ export class SessionService {
   /** Builds the launch config from one consistent read, persists the session (created), starts it. */
   async launch(taskId: string, body: LaunchSessionBody): Promise<LaunchedSession> {
     const executor = this.executorFor(body.executor);
+    const workspace = await prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, taskId, executor);
     const mcpToken = generateMcpToken();
     const { session, config } = await this.deps.uow.transaction(async (stores) => {
       const sessionId = newId();
@@ -66,12 +71,15 @@ export class SessionService {
         revision: 1,
         mcpToken,
         resumeAcpSessionId: null,
+        agentCwd: workspace.agentCwd,
       });
       const session = this.newSession(config, mcpToken, executor);
       await stores.sessions.insert(session);
       return { session, config };
     });
-    return this.deps.lanes.run(session.id, () => this.starter.start(session, config, 'session launched'));
+    return this.deps.lanes.run(session.id, () =>
+      this.starter.start(session, config, 'session launched', workspace.mount),
+    );
   }
 
   /**
@@ -83,6 +91,9 @@ export class SessionService {
   resume(sessionId: string): Promise<LaunchedSession> {
     return this.deps.lanes.run(sessionId, async () => {
       const mcpToken = generateMcpToken();
+      const row = await this.require(sessionId, this.deps.uow.read.sessions);
+      const { workspaces, agentctls } = this.deps;
+      const workspace = await prepareSessionWorkspace(workspaces, agentctls, row.taskId, row.executor);
       const now = this.deps.clock().toISOString();
       const { session, config } = await this.deps.uow.transaction(async (stores) => {
         const existing = await this.require(sessionId, stores.sessions);
@@ -97,6 +108,7 @@ export class SessionService {
           revision: existing.revision + 1,
           mcpToken,
           resumeAcpSessionId: existing.acpSessionId,
+          agentCwd: workspace.agentCwd,
         });
         const mcpTokenHash = sha256Hex(mcpToken);
         await stores.promptQueue.failDispatched(sessionId, INTERRUPTED_BY_RESUME, now);
@@ -113,7 +125,7 @@ export class SessionService {
         };
         return { session, config };
       });
-      return this.starter.start(session, config, 'session resumed');
+      return this.starter.start(session, config, 'session resumed', workspace.mount);
     });
   }
 
@@ -154,6 +166,7 @@ export class SessionService {
     for (const session of sessions) {
       if (session.state === 'created' || isLive(session.state)) await this.stop(session.id);
     }
+    await cleanupArchivedWorkspace(this.deps.workspaces, taskId, this.deps.logger);
   }
 
   /**

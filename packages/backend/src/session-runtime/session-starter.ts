@@ -1,6 +1,6 @@
 import { AppError, isAppError, type LaunchConfig, mcpPathFor } from '@kandev/protocol';
 import type { Agentctls } from '../executors/agentctls';
-import type { AgentctlEndpoint } from '../executors/executor';
+import type { AgentctlEndpoint, WorkspaceMount } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
@@ -40,13 +40,18 @@ export function mcpUrlOf(endpoint: AgentctlEndpoint, sessionId: string): string 
 export class SessionStarter {
   constructor(private readonly deps: SessionStarterDeps) {}
 
-  async start(session: AgentSession, config: LaunchConfig, event: string): Promise<LaunchedSession> {
+  async start(
+    session: AgentSession,
+    config: LaunchConfig,
+    event: string,
+    workspace?: WorkspaceMount,
+  ): Promise<LaunchedSession> {
     const log = this.deps.logger.child({ sessionId: session.id, taskId: session.taskId });
     const now = () => this.deps.clock().toISOString();
     const sessions = this.deps.uow.read.sessions;
     let endpoint: AgentctlEndpoint;
     try {
-      const agentctl = await this.deps.agentctls.forLaunch(session);
+      const agentctl = await this.deps.agentctls.forLaunch(session, workspace);
       endpoint = agentctl.endpoint;
       await this.markStarting(session, endpoint, now());
       const created = await agentctl.client.createSession(config);

@@ -12,7 +12,8 @@ export const WORKSPACE_SOURCE_ROUTE_DOCS: RouteDoc[] = [
     summary: 'Attach repositories to a task (a batch)',
     description:
       'The batch is validated as a whole and committed in one transaction (one bad source: 400, nothing ' +
-      'written). Each live session whose provider set changed gets one `UpdateProviders`.',
+      'written). Each live session whose provider set changed gets one `UpdateProviders`. When the task has ' +
+      'a workspace, the new repositories are checked out in it (docs/workspaces.md).',
     params: IdParamsSchema,
     body: AddWorkspaceSourcesBodySchema,
     ok: {
@@ -24,6 +25,7 @@ export const WORKSPACE_SOURCE_ROUTE_DOCS: RouteDoc[] = [
     method: 'delete',
     path: '/api/tasks/:id/workspace-sources/:repository_id',
     summary: 'Detach a repository from a task',
+    description: 'Its folder in the task workspace stays as it is, no longer managed (docs/workspaces.md).',
     params: WorkspaceSourceParamsSchema,
     ok: { status: 200, description: `\`{task_id, removed, providers}\`, ${REFRESH}` },
     errors: { 404: 'the task is unknown or the repository is not attached' },

@@ -18,6 +18,8 @@ export interface WorkspaceSourceServiceDeps {
   refresh: ProviderRefreshService;
   /** task.updated (its repositories and providers moved) in the batch's transaction. */
   recordTaskUpdated: (stores: Stores, taskId: string, now: string, providers: readonly Provider[]) => Promise<void>;
+  /** After a batch committed: checks out the new sources in the task's workspace, when it has one. */
+  workspaces?: { refresh(taskId: string): Promise<unknown> };
   logger: Logger;
 }
 
@@ -87,6 +89,7 @@ export class WorkspaceSourceService {
       return { batchId, toAttach, resolved, providers: plan.providers, plan };
     });
     const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.deps.refresh.push(committed.plan);
+    if (committed.batchId !== null) await this.checkOutAdded(taskId);
     const added = committed.toAttach.map((attachment) => ({
       repository: committed.resolved.repositories.get(attachment.repositoryId) as Repository,
       baseBranch: attachment.baseBranch,
@@ -98,7 +101,22 @@ export class WorkspaceSourceService {
     return { taskId, batchId: committed.batchId, added, providers: committed.providers, refresh };
   }
 
-  /** Detaches one repository; the provider set shrinks the same way (404 when it was not attached). */
+  /**
+   * The committed batch is kept whatever git says: a checkout that fails here is logged, and the next
+   * launch or resume retries it and fails with the error.
+   */
+  private async checkOutAdded(taskId: string): Promise<void> {
+    try {
+      await this.deps.workspaces?.refresh(taskId);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, taskId }, 'checking out added sources failed');
+    }
+  }
+
+  /**
+   * Detaches one repository; the provider set shrinks the same way (404 when it was not attached). Its
+   * folder in the task workspace is left as it is, no longer managed (docs/workspaces.md).
+   */
   async remove(taskId: string, repositoryId: string): Promise<SourceRemoval> {
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(

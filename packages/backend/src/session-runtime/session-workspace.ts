@@ -1,0 +1,56 @@
+import type { Agentctls } from '../executors/agentctls';
+import type { WorkspaceMount } from '../executors/executor';
+import type { Logger } from '../logger';
+import type { TaskWorkspaces } from '../task-workspaces/task-workspaces';
+import { posix } from 'node:path';
+import { agentCwd, CONTAINER_WORKSPACE_PATH } from '../task-workspaces/workspace-layout';
+
+/** Where a launching or resuming session's agent works, and what its container mounts. */
+export interface PreparedWorkspace {
+  agentCwd: string | null;
+  mount: WorkspaceMount | undefined;
+}
+
+const NO_WORKSPACE: PreparedWorkspace = { agentCwd: null, mount: undefined };
+
+/**
+ * Before a launch or resume writes anything: the task's workspace is made or brought up to date (a
+ * failed checkout rejects here, so no session row is written for it). A docker session's agent works at
+ * the container's mount path, a remote one's under the shared dir its profile names (ADR 2026-12-01
+ * task workspaces), a local one's at the host path.
+ */
+export async function prepareSessionWorkspace(
+  workspaces: TaskWorkspaces | undefined,
+  agentctls: Pick<Agentctls, 'kindOf' | 'sharedWorkspacesDirOf'>,
+  taskId: string,
+  executor: string,
+): Promise<PreparedWorkspace> {
+  if (workspaces === undefined) return NO_WORKSPACE;
+  const layout = await workspaces.ensure(taskId);
+  const kind = agentctls.kindOf(executor);
+  if (kind === 'docker') {
+    const gitDirs = layout.folders.flatMap((f) => (f.gitCommonDir === null ? [] : [f.gitCommonDir]));
+    return { agentCwd: agentCwd(layout, CONTAINER_WORKSPACE_PATH), mount: { hostPath: layout.root, gitDirs } };
+  }
+  if (kind === 'remote') {
+    // Without shared storage the remote agentctl cannot see the workspace: its agent runs where that
+    // agentctl does (docs/workspaces.md, Executors).
+    const shared = agentctls.sharedWorkspacesDirOf(executor);
+    return { agentCwd: shared === undefined ? null : agentCwd(layout, posix.join(shared, taskId)), mount: undefined };
+  }
+  return { agentCwd: agentCwd(layout), mount: undefined };
+}
+
+/** After an archive stopped the task's sessions: its workspace goes when so configured; a failure is logged. */
+export async function cleanupArchivedWorkspace(
+  workspaces: TaskWorkspaces | undefined,
+  taskId: string,
+  logger: Logger,
+): Promise<void> {
+  if (workspaces === undefined || !workspaces.config.cleanupOnArchive) return;
+  try {
+    await workspaces.cleanup(taskId);
+  } catch (error) {
+    logger.warn({ err: error, taskId }, 'removing the archived task workspace failed');
+  }
+}
