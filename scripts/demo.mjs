@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmbeddedBackend, ensureBuilt, isPidAlive } from './demo/embedded-backend.mjs';
+import { createDemoRepository } from './demo/git-repository.mjs';
 import { Api, conversation, waitFor } from './demo/rest.mjs';
 
 const require = createRequire(import.meta.url);
@@ -40,7 +41,7 @@ async function listTools(session) {
   }
 }
 
-/** Part 1: the three question-capability cases and their provider tools. Returns the GitHub repository. */
+/** Part 1: the three question-capability cases and their provider tools (MCP-only sessions). */
 async function scopedToolSets(api, workspaceId) {
   heading('1. Every session gets the tools that fit its task');
   const repo = (source) => api.create('/api/repositories', { workspace_id: workspaceId, ...source });
@@ -68,7 +69,6 @@ async function scopedToolSets(api, workspaceId) {
     console.log(`${t.title}: question capability ${capability}, providers [${providers.join(', ')}]`);
     console.log(`  ${tools.length} tools: ${tools.join(', ')}`);
   }
-  return github;
 }
 
 /** One conversation entry as a line: who, then what. */
@@ -129,9 +129,19 @@ function waitForSession(api, sessionId, holds, what) {
 
 const agentIdle = (view) => view.state === 'waiting_for_input' && view.agent?.status === 'ready';
 
-/** Part 2: an agent profile for the test agent, a task with it, a session, two prompts. */
-async function agentAtWork(api, workspaceId, repository, embedded) {
+/**
+ * Part 2: an agent profile for the test agent, a task with it on a real git repository (provider
+ * github), a session, three prompts. The agent works in the task's worktree of that repository.
+ */
+async function agentAtWork(api, workspaceId, checkout, embedded) {
   heading('2. An ACP agent works on a task (the scripted test agent)');
+  const repository = await api.create('/api/repositories', {
+    workspace_id: workspaceId,
+    local_path: checkout.path,
+    provider: 'github',
+    name: 'login-service',
+  });
+  console.log(`repository: a local git repository (${checkout.path}), provider github`);
   const args = [TEST_AGENT_MAIN, '--script', TEST_AGENT_SCRIPT];
   const profile = await api.create('/api/agent-profiles', {
     name: `Scripted test agent ${workspaceId}`,
@@ -159,7 +169,7 @@ async function agentAtWork(api, workspaceId, repository, embedded) {
 
   const printNew = conversationPrinter(api, task.id);
   let count = 0;
-  for (const text of ['Please list tools you can see.', 'Please finish the task.']) {
+  for (const text of ['Please list tools you can see.', 'Where are you working?', 'Please finish the task.']) {
     await postPrompt(api, sessionId, text);
     count += 1;
     const [last] = (await drained(api, sessionId, count)).slice(-1);
@@ -205,10 +215,12 @@ async function queueDrains(api, run) {
 }
 
 async function stopSession(api, run) {
-  heading('4. Stop');
+  heading('4. Stop and archive');
   const stopped = await api.call('POST', `/api/sessions/${run.sessionId}/stop`, 200, {});
   await waitFor(() => !isPidAlive(run.pid), 'the agent process to exit', { timeoutMs: 15_000 });
   console.log(`session ${stopped.state}; agent pid ${run.pid} is gone`);
+  await api.call('DELETE', `/api/tasks/${run.task.id}`, 204);
+  console.log('task archived: its workspace and worktree are removed (the task branch stays in the repository)');
 }
 
 /** The token for a backend the operator started: the variable, the file it names, or the default file. */
@@ -223,14 +235,15 @@ async function main() {
   const embedded = external === undefined ? createEmbeddedBackend(root) : undefined;
   let failed = false;
   let started;
+  const checkout = createDemoRepository();
   try {
     started = await embedded?.start();
     const url = external ?? started.url;
     console.log(external === undefined ? 'started a backend and its agentctl on a temp data dir' : `backend: ${url}`);
     const api = new Api(url, external === undefined ? started.token : externalToken());
     const workspace = await api.create('/api/workspaces', { name: `demo ${new Date().toISOString()}` });
-    const github = await scopedToolSets(api, workspace.id);
-    const run = await agentAtWork(api, workspace.id, github, embedded);
+    await scopedToolSets(api, workspace.id);
+    const run = await agentAtWork(api, workspace.id, checkout, embedded);
     await queueDrains(api, run);
     await stopSession(api, run);
   } catch (error) {
@@ -242,6 +255,7 @@ async function main() {
       if (started !== undefined) console.error(started.logs());
     }
   } finally {
+    checkout.remove();
     if (embedded !== undefined) {
       const leftovers = await embedded.finish();
       if (leftovers.length > 0) {

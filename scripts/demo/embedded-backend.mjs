@@ -82,9 +82,6 @@ export function createEmbeddedBackend(root) {
         KANDEV_AGENTCTL_GRPC_PORT: '0',
         KANDEV_AGENTCTL_MCP_PORT: '0',
         KANDEV_DATA_DIR: dataDir,
-        // The demo's repositories are placeholders (github.com/acme/…, /srv/checkouts/…): the agent
-        // works in its empty task workspace, no checkout is attempted.
-        KANDEV_WORKSPACE_CHECKOUT: 'false',
         LOG_LEVEL: 'warn',
       },
       // Its own process group: a terminal's Ctrl-C reaches the demo only, which stops it in order.

@@ -3,6 +3,8 @@
 // error. Also a clone reached by file://.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { CreateAgentProfileBodySchema } from '../../packages/backend/src/agent-profiles/agent-profile';
+import { AgentProfileService } from '../../packages/backend/src/agent-profiles/agent-profile-service';
 import { createCheckout } from '../../packages/backend/src/task-workspaces/git-checkout';
 import { useCleanup } from '../helpers/cleanup';
 import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
@@ -55,7 +57,12 @@ describe('clone credentials (real git, loopback servers)', () => {
       createdAt: now,
       updatedAt: now,
     });
-    const taskId = (await backend.tasks.create({ workspace_id: 'w', title: 't' })).task.id;
+    // Only a session with an agent gets a checkout.
+    const profile = await new AgentProfileService({ uow: backend.uow, clock: () => new Date() }).create(
+      CreateAgentProfileBodySchema.parse({ name: 'agent', command: 'agent', supports_mcp: true }),
+    );
+    const taskId = (await backend.tasks.create({ workspace_id: 'w', title: 't', agent_profile_id: profile.id })).task
+      .id;
     const remote = `${server.origin}/acme/app.git`;
     await backend.sources.add(taskId, {
       sources: [{ remote_url: remote, provider: 'gitlab', base_branch: 'develop' }],

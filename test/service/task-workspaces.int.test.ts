@@ -40,8 +40,8 @@ describe('task workspaces (in process, real git)', () => {
     const profile = await profiles.create(
       CreateAgentProfileBodySchema.parse({ name: 'agent', command: 'agent', supports_mcp: true }),
     );
-    const task = async (title = 't') =>
-      (await backend.tasks.create({ workspace_id: 'w', title, agent_profile_id: profile.id })).task.id;
+    const task = async (title = 't', agentProfileId: string | null = profile.id) =>
+      (await backend.tasks.create({ workspace_id: 'w', title, agent_profile_id: agentProfileId ?? undefined })).task.id;
     const launch = (taskId: string) =>
       backend.sessions.launch(taskId, { surface: 'kanban_task', owns_task_title: false });
     const cwdOf = (sessionId: string) => agentctl.held.get(sessionId)?.agent?.cwd;
@@ -183,15 +183,28 @@ describe('task workspaces (in process, real git)', () => {
       kindOf: () => kind,
       sharedWorkspacesDirOf: () => shared,
     });
-    const docker = await prepareSessionWorkspace(env.backend.workspaces, executor('docker'), taskId, 'docker');
+    const task = { id: taskId, agentProfileId: 'profile' };
+    const docker = await prepareSessionWorkspace(env.backend.workspaces, executor('docker'), task, 'docker');
     expect(docker).toEqual({
       agentCwd: '/workspace/app',
       mount: { hostPath: join(env.dir, taskId), gitDirs: [join(source, '.git')] },
     });
-    const shared = await prepareSessionWorkspace(env.backend.workspaces, executor('remote', '/ws'), taskId, 'far');
+    const shared = await prepareSessionWorkspace(env.backend.workspaces, executor('remote', '/ws'), task, 'far');
     expect(shared).toEqual({ agentCwd: `/ws/${taskId}/app`, mount: undefined });
-    const unshared = await prepareSessionWorkspace(env.backend.workspaces, executor('remote'), taskId, 'far');
+    const unshared = await prepareSessionWorkspace(env.backend.workspaces, executor('remote'), task, 'far');
     expect(unshared).toEqual({ agentCwd: null, mount: undefined });
+  });
+
+  test('an MCP-only session (no agent profile) gets no checkout; its agent-less config has no cwd', async () => {
+    const env = await setup();
+    makeRepository(env.repos, 'app');
+    const taskId = await env.task('mcp only', null);
+    // A remote nobody can clone: a checkout would fail the launch.
+    await env.backend.sources.add(taskId, { sources: [{ remote_url: 'https://github.com/acme/nowhere.git' }] });
+    const launched = await env.launch(taskId);
+    expect(launched.session.state).not.toBe('failed');
+    expect(env.agentctl.held.get(launched.session.id)?.agent ?? null).toBeNull();
+    expect(existsSync(join(env.dir, taskId))).toBe(false);
   });
 
   test('an id that would leave the workspaces dir is refused before anything is touched', async () => {

@@ -59,7 +59,8 @@ export class SessionService {
   /** Builds the launch config from one consistent read, persists the session (created), starts it. */
   async launch(taskId: string, body: LaunchSessionBody): Promise<LaunchedSession> {
     const executor = this.executorFor(body.executor);
-    const workspace = await prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, taskId, executor);
+    const task = await this.deps.uow.read.tasks.findById(taskId);
+    const workspace = await prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, task, executor);
     const mcpToken = generateMcpToken();
     const { session, config } = await this.deps.uow.transaction(async (stores) => {
       const sessionId = newId();
@@ -93,7 +94,8 @@ export class SessionService {
       const mcpToken = generateMcpToken();
       const row = await this.require(sessionId, this.deps.uow.read.sessions);
       const { workspaces, agentctls } = this.deps;
-      const workspace = await prepareSessionWorkspace(workspaces, agentctls, row.taskId, row.executor);
+      const task = await this.deps.uow.read.tasks.findById(row.taskId);
+      const workspace = await prepareSessionWorkspace(workspaces, agentctls, task, row.executor);
       const now = this.deps.clock().toISOString();
       const { session, config } = await this.deps.uow.transaction(async (stores) => {
         const existing = await this.require(sessionId, stores.sessions);

@@ -22,10 +22,13 @@ const NO_WORKSPACE: PreparedWorkspace = { agentCwd: null, mount: undefined };
 export async function prepareSessionWorkspace(
   workspaces: TaskWorkspaces | undefined,
   agentctls: Pick<Agentctls, 'kindOf' | 'sharedWorkspacesDirOf'>,
-  taskId: string,
+  task: { id: string; agentProfileId: string | null } | undefined,
   executor: string,
 ): Promise<PreparedWorkspace> {
-  if (workspaces === undefined) return NO_WORKSPACE;
+  // An MCP-only session (no agent profile) runs nothing in a checkout: its client works wherever it
+  // is, so nothing is cloned for it (docs/workspaces.md). An unknown task fails in the launch's read.
+  if (workspaces === undefined || task === undefined || task.agentProfileId === null) return NO_WORKSPACE;
+  const taskId = task.id;
   const layout = await workspaces.ensure(taskId);
   const kind = agentctls.kindOf(executor);
   if (kind === 'docker') {
