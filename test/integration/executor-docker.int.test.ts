@@ -2,6 +2,8 @@
 // inspect`, a container killed mid-session (the session fails with the reason; resume starts a new
 // container with the full config), and backend restarts (reattach live sessions' containers, remove
 // the rest; a graceful stop leaves nothing running). Run by .ci/run; skipped by `npm test` without one.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { useCleanup } from '../helpers/cleanup';
 import { expectSameConfig, heldByAgentctl } from '../helpers/conformance';
 import {
@@ -16,6 +18,7 @@ import {
   waitForNoContainers,
 } from '../helpers/container-engine';
 import { LiveApi } from '../helpers/live-updates';
+import { currentBranch, makeRepository } from '../helpers/git-repos';
 import { connectMcp } from '../helpers/mcp';
 import { startBackend, stopProcess, tempDir } from '../helpers/processes';
 import { KANBAN_CORE, MR_PAIR, PR_PAIR, sorted } from '../helpers/tool-names';
@@ -26,8 +29,9 @@ const TOOLS = sorted([...KANBAN_CORE, 'ask_user_question_kandev', ...PR_PAIR, ..
 describe('docker executor', () => {
   const cleanup = useCleanup();
 
-  async function boot(dataDir: string) {
+  async function boot(dataDir: string, env: Record<string, string> = {}) {
     const backend = await startBackend(cleanup, {
+      ...env,
       KANDEV_DATA_DIR: dataDir,
       KANDEV_EXECUTORS: 'docker',
       KANDEV_DOCKER_IMAGE: AGENTCTL_IMAGE,
@@ -145,5 +149,44 @@ describe('docker executor', () => {
     expect((await sessionContainer(dataDir, session.session_id)).id).toBe(container.id);
     await again.stopSession(session.session_id);
     expect((await containersWith(foreign)).length).toBe(1);
+  });
+
+  test('an agent in a container works in the mounted task workspace, on the task branch, and can write there', async () => {
+    const dataDir = tempDir(cleanup);
+    removeBackendContainersAfter(cleanup, dataDir);
+    const { backend, api } = await boot(dataDir, { KANDEV_WORKSPACE_CHECKOUT: 'true' });
+    const source = makeRepository(tempDir(cleanup), 'app');
+    const workspaceId = await api.workspace();
+    const repository = await api.repository(workspaceId, { local_path: source });
+    // The image has no ACP agent: this one records where it runs and as whom, then exits (which
+    // fails the session: the barrier after which the files are complete).
+    const profile = await api.create<{ id: string }>('/api/agent-profiles', {
+      name: 'where',
+      command: 'sh',
+      args: [
+        '-c',
+        'pwd > cwd.txt && id -u > uid.txt && cat .git > gitfile.txt && ls "$(sed "s/^gitdir: //" .git)" > gitdir.txt',
+      ],
+      supports_mcp: false,
+    });
+    const task = await api.task(workspaceId, {
+      title: 't',
+      repository_ids: [repository.id],
+      agent_profile_id: profile.id,
+    });
+    const session = await api.launch(task.id);
+    await waitUntil(async () => ((await api.session(session.session_id)).state === 'failed' ? true : undefined), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      logs: backend.logs,
+      what: 'the agent to exit',
+    });
+    const folder = join(dataDir, 'workspaces', task.id, 'app');
+    expect(readFileSync(join(folder, 'cwd.txt'), 'utf8').trim()).toBe('/workspace/app');
+    expect(currentBranch(folder)).toBe(`kandev/${task.id}`);
+    // As the backend's own uid, so it can write what the backend checked out.
+    expect(readFileSync(join(folder, 'uid.txt'), 'utf8').trim()).toBe(String(process.getuid?.()));
+    // The worktree's git dir (in the source repository, mounted at its own path) is readable inside.
+    expect(readFileSync(join(folder, 'gitdir.txt'), 'utf8')).toContain('HEAD');
   });
 });

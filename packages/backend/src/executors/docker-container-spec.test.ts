@@ -40,6 +40,16 @@ describe('containerSpec', () => {
     expect(spec.Env?.some((entry) => entry.startsWith('KANDEV_AGENTCTL_TOKEN='))).toBe(false);
   });
 
+  test("with a workspace the container runs as the backend's uid with a writable HOME; without, as the image's user", () => {
+    const workspace = { hostPath: '/data/workspaces/t-1', gitDirs: [] };
+    const mounted = containerSpec({ ...INPUT, workspace, workspaceUser: '1000:1000' });
+    expect(mounted.User).toBe('1000:1000');
+    expect(mounted.Env).toContain('HOME=/tmp');
+    const bare = containerSpec({ ...INPUT, workspaceUser: '1000:1000' });
+    expect(bare.User).toBeUndefined();
+    expect(bare.Env?.some((e) => e.startsWith('HOME='))).toBe(false);
+  });
+
   test('the task workspace is mounted read-write at /workspace, each worktree source git dir at its own path', () => {
     const workspace = {
       hostPath: '/data/workspaces/t-1',

@@ -29,6 +29,8 @@ export const CONTAINER_TLS_PATHS = {
 
 /** Where the session's task workspace is bind-mounted (read-write); the agent's cwd is there. */
 export const CONTAINER_WORKSPACE_MOUNT = '/workspace';
+/** HOME of a container that runs as the backend's uid (no home in the image for it). */
+export const CONTAINER_WORKSPACE_HOME = '/tmp';
 
 /**
  * The workspace bind mounts: the task workspace at CONTAINER_WORKSPACE_MOUNT, and each source
@@ -59,6 +61,17 @@ export interface ContainerSpecInput {
   tlsFiles?: ContainerTlsFiles;
   /** The session's task workspace; undefined: no code is mounted. */
   workspace?: WorkspaceMount;
+  /**
+   * `uid:gid` the container runs as when it mounts a workspace: the backend's own, so the agent can
+   * write the files the backend checked out (the image's user has another uid). Undefined: the image's.
+   */
+  workspaceUser?: string;
+}
+
+/** The container's user and HOME when it mounts a workspace (a uid without a home gets a writable one). */
+function workspaceUserSetup(input: ContainerSpecInput): { user: { User?: string }; env: string[] } {
+  if (input.workspace === undefined || input.workspaceUser === undefined) return { user: {}, env: [] };
+  return { user: { User: input.workspaceUser }, env: [`HOME=${CONTAINER_WORKSPACE_HOME}`] };
 }
 
 /** agentctl's TLS variables and the read-only mounts they point at. */
@@ -105,9 +118,11 @@ export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions
   const mcp = `${CONTAINER_MCP_PORT}/tcp`;
   const publish = [{ HostIp: input.publishHost, HostPort: '' }]; // '' = a free port chosen by the engine
   const tls = tlsSetup(input.tlsFiles);
+  const runAs = workspaceUserSetup(input);
   return {
     name: input.name,
     Image: input.image,
+    ...runAs.user,
     Labels: containerLabels(input),
     Env: [
       `KANDEV_AGENTCTL_TOKEN_FILE=${CONTAINER_TOKEN_PATH}`,
@@ -119,6 +134,7 @@ export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions
         ? []
         : [`KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS=${input.toolCallTimeoutMs}`]),
       ...tls.env,
+      ...runAs.env,
     ],
     ExposedPorts: { [grpc]: {}, [mcp]: {} },
     HostConfig: {

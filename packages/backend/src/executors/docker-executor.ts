@@ -147,6 +147,7 @@ export class DockerExecutor implements ExecutorBackend {
           tokenFile,
           tlsFiles,
           workspace,
+          workspaceUser: backendUser(),
         }),
       );
       await container.start();
@@ -272,4 +273,11 @@ function statusOf(error: unknown): number | undefined {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The backend process's `uid:gid` (undefined where the platform has none). */
+function backendUser(): string | undefined {
+  return process.getuid === undefined || process.getgid === undefined
+    ? undefined
+    : `${process.getuid()}:${process.getgid()}`;
 }
