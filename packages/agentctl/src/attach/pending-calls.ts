@@ -1,4 +1,5 @@
 import type { ToolCallResult } from '../mcp/tool-call-forwarder';
+import { PendingRequests } from './pending-requests';
 import { cancelledResult, timedOutResult } from './tool-call-wire';
 
 export interface PendingCallStart {
@@ -10,11 +11,7 @@ export interface PendingCallStart {
   readonly onProgress?: (message: string) => void;
 }
 
-interface PendingCall extends PendingCallStart {
-  resolve(result: ToolCallResult): void;
-  timer: NodeJS.Timeout;
-  detachAbort(): void;
-}
+type CallMeta = Pick<PendingCallStart, 'tool' | 'onProgress'>;
 
 /** Why a pending call ended, for the hub's logs. */
 export type Settlement = 'answered' | 'timed_out' | 'cancelled' | 'channel_lost';
@@ -25,12 +22,16 @@ export type Settlement = 'answered' | 'timed_out' | 'cancelled' | 'channel_lost'
  * abort signal, or at once when its stream is gone. Nothing here ever waits without a deadline.
  */
 export class PendingCalls {
-  private readonly calls = new Map<string, PendingCall>();
+  private readonly calls: PendingRequests<ToolCallResult, CallMeta, 'answered' | 'channel_lost'>;
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly onSettled: (callId: string, how: Settlement) => void = () => undefined,
-  ) {}
+    onSettled: (callId: string, how: Settlement) => void = () => undefined,
+  ) {
+    this.calls = new PendingRequests(timeoutMs, (callId, how) =>
+      onSettled(callId, how === 'aborted' ? 'cancelled' : how),
+    );
+  }
 
   get size(): number {
     return this.calls.size;
@@ -41,67 +42,31 @@ export class PendingCalls {
   }
 
   toolOf(callId: string): string | undefined {
-    return this.calls.get(callId)?.tool;
+    return this.calls.metaOf(callId)?.tool;
   }
 
   /** Registers a call; the promise resolves with its result or the reason it ended without one. */
   start(start: PendingCallStart): Promise<ToolCallResult> {
-    return new Promise<ToolCallResult>((resolve) => {
-      if (start.signal?.aborted) {
-        resolve(cancelledResult(start.tool));
-        return;
-      }
-      const onAbort = () => this.finish(start.callId, cancelledResult(start.tool), 'cancelled');
-      start.signal?.addEventListener('abort', onAbort, { once: true });
-      this.calls.set(start.callId, {
-        ...start,
-        resolve,
-        timer: this.arm(start.callId, start.tool),
-        detachAbort: () => start.signal?.removeEventListener('abort', onAbort),
-      });
-    });
+    const endings = { aborted: cancelledResult(start.tool), timedOut: timedOutResult(start.tool, this.timeoutMs) };
+    const meta = { tool: start.tool, onProgress: start.onProgress };
+    return this.calls.start(start.callId, start.linkId, meta, endings, start.signal);
   }
 
   /** The backend's answer; ignored (false) for an unknown call or one sent on another stream. */
   settle(callId: string, linkId: string, result: ToolCallResult): boolean {
-    if (this.calls.get(callId)?.linkId !== linkId) return false;
-    return this.finish(callId, result, 'answered');
+    return this.calls.settle(callId, linkId, result, 'answered');
   }
 
   /** The backend is still working: restart the inactivity window and relay the message. */
   progress(callId: string, linkId: string, message: string): boolean {
-    const call = this.calls.get(callId);
-    if (call?.linkId !== linkId) return false;
-    clearTimeout(call.timer);
-    call.timer = this.arm(callId, call.tool);
+    const call = this.calls.restartTimeout(callId, linkId);
+    if (call === undefined) return false;
     call.onProgress?.(message);
     return true;
   }
 
   /** A stream is gone: every call it carried fails at once. Returns how many did. */
   failLink(linkId: string, result: (tool: string) => ToolCallResult): number {
-    const carried = [...this.calls.values()].filter((call) => call.linkId === linkId);
-    for (const call of carried) this.finish(call.callId, result(call.tool), 'channel_lost');
-    return carried.length;
-  }
-
-  private arm(callId: string, tool: string): NodeJS.Timeout {
-    const timer = setTimeout(
-      () => this.finish(callId, timedOutResult(tool, this.timeoutMs), 'timed_out'),
-      this.timeoutMs,
-    );
-    timer.unref();
-    return timer;
-  }
-
-  private finish(callId: string, result: ToolCallResult, how: Settlement): boolean {
-    const call = this.calls.get(callId);
-    if (call === undefined) return false;
-    this.calls.delete(callId);
-    clearTimeout(call.timer);
-    call.detachAbort();
-    call.resolve(result);
-    this.onSettled(callId, how);
-    return true;
+    return this.calls.endLink(linkId, (call) => result(call.tool), 'channel_lost');
   }
 }
