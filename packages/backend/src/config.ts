@@ -75,6 +75,9 @@ const EnvSchema = z.object({
   KANDEV_WORKSPACE_CHECKOUT: flag(true),
   KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE: flag(true),
   KANDEV_WORKSPACE_GIT_TIMEOUT_MS: positiveMs(GIT_TIMEOUT_DEFAULT_MS),
+  // Several replicas (docs/replicas.md): how long a lease runs, how often its holder renews it.
+  KANDEV_REPLICA_LEASE_TTL_MS: positiveMs(10_000),
+  KANDEV_REPLICA_LEASE_RENEW_MS: positiveMs(3_000),
 });
 
 /** agentctl's own default for KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS (the backend passes it on when set). */
@@ -247,6 +250,10 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
   ) {
     throw new ConfigError(['KANDEV_AGENTCTL_TOOL_CALL_TIMEOUT_MS', 'KANDEV_TOOL_CALL_HEARTBEAT_MS']);
   }
+  // A holder must renew well before its lease runs out, or a live replica's work would be taken over.
+  if (e.KANDEV_REPLICA_LEASE_RENEW_MS * 2 > e.KANDEV_REPLICA_LEASE_TTL_MS) {
+    throw new ConfigError(['KANDEV_REPLICA_LEASE_RENEW_MS', 'KANDEV_REPLICA_LEASE_TTL_MS']);
+  }
   if (e.KANDEV_GITLAB_BACKOFF_MAX_MS < e.KANDEV_GITLAB_BACKOFF_BASE_MS) {
     throw new ConfigError(['KANDEV_GITLAB_BACKOFF_BASE_MS', 'KANDEV_GITLAB_BACKOFF_MAX_MS']);
   }
@@ -329,6 +336,8 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       }),
       maxStreams: e.KANDEV_EVENT_MAX_STREAMS,
     }),
+    /** Leases of several replicas on one database (cluster/, docs/replicas.md). */
+    replicas: Object.freeze({ ttlMs: e.KANDEV_REPLICA_LEASE_TTL_MS, renewMs: e.KANDEV_REPLICA_LEASE_RENEW_MS }),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.KANDEV_SHUTDOWN_TIMEOUT_MS,
   });

@@ -1,3 +1,4 @@
+import type { LeaseTiming } from '../cluster/attach-ownership';
 import type { EventLogConfig } from '../events/event-log-config';
 import type { Knex } from 'knex';
 import type { AgentctlConnector } from '../executors/agentctl-client';
@@ -38,6 +39,11 @@ export interface BackendConfig {
   events?: EventLogConfig;
   /** Task workspaces (the agent's cwd); a loaded Config always has them, a test harness may leave them out. */
   workspaces?: TaskWorkspacesConfig;
+  /**
+   * Several replicas (docs/replicas.md): lease TTL and renewal; `shared` defaults to "the database is
+   * PostgreSQL" (tests may set it to run replicas on one SQLite file). Default LEASE_TIMING_DEFAULTS.
+   */
+  replicas?: LeaseTiming & { shared?: boolean };
 }
 
 /** The agentctls: where they run, how they are called, and what their executors announce. */
@@ -86,4 +92,6 @@ export interface BackendPorts {
   gate?: DrainGate;
   /** The backend's metrics (its own Registry); default a fresh one per backend. */
   metrics?: BackendMetrics;
+  /** This process among the replicas; default a fresh newReplicaId(). */
+  replicaId?: string;
 }

@@ -1,3 +1,5 @@
+import type { ClaimScope } from '../cluster/leases';
+import { replicaSetup } from '../cluster/lease-setup';
 import { EVENT_LOG_DEFAULTS } from '../events/event-log-config';
 import { InProcessEventNotifier } from '../events/event-notifier';
 import { EventPruner } from '../events/event-pruner';
@@ -46,6 +48,8 @@ interface Base {
   random?: () => number;
   /** A child logger per component. */
   component: (name: string) => Logger;
+  /** Several replicas: the claims work that must happen once takes; undefined with one replica. */
+  scope?: ClaimScope;
 }
 
 /** A task's provider set pushed to its live sessions: the pusher, its retries, the refresh after a change. */
@@ -54,7 +58,10 @@ function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls
   const logger = component('refresh');
   const pusher = new ProviderPusher({ applyAgentGone, uow, clock, agentctls, logger, metrics });
   const policy = config.refreshRetry;
-  const reconciler = new SessionReconciler({ uow, pusher, policy, logger: component('reconciler'), random });
+  const reconciler = new SessionReconciler({
+    ...{ uow, pusher, policy, logger: component('reconciler'), random },
+    claims: base.scope,
+  });
   const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });
   return { pusher, reconciler, refresh };
 }
@@ -78,7 +85,17 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
   updates.subscribe((event) => evaluator.handle(event));
   const policy = config.gitlabPoll;
   const logger = component('mr-poller');
-  const poller = new MrPoller({ uow, clock, logger, gitlab, updates, policy, random, metrics });
+  const poller = new MrPoller({
+    uow,
+    clock,
+    logger,
+    gitlab,
+    updates,
+    policy,
+    random,
+    metrics,
+    claims: base.scope?.claims,
+  });
   const github = ports.github ?? UNVERIFIED_GITHUB;
   const verifiers = {
     ...(ports.gitlab.verify === undefined ? {} : { gitlab: ports.gitlab.verify }),
@@ -103,7 +120,18 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
   const prEvaluator = new PrEvaluator({ uow, clock, logger: component('pr-lifecycle'), github, prompts });
   const policy = config.githubPoll ?? config.gitlabPoll;
   const logger = component('pr-poller');
-  const prPoller = new PrPoller({ uow, clock, logger, github, evaluator: prEvaluator, policy, random, metrics });
+  const claims = base.scope?.claims;
+  const prPoller = new PrPoller({
+    uow,
+    clock,
+    logger,
+    github,
+    evaluator: prEvaluator,
+    policy,
+    random,
+    metrics,
+    claims,
+  });
   return { prEvaluator, prPoller };
 }
 
@@ -133,13 +161,15 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
     queuedPrompts: () => uow.read.promptQueue.countQueued(),
   });
-  const base: Base = { uow, clock, random, metrics, component: (name) => logger.child({ component: name }) };
+  const replicas = replicaSetup({ ...ports, replicas: config.replicas, logger: logger.child({ component: 'leases' }) });
+  const { scope } = replicas;
+  const base: Base = { uow, clock, random, metrics, scope, component: (name) => logger.child({ component: name }) };
   const { component } = base;
   const agentctls = new Agentctls(ports.agentctl.executors, ports.agentctl.clients);
   const { pusher, reconciler, refresh } = providerRefresh(config, base, agentctls);
   const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
   const followUpDelaysMs = [1, 4, 16].map((factor) => factor * config.agentctl.callTimeoutMs);
-  const orphans = new OrphanSweeper({ uow, agentctls, logger: component('orphans'), followUpDelaysMs });
+  const orphans = new OrphanSweeper({ uow, agentctls, logger: component('orphans'), followUpDelaysMs, claims: scope });
   // Prompt re-sends after an ambiguous failure follow the refresh retry schedule.
   const turns = createTurnRuntime({
     uow,
@@ -151,6 +181,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger,
     random,
     metrics,
+    claims: scope === undefined ? undefined : { ...scope, retryMs: replicas.timing.renewMs },
   });
   const prompts = turns.drainer;
   const tasks = new TaskService({ uow, clock, pendingActions: pendingActionsOf });
@@ -221,6 +252,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   return {
     uow,
     metrics,
+    replicas,
     eventNotifier: notifier,
     eventStreams,
     eventPruner,

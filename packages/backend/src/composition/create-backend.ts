@@ -8,6 +8,7 @@ import { createConsoleLoginRoutes, LoginLinks } from '../auth/console-login';
 import { createEventRoutes } from '../events/event-routes';
 import { createAgentctlRoutes } from '../executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../executors/agentctl-reachability';
+import { OwnedAttach } from '../cluster/attach-ownership';
 import { AttachPool } from '../executors/attach-pool';
 import type { AgentctlEndpoint } from '../executors/executor';
 import { createOpenApiRoutes } from '../http/openapi-route';
@@ -95,7 +96,7 @@ function followAgentctls(
       .then(() => repair.repair(endpoint))
       .catch((err: unknown) => logger.error({ err, grpcAddress: endpoint.grpcAddress }, 'agentctl repair failed'));
   };
-  const attach = new AttachPool(() =>
+  const channel = () =>
     createToolCallChannel({
       uow,
       handlers: s.toolHandlers,
@@ -109,8 +110,13 @@ function followAgentctls(
         reachability.detached(endpoint);
         executors.noticeDetached(endpoint);
       },
-    }),
-  );
+    });
+  // Several replicas: an agentctl's stream is opened only by the replica holding its lease.
+  const { replicas } = s;
+  const { claims, timing } = replicas;
+  const ownedLogger = logger.child({ component: 'attach-lease' });
+  const owned = () => new OwnedAttach({ claims, timing, clock: ports.clock, logger: ownedLogger, create: channel });
+  const attach = new AttachPool(replicas.scope === undefined ? channel : owned);
   const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });
   ports.agentctl.events.subscribe({
     up: (slot, endpoint) => {
@@ -155,6 +161,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     { name: 'turns', run: () => turns.stop() }, // after attach: its events finish first
     { name: 'orphan sweeper', run: () => orphans.stop() },
     { name: 'reconciler', run: () => reconciler.stop() },
+    { name: 'leases', run: () => services.replicas.claims.releaseAll() }, // after all that claims
   ];
 
   return {

@@ -58,3 +58,20 @@ export async function queueCoalesced(
   }
   return { prompted, kicked };
 }
+
+/**
+ * Thrown inside an evaluation's transaction when saving it lost the compare-and-set on the link's
+ * lifecycle version (another replica evaluated the same transition first): everything rolls back, its
+ * prompts included, so one transition queues its prompts once.
+ */
+export class EvaluationLost extends Error {}
+
+/** The transaction's result, or undefined when the evaluation lost (nothing was written). */
+export async function unlessLost<T>(transaction: Promise<T>): Promise<T | undefined> {
+  try {
+    return await transaction;
+  } catch (error) {
+    if (error instanceof EvaluationLost) return undefined;
+    throw error;
+  }
+}

@@ -1,3 +1,4 @@
+import type { WorkClaims } from '../cluster/leases';
 import { retryDelayMs } from '../retry/retry-backoff';
 import type { Logger } from '../logger';
 
@@ -42,6 +43,11 @@ export interface LinkPollerDeps<T extends { linkId: string }> {
   timers?: Timers;
   /** What the log line calls a failed whole poll. */
   name: string;
+  /**
+   * Several replicas: each link is polled by the replica that claims it (lease "<name>:<link id>" for
+   * one interval; its holder renews it at its next poll), so a transition is read, and prompted, once.
+   */
+  claims?: WorkClaims;
 }
 
 export class LinkPoller<T extends { linkId: string }> {
@@ -67,9 +73,10 @@ export class LinkPoller<T extends { linkId: string }> {
   /** One poll of every due link; resolves when their reads (and what each read triggers) are done. */
   async pollOnce(): Promise<void> {
     const now = this.deps.clock().getTime();
-    const targets = (await this.deps.listTargets()).filter(
+    const due = (await this.deps.listTargets()).filter(
       (target) => (this.backoff.get(target.linkId)?.until ?? 0) <= now,
     );
+    const targets = await this.claimed(due);
     let next = 0;
     const worker = async () => {
       while (next < targets.length) {
@@ -80,6 +87,15 @@ export class LinkPoller<T extends { linkId: string }> {
     };
     const workers = Math.max(1, Math.min(this.deps.policy.concurrency, targets.length));
     await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  /** The due links this replica holds (all of them with one replica). */
+  private async claimed(due: T[]): Promise<T[]> {
+    const { claims } = this.deps;
+    if (claims === undefined || due.length === 0) return due;
+    const leaseOf = (target: T) => `${this.deps.name}:${target.linkId}`;
+    const held = await claims.claimMany(due.map(leaseOf), this.deps.policy.intervalMs);
+    return due.filter((target) => held.has(leaseOf(target)));
   }
 
   private schedule(): void {

@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { coalescingKey, type Evaluation, evaluate, needsReviewers, promptText } from './lifecycle-rules';
-import { KeyedSerializer, queueCoalesced } from './lifecycle-prompts';
+import { EvaluationLost, KeyedSerializer, queueCoalesced, unlessLost } from './lifecycle-prompts';
 import type { EvaluationRecord, LastEvaluation } from './mr-lifecycle-store';
 import type { MrUpdatedEvent } from './mr-updates';
 
@@ -64,36 +64,44 @@ export class MrEvaluator {
       username,
       switches: record.switches,
     });
-    const sessions = await uow.transaction(async (stores) => {
-      const { prompted, kicked } = await queueCoalesced(
-        stores,
-        record.taskId,
-        now,
-        evaluation.prompts.map((prompt) => ({
-          key: coalescingKey(record.linkId, prompt),
-          label: prompt.event,
-          text: promptText(prompt.event, record.projectPath, record.iid, username),
-          metadata: { origin: 'gitlab_mr_lifecycle', event: prompt.event, mr_link_id: record.linkId },
-        })),
-      );
-      await stores.mrLifecycle.saveEvaluation(
-        record.linkId,
-        evaluation.checkpoint,
-        lastEvaluation(evaluation, prompted, reviewers, now),
-      );
-      // Only a transition that queued prompts is news to a watcher; the lifecycle is GET …/lifecycle's view.
-      if (prompted.length > 0) {
-        const lifecycle = await stores.mrLifecycle.view(record.taskId, record.linkId);
-        await stores.events.append({
-          type: 'mr.lifecycle',
-          taskId: record.taskId,
-          sessionId: null,
-          data: { mr_link_id: record.linkId, project_path: record.projectPath, iid: record.iid, prompted, lifecycle },
-          at: now,
-        });
-      }
-      return kicked;
-    });
+    const sessions = await unlessLost(
+      uow.transaction(async (stores) => {
+        // First: another replica that evaluated this transition since our read makes us roll back.
+        if (!(await stores.mrLifecycle.claimEvaluation(record.linkId, record.version))) throw new EvaluationLost();
+        const { prompted, kicked } = await queueCoalesced(
+          stores,
+          record.taskId,
+          now,
+          evaluation.prompts.map((prompt) => ({
+            key: coalescingKey(record.linkId, prompt),
+            label: prompt.event,
+            text: promptText(prompt.event, record.projectPath, record.iid, username),
+            metadata: { origin: 'gitlab_mr_lifecycle', event: prompt.event, mr_link_id: record.linkId },
+          })),
+        );
+        await stores.mrLifecycle.saveEvaluation(
+          record.linkId,
+          evaluation.checkpoint,
+          lastEvaluation(evaluation, prompted, reviewers, now),
+        );
+        // Only a transition that queued prompts is news to a watcher; the lifecycle is GET …/lifecycle's view.
+        if (prompted.length > 0) {
+          const lifecycle = await stores.mrLifecycle.view(record.taskId, record.linkId);
+          await stores.events.append({
+            type: 'mr.lifecycle',
+            taskId: record.taskId,
+            sessionId: null,
+            data: { mr_link_id: record.linkId, project_path: record.projectPath, iid: record.iid, prompted, lifecycle },
+            at: now,
+          });
+        }
+        return kicked;
+      }),
+    );
+    if (sessions === undefined) {
+      logger.info({ linkId: record.linkId }, 'evaluation superseded by a newer one (another replica)');
+      return;
+    }
     logger.info(
       { linkId: record.linkId, result: evaluation.result, prompts: evaluation.prompts.length },
       'MR evaluated',

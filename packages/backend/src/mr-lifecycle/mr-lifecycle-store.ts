@@ -32,6 +32,8 @@ export interface PollTarget {
 export interface EvaluationRecord extends PollTarget {
   switches: PromptSwitches;
   checkpoint: Checkpoint | null;
+  /** The evaluation this record was read at: saving one is a compare-and-set on it (replicas). */
+  version: number;
 }
 
 export interface LifecycleView {
@@ -118,6 +120,7 @@ export class MrLifecycleStore {
         'task_mrs.prompt_on_merged',
         'task_mrs.prompt_on_closed',
         'task_mrs.lifecycle_checkpoint',
+        'task_mrs.lifecycle_version',
       );
     if (row === undefined) return undefined;
     return {
@@ -128,6 +131,7 @@ export class MrLifecycleStore {
         prompt_on_closed: toBoolean(row.prompt_on_closed),
       },
       checkpoint: checkpointOf(row.lifecycle_checkpoint),
+      version: Number(row.lifecycle_version),
     };
   }
 
@@ -144,6 +148,11 @@ export class MrLifecycleStore {
     const update: Record<string, string> = { last_evaluation: JSON.stringify(evaluation) };
     if (checkpoint !== null) update.lifecycle_checkpoint = JSON.stringify(checkpoint);
     await this.db('task_mrs').where({ id: linkId }).update(update);
+  }
+
+  /** See claimEvaluation below. */
+  claimEvaluation(linkId: string, version: number): Promise<boolean> {
+    return claimEvaluation(this.db, 'task_mrs', linkId, version);
   }
 
   async view(taskId: string, linkId: string): Promise<LifecycleView | undefined> {
@@ -198,4 +207,17 @@ export async function recordObservation(
 
 export async function recordPollError(db: Knex, table: LinkTable, linkId: string, message: string, now: string) {
   await db(table).where({ id: linkId }).update({ poll_error: message, polled_at: now });
+}
+
+/**
+ * The first write of an evaluation's transaction: moves the link's lifecycle version on from the one its
+ * record was read at, by compare-and-set. False (nothing written) when another evaluation committed
+ * since, e.g. another replica's of the same transition; on PostgreSQL the second waits for the first's
+ * row lock and then finds the version moved.
+ */
+export async function claimEvaluation(db: Knex, table: LinkTable, linkId: string, version: number): Promise<boolean> {
+  const updated = await db(table)
+    .where({ id: linkId, lifecycle_version: version })
+    .update({ lifecycle_version: version + 1 });
+  return updated === 1;
 }

@@ -9,7 +9,10 @@ import type { MrUpdates } from './mr-updates';
 export type { Timers } from './link-poller';
 export type MrPollPolicy = LinkPollPolicy;
 
-export interface MrPollerDeps extends Pick<LinkPollerDeps<PollTarget>, 'clock' | 'logger' | 'random' | 'timers'> {
+export interface MrPollerDeps extends Pick<
+  LinkPollerDeps<PollTarget>,
+  'clock' | 'logger' | 'random' | 'timers' | 'claims'
+> {
   uow: UnitOfWork;
   gitlab: WorkspaceGitlab;
   updates: MrUpdates;

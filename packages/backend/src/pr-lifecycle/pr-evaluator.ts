@@ -2,7 +2,13 @@ import type { PrObservation } from '../github/github-api';
 import { type GithubClient, GithubError } from '../github/github-client';
 import type { Logger } from '../logger';
 import { coalescingKey, evaluate, transitionText } from '../mr-lifecycle/lifecycle-rules';
-import { type CoalescedPrompt, KeyedSerializer, queueCoalesced } from '../mr-lifecycle/lifecycle-prompts';
+import {
+  type CoalescedPrompt,
+  EvaluationLost,
+  KeyedSerializer,
+  queueCoalesced,
+  unlessLost,
+} from '../mr-lifecycle/lifecycle-prompts';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { PrEvaluationRecord, PrPollTarget } from './pr-lifecycle-store';
@@ -79,41 +85,49 @@ export class PrEvaluator {
     }
     const merge = record.switches.auto_merge_enabled ? await this.autoMerge(record, observed) : null;
     const now = clock().toISOString();
-    const sessions = await uow.transaction(async (stores) => {
-      const { prompted, kicked } = await queueCoalesced(stores, record.taskId, now, prompts);
-      const lastEvaluation = {
-        at: now,
-        result:
-          prompted.length > 0
-            ? ('prompted' as const)
-            : evaluation.result === 'baseline'
-              ? ('baseline' as const)
-              : ('unchanged' as const),
-        prompted,
-        review_skipped: evaluation.reviewSkipped,
-        reviewers_source: 'observation' as const,
-        error: null,
-      };
-      await stores.prLifecycle.saveEvaluation(record.linkId, evaluation.checkpoint, lastEvaluation, merge);
-      const mergeNews = merge !== null && mergeOutcomeChanged(record.merge, merge);
-      if (prompted.length > 0 || mergeNews) {
-        const lifecycle = await stores.prLifecycle.view(record.taskId, record.linkId);
-        await stores.events.append({
-          type: 'pr.lifecycle',
-          taskId: record.taskId,
-          sessionId: null,
-          data: {
-            pr_link_id: record.linkId,
-            repository: `${record.owner}/${record.repo}`,
-            number: record.number,
-            prompted,
-            lifecycle,
-          },
+    const sessions = await unlessLost(
+      uow.transaction(async (stores) => {
+        // First: another replica that evaluated this transition since our read makes us roll back.
+        if (!(await stores.prLifecycle.claimEvaluation(record.linkId, record.version))) throw new EvaluationLost();
+        const { prompted, kicked } = await queueCoalesced(stores, record.taskId, now, prompts);
+        const lastEvaluation = {
           at: now,
-        });
-      }
-      return kicked;
-    });
+          result:
+            prompted.length > 0
+              ? ('prompted' as const)
+              : evaluation.result === 'baseline'
+                ? ('baseline' as const)
+                : ('unchanged' as const),
+          prompted,
+          review_skipped: evaluation.reviewSkipped,
+          reviewers_source: 'observation' as const,
+          error: null,
+        };
+        await stores.prLifecycle.saveEvaluation(record.linkId, evaluation.checkpoint, lastEvaluation, merge);
+        const mergeNews = merge !== null && mergeOutcomeChanged(record.merge, merge);
+        if (prompted.length > 0 || mergeNews) {
+          const lifecycle = await stores.prLifecycle.view(record.taskId, record.linkId);
+          await stores.events.append({
+            type: 'pr.lifecycle',
+            taskId: record.taskId,
+            sessionId: null,
+            data: {
+              pr_link_id: record.linkId,
+              repository: `${record.owner}/${record.repo}`,
+              number: record.number,
+              prompted,
+              lifecycle,
+            },
+            at: now,
+          });
+        }
+        return kicked;
+      }),
+    );
+    if (sessions === undefined) {
+      logger.info({ linkId: record.linkId }, 'evaluation superseded by a newer one (another replica)');
+      return;
+    }
     logger.info({ linkId: record.linkId, result: evaluation.result, prompts: prompts.length }, 'PR evaluated');
     for (const sessionId of new Set(sessions)) void this.deps.prompts.kick(sessionId);
   }

@@ -6,6 +6,7 @@ import {
   type LastEvaluation,
   LIFECYCLE_COLUMNS,
   lifecycleOf,
+  claimEvaluation,
   recordObservation,
   recordPollError,
 } from '../mr-lifecycle/mr-lifecycle-store';
@@ -33,6 +34,8 @@ export interface PrEvaluationRecord extends PrPollTarget {
   switches: AutomationOptions;
   checkpoint: Checkpoint | null;
   merge: MergeOutcome | null;
+  /** The evaluation this record was read at (saving one is a compare-and-set on it). */
+  version: number;
 }
 
 export interface PrLifecycleView {
@@ -123,13 +126,19 @@ export class PrLifecycleStore {
   async loadForEvaluation(linkId: string): Promise<PrEvaluationRecord | undefined> {
     const row = await this.links()
       .where('task_prs.id', linkId)
-      .first<Row | undefined>(...COLUMNS, 'task_prs.lifecycle_checkpoint', 'task_prs.merge_outcome');
+      .first<Row | undefined>(
+        ...COLUMNS,
+        'task_prs.lifecycle_checkpoint',
+        'task_prs.merge_outcome',
+        'task_prs.lifecycle_version',
+      );
     if (row === undefined) return undefined;
     return {
       ...targetOf(row),
       switches: switchesOf(row),
       checkpoint: checkpointOf(row.lifecycle_checkpoint, 'task_prs.lifecycle_checkpoint'),
       merge: mergeOf(row.merge_outcome),
+      version: Number(row.lifecycle_version),
     };
   }
 
@@ -140,6 +149,11 @@ export class PrLifecycleStore {
 
   recordPollError(linkId: string, message: string, now: string): Promise<void> {
     return recordPollError(this.db, 'task_prs', linkId, message, now);
+  }
+
+  /** Compare-and-set on the lifecycle version (mr-lifecycle-store's claimEvaluation). */
+  claimEvaluation(linkId: string, version: number): Promise<boolean> {
+    return claimEvaluation(this.db, 'task_prs', linkId, version);
   }
 
   async saveEvaluation(

@@ -5,7 +5,10 @@ import type { UnitOfWork } from '../store/unit-of-work';
 import type { PrEvaluator, WorkspaceGithub } from './pr-evaluator';
 import type { PrPollTarget } from './pr-lifecycle-store';
 
-export interface PrPollerDeps extends Pick<LinkPollerDeps<PrPollTarget>, 'clock' | 'logger' | 'random' | 'timers'> {
+export interface PrPollerDeps extends Pick<
+  LinkPollerDeps<PrPollTarget>,
+  'clock' | 'logger' | 'random' | 'timers' | 'claims'
+> {
   uow: UnitOfWork;
   github: WorkspaceGithub;
   evaluator: PrEvaluator;

@@ -1,3 +1,4 @@
+import { type ClaimScope, withClaim } from '../cluster/leases';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { ProviderPusher } from './provider-pusher';
@@ -31,6 +32,8 @@ export interface SessionReconcilerDeps {
   logger: Logger;
   random?: () => number;
   startTimer?: StartRetryTimer;
+  /** Several replicas: a session is reconciled by the replica holding "reconcile:<id>" (others retry later). */
+  claims?: ClaimScope;
 }
 
 type Verdict = 'done' | 'retry';
@@ -105,6 +108,16 @@ export class SessionReconciler implements RefreshScheduler {
 
   /** One pass for a session still behind: the same probe-then-push a batch does. */
   private async reconcile(sessionId: string): Promise<Verdict> {
+    const scope = this.deps.claims;
+    if (scope === undefined) return this.reconcileNow(sessionId);
+    const outcome = await withClaim(scope.claims, `reconcile:${sessionId}`, scope.ttlMs, () =>
+      this.reconcileNow(sessionId),
+    );
+    // Another replica is on it: look again later (it is done by then, or that replica died).
+    return outcome.ran ? outcome.value : 'retry';
+  }
+
+  private async reconcileNow(sessionId: string): Promise<Verdict> {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
     if (session === undefined || !isSettledLive(session.state)) return 'done';
     if (session.appliedRevision >= session.revision) return 'done';

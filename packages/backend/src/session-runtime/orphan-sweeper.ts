@@ -1,3 +1,4 @@
+import { type ClaimScope, withClaim } from '../cluster/leases';
 import type { Agentctls, ReachedAgentctl } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { UnitOfWork } from '../store/unit-of-work';
@@ -10,6 +11,8 @@ export interface OrphanSweeperDeps {
   logger: Logger;
   /** Delays of the follow-up sweeps after an ambiguous launch failure. */
   followUpDelaysMs: readonly number[];
+  /** Several replicas: an agentctl is swept by the replica holding "orphans:<address>" (others skip it). */
+  claims?: ClaimScope;
 }
 
 /**
@@ -26,10 +29,18 @@ export class OrphanSweeper {
   async sweep(): Promise<string[]> {
     const stopped: string[] = [];
     for (const agentctl of this.deps.agentctls.up()) {
-      stopped.push(...(await this.sweepOne(agentctl)));
+      stopped.push(...(await this.sweepClaimed(agentctl)));
     }
     if (stopped.length > 0) this.deps.logger.warn({ sessionIds: stopped }, 'stopped orphaned runtime sessions');
     return stopped;
+  }
+
+  private async sweepClaimed(agentctl: ReachedAgentctl): Promise<string[]> {
+    const scope = this.deps.claims;
+    if (scope === undefined) return this.sweepOne(agentctl);
+    const name = `orphans:${agentctl.endpoint.grpcAddress}`;
+    const outcome = await withClaim(scope.claims, name, scope.ttlMs, () => this.sweepOne(agentctl));
+    return outcome.ran ? outcome.value : []; // another replica sweeps it now
   }
 
   /**

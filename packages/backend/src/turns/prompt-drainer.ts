@@ -1,4 +1,5 @@
 import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol';
+import { type ClaimScope, withClaim } from '../cluster/leases';
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { BackendMetrics } from '../metrics/backend-metrics';
@@ -31,6 +32,12 @@ export interface PromptDrainerDeps {
   random?: () => number;
   /** Observes each prompt's wait from queued to dispatched. */
   metrics?: Pick<BackendMetrics, 'promptDispatched'>;
+  /**
+   * Several replicas: a session drains on the replica holding "drain:<id>"; a kick that finds another
+   * replica draining it kicks again after `retryMs` (that drain may have read the queue before the
+   * prompt this kick is for was committed). One replica: none, drains as ever.
+   */
+  claims?: ClaimScope & { retryMs: number };
 }
 
 /** Thrown inside the claim transaction to roll it back when a compare-and-set lost. */
@@ -52,6 +59,7 @@ function asAppError(error: unknown): AppError {
  */
 export class PromptDrainer implements PromptKicker {
   private readonly retries = new Map<string, NodeJS.Timeout>();
+  private readonly rekicks = new Map<string, NodeJS.Timeout>();
   /** Refusals in a row per prompt whose agent looked ready (bounds the re-kicks after them). */
   private readonly refusals = new Map<string, number>();
   private readonly gate: DrainGate;
@@ -75,8 +83,9 @@ export class PromptDrainer implements PromptKicker {
   /** Cancels pending re-sends; later kicks do nothing. */
   stop(): void {
     this.stopped = true;
-    for (const timer of this.retries.values()) clearTimeout(timer);
+    for (const timer of [...this.retries.values(), ...this.rekicks.values()]) clearTimeout(timer);
     this.retries.clear();
+    this.rekicks.clear();
     this.refusals.clear();
   }
 
@@ -86,6 +95,19 @@ export class PromptDrainer implements PromptKicker {
 
   private async drain(sessionId: string): Promise<void> {
     if (this.stopped) return;
+    const scope = this.deps.claims;
+    if (scope === undefined) return this.drainNow(sessionId);
+    const outcome = await withClaim(scope.claims, `drain:${sessionId}`, scope.ttlMs, () => this.drainNow(sessionId));
+    if (outcome.ran || this.stopped || this.rekicks.has(sessionId)) return;
+    const timer = setTimeout(() => {
+      this.rekicks.delete(sessionId);
+      void this.kick(sessionId);
+    }, scope.retryMs);
+    timer.unref();
+    this.rekicks.set(sessionId, timer);
+  }
+
+  private async drainNow(sessionId: string): Promise<void> {
     const claimed = await this.claim(sessionId);
     if (claimed === undefined) return;
     const { prompt } = claimed;

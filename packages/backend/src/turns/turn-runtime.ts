@@ -22,6 +22,8 @@ export interface TurnRuntimeDeps {
   logger: Logger;
   random?: () => number;
   metrics?: PromptDrainerDeps['metrics'];
+  /** Several replicas: drains are claimed per session (PromptDrainerDeps.claims). */
+  claims?: PromptDrainerDeps['claims'];
 }
 
 /**
@@ -41,6 +43,7 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     logger: logger.child({ component: 'drainer' }),
     random: deps.random,
     metrics: deps.metrics,
+    claims: deps.claims,
   });
   const events = new SessionEventHandler({
     uow,

@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import type { Lease } from './lease-rules';
+
+// The `leases` table (migration 015). Each write is one conditional statement, or one transaction that
+// locks what it claims, so it is atomic on SQLite (one writer) and on PostgreSQL (row locks): the rules
+// are lease-rules.ts, applied in SQL.
+
+interface LeaseRow {
+  name: string;
+  owner: string;
+  expires_at_ms: number | string; // PostgreSQL returns bigint as a string
+}
+
+function leaseFromRow(row: LeaseRow): Lease {
+  return { name: row.name, owner: row.owner, expiresAtMs: Number(row.expires_at_ms) };
+}
+
+/** Rows a raw statement returned: an array (better-sqlite3) or `{ rows }` (pg). */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  const rows = (result as { rows?: unknown } | null)?.rows;
+  return Array.isArray(rows) ? (rows as T[]) : [];
+}
+
+export function isPostgres(db: Knex): boolean {
+  const client: unknown = db.client.config.client;
+  return client === 'pg' || client === 'postgres' || client === 'postgresql';
+}
+
+export class LeaseStore {
+  constructor(private readonly db: Knex) {}
+
+  async find(name: string): Promise<Lease | undefined> {
+    const row = await this.db('leases').where({ name }).first<LeaseRow | undefined>('name', 'owner', 'expires_at_ms');
+    return row === undefined ? undefined : leaseFromRow(row);
+  }
+
+  /**
+   * lease-rules `claim` in one statement: insert, or take over a row that expired or is already ours.
+   * True when `owner` holds `name` until `nowMs + ttlMs` afterwards.
+   */
+  async claim(name: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    const result: unknown = await this.db.raw(
+      `INSERT INTO leases (name, owner, expires_at_ms, acquired_at_ms) VALUES (?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET
+         owner = excluded.owner,
+         expires_at_ms = excluded.expires_at_ms,
+         acquired_at_ms = CASE WHEN leases.owner = excluded.owner THEN leases.acquired_at_ms
+                               ELSE excluded.acquired_at_ms END
+       WHERE leases.owner = excluded.owner OR leases.expires_at_ms <= ?
+       RETURNING name`,
+      [name, owner, nowMs + ttlMs, nowMs, nowMs],
+    );
+    return rowsOf<{ name: string }>(result).length === 1;
+  }
+
+  /**
+   * `claim` for many names in one transaction: the free ones (or ours) among them are locked, skipping
+   * rows another replica is claiming right now (PostgreSQL: FOR UPDATE SKIP LOCKED), and taken.
+   * Resolves the names `owner` now holds.
+   */
+  async claimMany(names: readonly string[], owner: string, nowMs: number, ttlMs: number): Promise<string[]> {
+    if (names.length === 0) return [];
+    const sorted = [...new Set(names)].sort(); // one lock order: no deadlock between two batches
+    return this.db.transaction(async (trx) => {
+      // Free rows for names never claimed, so the select below can lock them.
+      await trx('leases')
+        .insert(sorted.map((name) => ({ name, owner: '', expires_at_ms: 0, acquired_at_ms: 0 })))
+        .onConflict('name')
+        .ignore();
+      let query = trx('leases')
+        .whereIn('name', sorted)
+        .where((q) => void q.where('owner', owner).orWhere('expires_at_ms', '<=', nowMs))
+        .orderBy('name')
+        .select<{ name: string; owner: string }[]>('name', 'owner');
+      if (isPostgres(this.db)) query = query.forUpdate().skipLocked();
+      const free = await query;
+      if (free.length === 0) return [];
+      const taken = free.map((row) => row.name);
+      await trx('leases')
+        .whereIn('name', taken)
+        .update({ owner, expires_at_ms: nowMs + ttlMs });
+      await trx('leases')
+        .whereIn(
+          'name',
+          free.filter((row) => row.owner !== owner).map((row) => row.name),
+        )
+        .update({ acquired_at_ms: nowMs });
+      return taken;
+    });
+  }
+
+  /** lease-rules `renew`: only the owner of a lease still held extends it. */
+  async renew(name: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    const updated = await this.db('leases')
+      .where({ name, owner })
+      .where('expires_at_ms', '>', nowMs)
+      .update({ expires_at_ms: nowMs + ttlMs });
+    return updated === 1;
+  }
+
+  /** Frees `name` if `owner` holds it (true when it did). */
+  async release(name: string, owner: string): Promise<boolean> {
+    return (await this.db('leases').where({ name, owner }).delete()) === 1;
+  }
+
+  /** Frees every lease `owner` holds (a replica stopping gracefully); resolves how many. */
+  async releaseAll(owner: string): Promise<number> {
+    return this.db('leases').where({ owner }).delete();
+  }
+}
