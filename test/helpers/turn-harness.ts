@@ -2,6 +2,7 @@
 // prompt and question services, the drainer, the session event handler (fed by the fake, as the
 // Attach stream would) and the boot reconcile, wired by main.ts's composition root. A second harness
 // over the same data dir and the same fake is a restarted backend.
+import type { BackendConfig } from '../../packages/backend/src/composition/backend-ports';
 import type { BackoffPolicy } from '../../packages/backend/src/retry/retry-backoff';
 import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
@@ -10,7 +11,7 @@ import type { QueuedPrompt } from '../../packages/backend/src/prompt-queue/queue
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from './fake-agentctl';
-import { createInProcessBackend } from './in-process-backend';
+import { createInProcessBackend, type InProcessBackendOptions } from './in-process-backend';
 import { tempDir } from './processes';
 import { waitUntil } from './wait';
 
@@ -25,6 +26,8 @@ export interface TurnHarnessOptions {
   agentctl?: FakeAgentctl;
   promptRetry?: BackoffPolicy;
   gate?: DrainGate;
+  /** Another replica: this open database (another harness's `db`) and these lease settings. */
+  replica?: { db?: InProcessBackendOptions['db']; replicas: NonNullable<BackendConfig['replicas']> };
 }
 
 export type TurnHarness = Awaited<ReturnType<typeof createTurnHarness>>;
@@ -36,10 +39,14 @@ export async function createTurnHarness(cleanup: Cleanup, options: TurnHarnessOp
   const agentctl = options.agentctl ?? new FakeAgentctl();
   const { db, logger, backend } = await createInProcessBackend(cleanup, {
     dataDir,
+    db: options.replica?.db,
     clock,
     agentctl: fakeAgentctlPort(agentctl),
     // Prompt re-sends (and refresh retries) follow this schedule.
-    config: { refreshRetry: options.promptRetry ?? { baseMs: 2, maxDelayMs: 10, maxAttempts: 5 } },
+    config: {
+      refreshRetry: options.promptRetry ?? { baseMs: 2, maxDelayMs: 10, maxAttempts: 5 },
+      ...(options.replica === undefined ? {} : { replicas: options.replica.replicas }),
+    },
     gate: options.gate,
   });
   const { uow, turns, sessions, prompts, questions } = backend;

@@ -96,6 +96,7 @@ describe('OpenAPI response schemas', () => {
     await call('post', '/api/tokens', {}, { name: 'second' });
     await call('get', '/api/tokens');
     await call('post', '/api/console/login-links', {}, {});
+    await call('get', '/api/replicas');
 
     // /readyz answers 200 or 503 (no agentctl here), each with its documented body.
     const ready = await fetch(`http://127.0.0.1:${server.port}/readyz`);

@@ -23,7 +23,8 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 export function isPostgres(db: Knex): boolean {
-  const client: unknown = db.client.config.client;
+  // knex types its client as any; the configured client name is all that is read.
+  const client = (db.client as { config?: { client?: unknown } }).config?.client;
   return client === 'pg' || client === 'postgres' || client === 'postgresql';
 }
 
@@ -88,6 +89,16 @@ export class LeaseStore {
         .update({ acquired_at_ms: nowMs });
       return taken;
     });
+  }
+
+  /** The leases named `<prefix>…` held at `nowMs`, by name. */
+  async listHeld(prefix: string, nowMs: number): Promise<Lease[]> {
+    const rows = await this.db('leases')
+      .where('name', 'like', `${prefix}%`)
+      .where('expires_at_ms', '>', nowMs)
+      .orderBy('name')
+      .select<LeaseRow[]>('name', 'owner', 'expires_at_ms');
+    return rows.map(leaseFromRow);
   }
 
   /** lease-rules `renew`: only the owner of a lease still held extends it. */

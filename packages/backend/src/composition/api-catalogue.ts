@@ -2,6 +2,7 @@ import { AGENT_PROFILE_ROUTE_DOCS } from '../agent-profiles/agent-profile-route-
 import { API_TOKEN_ROUTE_DOCS } from '../auth/api-token-route-docs';
 import { CONSOLE_LOGIN_ROUTE_DOCS } from '../auth/console-login-route-docs';
 import { EVENT_ROUTE_DOCS } from '../events/event-route-docs';
+import { REPLICA_ROUTE_DOCS } from '../cluster/lease-route-docs';
 import { AGENTCTL_ROUTE_DOCS } from '../executors/agentctl-route-docs';
 import { APP_ROUTE_DOCS } from '../http/app-route-docs';
 import { buildOpenApiDocument, type OpenApiDocument, type RouteGroup } from '../http/openapi';
@@ -68,6 +69,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   },
   { tag: 'Events', description: 'Live events (Server-Sent Events).', routes: EVENT_ROUTE_DOCS },
   { tag: 'Executors', description: 'Executors and their agentctls.', routes: AGENTCTL_ROUTE_DOCS },
+  { tag: 'Replicas', description: 'Several backends on one database (docs/replicas.md).', routes: REPLICA_ROUTE_DOCS },
   { tag: 'API tokens', description: 'Operator API tokens.', routes: API_TOKEN_ROUTE_DOCS },
   {
     tag: 'Console sign-in',

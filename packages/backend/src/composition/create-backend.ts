@@ -9,6 +9,7 @@ import { createEventRoutes } from '../events/event-routes';
 import { createAgentctlRoutes } from '../executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../executors/agentctl-reachability';
 import { OwnedAttach } from '../cluster/attach-ownership';
+import { createReplicaRoutes } from '../cluster/lease-routes';
 import { AttachPool } from '../executors/attach-pool';
 import type { AgentctlEndpoint } from '../executors/executor';
 import { createOpenApiRoutes } from '../http/openapi-route';
@@ -166,7 +167,16 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
 
   return {
     ...services,
-    routers: createRouters(services, ports, tokens, reachability),
+    routers: [
+      ...createRouters(services, ports, tokens, reachability),
+      createReplicaRoutes({
+        db: ports.db,
+        replicaId: services.replicas.id,
+        shared: services.replicas.claims.shared,
+        clock: ports.clock,
+        attachedAddresses: () => attach.addresses(),
+      }),
+    ],
     /** GET /readyz: the database takes a write and every configured executor's agentctl answers. */
     readiness: () => checkReadiness(ports.db, executors, (address) => reachability.isReachable(address)),
     /** Operator API tokens; main.ts guards /api with createAuthMiddleware(tokens). */

@@ -1,0 +1,60 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { attachLeaseName } from './attach-ownership';
+import { LeaseStore } from './lease-store';
+
+export const ReplicasViewSchema = z
+  .object({
+    replica_id: z.string().describe('this backend process (random per start)'),
+    shared: z.boolean().describe('whether replicas share the database (PostgreSQL): work is claimed by lease'),
+    attach: z
+      .array(
+        z
+          .object({
+            grpc_address: z.string(),
+            owner: z.string().describe('the replica id that holds the Attach stream'),
+            mine: z.boolean(),
+            expires_at: z.string().nullable().describe('when the lease runs out unless renewed; null: one replica'),
+          })
+          .strict(),
+      )
+      .describe('which replica holds each agentctl’s Attach stream now'),
+  })
+  .strict();
+export type ReplicasView = z.infer<typeof ReplicasViewSchema>;
+
+export interface ReplicaRoutesDeps {
+  db: Knex;
+  replicaId: string;
+  shared: boolean;
+  clock: () => Date;
+  /** One replica: the agentctls it keeps a stream to (all of them are its). */
+  attachedAddresses: () => string[];
+}
+
+/** GET /api/replicas: this replica and who holds each agentctl's Attach stream (docs/replicas.md). */
+export function createReplicaRoutes(deps: ReplicaRoutesDeps): Router {
+  const router = Router();
+  const store = new LeaseStore(deps.db);
+  const prefix = attachLeaseName('');
+  router.get('/api/replicas', async (_req, res) => {
+    const { replicaId, shared } = deps;
+    let attach: ReplicasView['attach'];
+    if (shared) {
+      const held = await store.listHeld(prefix, deps.clock().getTime());
+      attach = held.map((lease) => ({
+        grpc_address: lease.name.slice(prefix.length),
+        owner: lease.owner,
+        mine: lease.owner === replicaId,
+        expires_at: new Date(lease.expiresAtMs).toISOString(),
+      }));
+    } else {
+      const addresses = [...new Set(deps.attachedAddresses())].sort();
+      attach = addresses.map((address) => ({ grpc_address: address, owner: replicaId, mine: true, expires_at: null }));
+    }
+    const view: ReplicasView = { replica_id: replicaId, shared, attach };
+    res.json(view);
+  });
+  return router;
+}
