@@ -2,6 +2,7 @@
 // services) on a manual clock with the real GitLab port (tokens verified), a GitLab test server, and
 // the backend's poller + evaluator driven by the test (pollOnce, no timers).
 import { createGitlabPort } from '../../packages/backend/src/composition/production-ports';
+import type { BackendConfig } from '../../packages/backend/src/composition/backend-ports';
 import type { AutomationPatch } from '../../packages/backend/src/provider-automation/review-link';
 import type { Cleanup } from './cleanup';
 import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from './gitlab-server';
@@ -20,13 +21,19 @@ export async function createMrLifecycleEnv(
     credential?: boolean;
     /** KANDEV_GITLAB_INSECURE_HOSTS; default: the test server's (plain http on loopback). */
     insecureHosts?: string[];
+    /** Lease settings (several replicas over this env's database); default: one replica. */
+    replicas?: BackendConfig['replicas'];
   } = {},
 ) {
   let now = Date.parse(NOW);
   const env = await createProviderAutomationEnv(cleanup, {
     clock: () => new Date(now),
     gitlab: createGitlabPort(),
-    config: { gitlabPoll: POLICY, gitlabInsecureHosts: options.insecureHosts ?? [GITLAB_TEST_HOST] },
+    config: {
+      gitlabPoll: POLICY,
+      gitlabInsecureHosts: options.insecureHosts ?? [GITLAB_TEST_HOST],
+      ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+    },
     random: () => 1, // full jitter: each backoff wait is exactly its ceiling, so the test can step to it
   });
   const gitlab = await startGitlabServer(cleanup, { prefix: options.prefix });
@@ -55,6 +62,7 @@ export async function createMrLifecycleEnv(
     repositoryId: repo.id,
     linkId: link.id,
     kicked,
+    clock: () => new Date(now),
     advance: (ms: number) => {
       now += ms;
     },
