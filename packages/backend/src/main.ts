@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     const status = agentctl.executors.status();
     const ready = { pid: status.pid, grpcAddress: status.grpcAddress, mcpUrl: status.mcpBaseUrl };
     process.stdout.write(
-      `${JSON.stringify({ event: 'ready', httpPort: http.port, url, apiTokenFile, agentctl: ready, replicaId: backend.replicas.id })}\n`,
+      `${JSON.stringify({ event: 'ready', httpPort: http.port, url, apiTokenFile, agentctl: ready })}\n`,
     );
     logger.info({ url }, 'backend listening');
     backend.serve();

@@ -58,10 +58,9 @@ function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls
   const logger = component('refresh');
   const pusher = new ProviderPusher({ applyAgentGone, uow, clock, agentctls, logger, metrics });
   const policy = config.refreshRetry;
-  const reconciler = new SessionReconciler({
-    ...{ uow, pusher, policy, logger: component('reconciler'), random },
-    claims: base.scope,
-  });
+  const reconcilerLogger = component('reconciler');
+  const claims = base.scope;
+  const reconciler = new SessionReconciler({ uow, pusher, policy, logger: reconcilerLogger, random, claims });
   const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });
   return { pusher, reconciler, refresh };
 }
