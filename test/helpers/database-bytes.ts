@@ -1,17 +1,23 @@
 // The bytes SQLite keeps for a data dir's database: the file and whichever journal/WAL files exist.
-// Read them only after every connection to it is closed.
+// In WAL mode the newest pages (and older copies of replaced ones) live in the -wal file until a
+// checkpoint, so every file is searched. Read them after the connections closed (SQLite then
+// checkpoints and deletes the -wal file) or after a checkpoint.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from '../../packages/backend/src/store/database';
 
-export function databaseBytes(dataDir: string): Buffer {
-  const paths = [DATABASE_FILE_NAME, ...DATABASE_SIDE_FILE_SUFFIXES.map((suffix) => `${DATABASE_FILE_NAME}${suffix}`)]
+export function databaseFiles(dataDir: string): string[] {
+  return [DATABASE_FILE_NAME, ...DATABASE_SIDE_FILE_SUFFIXES.map((suffix) => `${DATABASE_FILE_NAME}${suffix}`)]
     .map((name) => join(dataDir, name))
     .filter((path) => existsSync(path));
-  return Buffer.concat(paths.map((path) => readFileSync(path)));
 }
 
-/** Whether `text` occurs anywhere in the database bytes (as UTF-8, SQLite's text encoding here). */
+/** Whether `text` occurs in the file (as UTF-8, SQLite's text encoding here); a missing file holds nothing. */
+export function fileHolds(path: string, text: string): boolean {
+  return existsSync(path) && readFileSync(path).includes(Buffer.from(text, 'utf8'));
+}
+
+/** Whether `text` occurs in any of the database's files. */
 export function databaseHolds(dataDir: string, text: string): boolean {
-  return databaseBytes(dataDir).includes(Buffer.from(text, 'utf8'));
+  return databaseFiles(dataDir).some((path) => fileHolds(path, text));
 }

@@ -1,6 +1,6 @@
 // Files at rest, in process on a real disk: the data dir 0700 and every file that may hold a secret
-// 0600 even under a permissive umask (0000), SQLite's journal, WAL and shm files included; an existing
-// looser data dir is tightened by name, and nothing else in it is touched.
+// 0600 even under a permissive umask (0000), SQLite's WAL and shm files (and an older rollback journal)
+// included; an existing looser data dir is tightened by name, and nothing else in it is touched.
 import { chmodSync, closeSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOCKER_TOKEN_DIR, secureDataDir } from '../../packages/backend/src/composition/data-dir';
@@ -36,30 +36,34 @@ describe('data dir files at rest', () => {
     return Object.fromEntries(names.map((name) => [name, mode(join(dataDir, name))]));
   }
 
-  test('a new data dir is 0700 and the database 0600; the rollback journal is 0600 while it exists', async () => {
+  test('a new data dir is 0700, the database 0600, and the -wal and -shm files SQLite creates 0600 too', async () => {
     const dataDir = join(tempDir(cleanup), 'a', 'data');
     const db = openDatabase(dataDir);
     await migrateToLatest(db);
     expect(mode(dataDir)).toBe(0o700);
+    await db('workspaces').insert({ id: 'w', name: 'w', created_at: '2026-12-01T00:00:00.000Z' });
+    expect(sqliteFiles(dataDir)).toEqual({
+      'kandev.sqlite3': 0o600,
+      'kandev.sqlite3-wal': 0o600,
+      'kandev.sqlite3-shm': 0o600,
+    });
+  });
+
+  test('a database left in rollback-journal mode is switched to WAL; its journal was 0600 too', async () => {
+    const dataDir = tempDir(cleanup);
+    const db = openDatabase(dataDir);
+    await db.raw('PRAGMA journal_mode = DELETE'); // as a version before WAL left it
+    await migrateToLatest(db);
     let during: Record<string, number> = {};
     await db.transaction(async (trx) => {
       await trx('workspaces').insert({ id: 'w', name: 'w', created_at: '2026-12-01T00:00:00.000Z' });
       during = sqliteFiles(dataDir);
     });
     expect(during).toEqual({ 'kandev.sqlite3': 0o600, 'kandev.sqlite3-journal': 0o600 });
-    expect(sqliteFiles(dataDir)).toEqual({ 'kandev.sqlite3': 0o600 });
-  });
-
-  test('in WAL mode the -wal and -shm files SQLite creates are 0600 too', async () => {
-    const dataDir = tempDir(cleanup);
-    const db = openDatabase(dataDir);
-    await db.raw('PRAGMA journal_mode = WAL');
-    await migrateToLatest(db);
-    expect(sqliteFiles(dataDir)).toEqual({
-      'kandev.sqlite3': 0o600,
-      'kandev.sqlite3-wal': 0o600,
-      'kandev.sqlite3-shm': 0o600,
-    });
+    await db.destroy();
+    const again = openDatabase(dataDir);
+    const rows = await again.raw<{ journal_mode: string }[]>('PRAGMA journal_mode');
+    expect(rows[0]?.journal_mode).toBe('wal');
   });
 
   test('the generated secret.key is 0600 and read back, not replaced, on the next start', () => {

@@ -1,5 +1,5 @@
 // Secrets at rest over a real SQLite file: rows written in plain text by a version before encryption
-// are sealed by the start-up step (and nothing of them is left in the file), a wrong key fails with a
+// are sealed by the start-up step (and nothing of them is left in the file or its WAL), a wrong key fails with a
 // message naming where it came from, and the sealed values open only where they are used.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +78,10 @@ describe('secrets at rest', () => {
     expect((await read.agentProfiles.findCommand('p1'))?.env).toEqual({ API_KEY: ENV_VALUE, EMPTY: '' });
     const stored = await db('workspace_credentials').first('token');
     expect(String(stored?.token)).toMatch(/^enc:v1:[0-9a-f]{16}:/);
+    // Still open: the start-up step checkpointed, so neither the database file nor the -wal file
+    // keeps the page copies that held the plaintext (without it the file still has the old page).
+    expect(databaseHolds(dataDir, TOKEN)).toBe(false);
+    expect(databaseHolds(dataDir, ENV_VALUE)).toBe(false);
     await db.destroy();
 
     expect(databaseHolds(dataDir, TOKEN)).toBe(false);

@@ -14,6 +14,7 @@ import { createLogger } from './logger';
 import { SecretKeyError } from './secrets/secret-key-file';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
 import { createDatabase, migrateToLatest } from './store/database';
+import { checkpointAndClose } from './store/sqlite-database';
 import { prepareWorkspacesDir, WorkspacesDirError } from './task-workspaces/workspaces-dir';
 
 function loadConfigOrExit(): Config {
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     }
     prepareWorkspacesDir(config.workspaces.dir);
     const db = createDatabase(config.dataDir);
-    steps.unshift({ name: 'database', run: () => db.destroy() });
+    steps.unshift({ name: 'database', run: () => checkpointAndClose(db) });
     const applied = await migrateToLatest(db);
     logger.info({ dataDir: config.dataDir, applied }, 'database ready');
     const secrets = await openSecretsAtRest(config, db, logger);

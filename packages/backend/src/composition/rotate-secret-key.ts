@@ -28,7 +28,7 @@ export interface RotationResult {
 }
 
 /** A backend answering /healthz on the configured port (port 0: nothing to probe). */
-async function backendAnswers(http: Config['http']): Promise<boolean> {
+export async function backendAnswers(http: Config['http']): Promise<boolean> {
   if (http.port === 0) return false;
   try {
     const url = `http://${connectableHost(http.host)}:${http.port}/healthz`;

@@ -4,6 +4,7 @@ import { SecretBox } from '../secrets/secret-box';
 import type { SecretKey } from '../secrets/secret-key';
 import { dataDirSecretKey } from '../secrets/secret-key-file';
 import { sealStoredSecrets } from '../secrets/stored-secrets';
+import { checkpointSqlite } from '../store/sqlite-database';
 
 /**
  * The start-up step right after the migrations: the key (configured, else the data dir's
@@ -25,6 +26,8 @@ export async function openSecretsAtRest(
   }
   const box = new SecretBox(key);
   const sealed = await sealStoredSecrets(db, box);
+  // secure_delete zeroed the plaintext in the pages; the WAL still holds their older copies until reset.
+  if (sealed > 0) await checkpointSqlite(db);
   logger.info({ keyId: key.id, keySource: key.source, sealed }, 'secrets at rest ready');
   return box;
 }
