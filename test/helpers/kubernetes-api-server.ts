@@ -59,6 +59,8 @@ export interface KubernetesApiServer {
   tokenOf(podName: string): string | undefined;
   /** agentctl's stderr in one pod. */
   logsOf(podName: string): string;
+  /** A pod someone else left (another backend, a crash): recorded as Failed, nothing runs. */
+  inject(pod: V1Pod): void;
   /** Ends a pod's agentctl as if it crashed (the pod turns Failed). */
   crash(podName: string): void;
 }
@@ -229,6 +231,16 @@ export async function startKubernetesApiServer(
     });
   }
 
+  function addPod(ns: string, pod: V1Pod): PodRecord {
+    pod.metadata = { ...pod.metadata, namespace: ns, uid: randomUUID(), creationTimestamp: new Date() };
+    pod.status = { phase: 'Pending' };
+    bump(pod);
+    const record: PodRecord = { pod, logs: [] };
+    pods.set(key(ns, pod.metadata.name ?? ''), record);
+    notify('ADDED', ns, pod);
+    return record;
+  }
+
   async function deletePod(ns: string, record: PodRecord): Promise<void> {
     const name = record.pod.metadata?.name ?? '';
     pods.delete(key(ns, name));
@@ -246,13 +258,8 @@ export async function startKubernetesApiServer(
       const pod = (await readBody(req)) as V1Pod;
       const podName = pod.metadata?.name ?? '';
       if (pods.has(key(ns, podName))) return status(res, 409, 'AlreadyExists', `pods "${podName}" already exists`);
-      pod.metadata = { ...pod.metadata, namespace: ns, uid: randomUUID(), creationTimestamp: new Date() };
-      pod.status = { phase: 'Pending' };
-      bump(pod);
-      const record: PodRecord = { pod, logs: [] };
-      pods.set(key(ns, podName), record);
-      notify('ADDED', ns, pod);
-      sendPod(res, 201, pod);
+      const record = addPod(ns, pod);
+      sendPod(res, 201, record.pod);
       maybeRun(ns, record);
       return;
     }
@@ -375,6 +382,10 @@ export async function startKubernetesApiServer(
       return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
     },
     logsOf: (podName) => [...pods.values()].find((r) => r.pod.metadata?.name === podName)?.logs.join('\n') ?? '',
+    inject(pod) {
+      const record = addPod(options.namespace, pod);
+      record.pod.status = { phase: 'Failed', reason: 'Error' };
+    },
     crash(podName) {
       [...pods.values()].find((r) => r.pod.metadata?.name === podName)?.child?.kill('SIGKILL');
     },

@@ -12,6 +12,8 @@ import { waitUntil } from './wait';
 export type KubeTransport = 'plaintext' | 'tls' | 'mtls';
 export const NAMESPACE = 'kandev-test';
 export const PROFILE = 'cluster';
+/** The profile's backend_id: the label every pod of this (test) deployment carries. */
+export const BACKEND_ID = 'kandev-test';
 /** Fixed container ports, like a cluster's: every pod has its own loopback IP. */
 export const GRPC_PORT = 17421;
 
@@ -24,7 +26,7 @@ export async function kubernetesProfile(
   const base = {
     kind: 'kubernetes',
     namespace: NAMESPACE,
-    backend_id: 'kandev-test',
+    backend_id: BACKEND_ID,
     grpc_port: GRPC_PORT,
     mcp_port: 17422,
     ...extra,
@@ -75,9 +77,10 @@ export async function podAccess(
   };
 }
 
-/** After a stop: no pod and no Secret of the session is left. */
+/** After a stop: no pod and no Secret of the session is left (in this deployment). */
 export async function expectNoPodOf(kube: KubernetesApiServer, sessionId: string, logs: () => string): Promise<void> {
-  const ofSession = (labels: Record<string, string> | undefined) => labels?.['dev.kandev.session-id'] === sessionId;
+  const ofSession = (labels: Record<string, string> | undefined) =>
+    labels?.['dev.kandev.session-id'] === sessionId && labels['dev.kandev.backend-id'] === BACKEND_ID;
   await waitUntil(
     () =>
       !kube.pods().some((p) => ofSession(p.metadata?.labels)) &&
