@@ -349,9 +349,8 @@ export async function startKubernetesApiServer(
   // Before the listener closes: end the watches, then stop every pod's agentctl.
   cleanup.defer(async () => {
     for (const w of watchers) w.res.end();
-    await Promise.all(
-      [...pods.values()].map((r) => (r.child === undefined ? undefined : stopProcess(r.child, { graceMs: 5_000 }))),
-    );
+    const children = [...pods.values()].flatMap((r) => (r.child === undefined ? [] : [r.child]));
+    await Promise.all(children.map((child) => stopProcess(child, { graceMs: 5_000 })));
   });
 
   const kubeconfig = join(root, 'kubeconfig');
