@@ -5,7 +5,7 @@
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
 //   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
 //                 unit + service + integration tests, the agent adapter tests, the browser tests (or one line: no Chromium),
-//                 then the container tests (or one line saying they were skipped: no container engine)
+//                 the manifest check (or one line: no kubectl), then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -42,6 +42,8 @@ if (command === 'start') {
   run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
   // The web console in Chromium when it is installed; otherwise one 'skipped' line (a failure in CI).
   run(process.execPath, [join(root, 'scripts/browser-tests.mjs')]);
+  // deploy/kubernetes builds and dry-runs with kubectl; otherwise one 'skipped' line (a failure in CI).
+  run(process.execPath, [join(root, 'scripts/check-manifests.mjs')]);
   // Runs them when DOCKER_HOST answers; otherwise prints the one 'skipped: no container engine' line.
   run(process.execPath, [join(root, 'scripts/container-tests.mjs')]);
 } else {

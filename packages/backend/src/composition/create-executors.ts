@@ -7,6 +7,8 @@ import { DockerExecutor } from '../executors/docker-executor';
 import type { AgentctlEvents, ExecutorBackend } from '../executors/executor';
 import type { ExecutorEntry } from '../executors/executor-config';
 import { ExecutorRegistry } from '../executors/executor-registry';
+import { kubernetesApi } from '../executors/kubernetes-api';
+import { KubernetesExecutor } from '../executors/kubernetes-executor';
 import { LocalExecutorBackend } from '../executors/local-executor-backend';
 import { defaultAgentctlEntry, LocalProcessExecutor } from '../executors/local-process-executor';
 import { RemoteExecutor } from '../executors/remote-executor';
@@ -77,6 +79,18 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
           toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
           startTimeoutMs: entry.startTimeoutMs,
           tls: entry.tls,
+          events,
+          logger: log.child({ executor: entry.name }),
+        });
+      case 'kubernetes':
+        return new KubernetesExecutor({
+          api: kubernetesApi(entry.namespace),
+          profile: entry,
+          // Replicas share the profile's backend_id; one backend alone may keep its data dir's id.
+          backendId: entry.backendId ?? (backendId ??= loadBackendId(join(config.dataDir, BACKEND_ID_FILE))),
+          workspacesDir: config.workspaces.dir,
+          logLevel: config.logLevel,
+          toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
           events,
           logger: log.child({ executor: entry.name }),
         });

@@ -1,6 +1,6 @@
 import { AGENTCTL_SERVICE_NAME, checkHealth } from '@kandev/protocol';
 import type { Logger } from '../logger';
-import type { AgentctlEndpoint } from './executor';
+import { type AgentctlEndpoint, isPerSessionKind } from './executor';
 
 /** One health check of the agentctl at an address: true when it answers SERVING in time. */
 export type HealthProbe = (endpoint: AgentctlEndpoint, timeoutMs: number) => Promise<boolean>;
@@ -151,7 +151,7 @@ export function reachOf(
 ): ExecutorReach {
   const endpoints = backend.endpoints();
   const reachable =
-    endpoints.length === 0 ? backend.kind === 'docker' : endpoints.every((e) => isReachable(e.grpcAddress));
+    endpoints.length === 0 ? isPerSessionKind(backend.kind) : endpoints.every((e) => isReachable(e.grpcAddress));
   // A remote agentctl is someone else's process: "running" can only mean that it answers.
   const running = backend.kind === 'remote' ? reachable : backend.status().running;
   return { kind: backend.kind, running, reachable };

@@ -10,6 +10,7 @@ import {
   dockerTls,
   TlsConfigError,
 } from './executor-tls-config';
+import { type KubernetesEntry, kubernetesEntry } from './kubernetes-config';
 
 // Pure: the executor part of the backend's configuration (config.ts hands it the environment and a
 // file reader). Errors name variables, never values.
@@ -43,7 +44,8 @@ export type ExecutorEntry =
       tls: AgentctlTls | undefined;
       /** Where that agentctl sees the backend's workspaces dir (shared storage); undefined: it does not. */
       workspacesDir?: string;
-    };
+    }
+  | KubernetesEntry;
 
 export interface ExecutorsConfig {
   defaultName: string;
@@ -82,9 +84,11 @@ const DockerProfileSchema = z
     tls: DockerTlsSchema.optional(),
   })
   .strict();
+/** Checked field by field in kubernetes-config.ts, so a refusal names the wrong field. */
+const KubernetesProfileShape = z.object({ kind: z.literal('kubernetes') }).passthrough();
 const ProfilesSchema = z.record(
   z.string().regex(NAME),
-  z.discriminatedUnion('kind', [RemoteProfileSchema, DockerProfileSchema]),
+  z.discriminatedUnion('kind', [RemoteProfileSchema, DockerProfileSchema, KubernetesProfileShape]),
 );
 
 const EnvSchema = z.object({
@@ -242,6 +246,10 @@ function parseExecutors(env: Readonly<Record<string, string | undefined>>, readT
   if (profiles === undefined) throw new ExecutorConfigError(['KANDEV_EXECUTOR_PROFILES']);
   for (const [name, profile] of Object.entries(profiles)) {
     if (entries.some((entry) => entry.name === name)) throw new ExecutorConfigError(['KANDEV_EXECUTOR_PROFILES']);
+    if (profile.kind === 'kubernetes') {
+      entries.push(kubernetesEntry(name, profile, { image: e.KANDEV_DOCKER_IMAGE }, readText));
+      continue;
+    }
     if (profile.kind === 'docker') {
       const tls = profile.tls === undefined ? undefined : dockerTls(profile.tls, name, readText);
       entries.push(docker(name, profile.image, profile.network, tls));

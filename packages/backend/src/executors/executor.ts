@@ -21,7 +21,13 @@ export interface AgentctlStatus {
 
 /** The executor kinds; a named profile picks one of them with its own options. */
 export const EXECUTOR_KINDS = ['local', 'docker', 'remote'] as const;
-export type ExecutorKind = (typeof EXECUTOR_KINDS)[number];
+/** `kubernetes` exists only as a named profile (KANDEV_EXECUTOR_PROFILES), never in KANDEV_EXECUTORS. */
+export type ExecutorKind = (typeof EXECUTOR_KINDS)[number] | 'kubernetes';
+
+/** Kinds that run one agentctl per session (its loss is that session's loss, not every session's). */
+export function isPerSessionKind(kind: string): boolean {
+  return kind === 'docker' || kind === 'kubernetes';
+}
 
 /** What a session row says about where it runs. */
 export interface SessionPlacement {

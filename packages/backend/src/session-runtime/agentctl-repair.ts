@@ -8,6 +8,7 @@ import { isLive, LIVE_SESSION_STATES } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { applyAgentGone } from '../turns/turn-outcome';
+import { isPerSessionKind } from '../executors/executor';
 
 /** last_error of a session whose agent died with its agentctl (resume starts it again). */
 export const AGENTCTL_LOST_REASON = 'agentctl_lost: the agentctl running this session died with its agent; resume it';
@@ -63,7 +64,9 @@ export class AgentctlRepair {
   /** On this agentctl, or (local, remote: one agentctl serves them all) on one of the executor's that is gone. */
   private placedOn(session: AgentSession, endpoint: AgentctlEndpoint, kind: string): boolean {
     if (session.agentctlAddress === endpoint.grpcAddress) return true;
-    return kind !== 'docker' && session.agentctlAddress !== null && this.deps.agentctls.find(session) === undefined;
+    return (
+      !isPerSessionKind(kind) && session.agentctlAddress !== null && this.deps.agentctls.find(session) === undefined
+    );
   }
 
   private async repairOne(sessionId: string, endpoint: AgentctlEndpoint, kind: string): Promise<RepairOutcome> {

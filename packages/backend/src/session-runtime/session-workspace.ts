@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import type { TaskWorkspaces } from '../task-workspaces/task-workspaces';
 import { posix } from 'node:path';
 import { agentCwd, CONTAINER_WORKSPACE_PATH } from '../task-workspaces/workspace-layout';
+import { isPerSessionKind } from '../executors/executor';
 
 /** Where a launching or resuming session's agent works, and what its container mounts. */
 export interface PreparedWorkspace {
@@ -31,7 +32,8 @@ export async function prepareSessionWorkspace(
   const taskId = task.id;
   const layout = await workspaces.ensure(taskId);
   const kind = agentctls.kindOf(executor);
-  if (kind === 'docker') {
+  // Per-session containers and pods mount the workspace at the same path (docker bind, kubernetes claim).
+  if (isPerSessionKind(kind)) {
     const gitDirs = layout.folders.flatMap((f) => (f.gitCommonDir === null ? [] : [f.gitCommonDir]));
     return { agentCwd: agentCwd(layout, CONTAINER_WORKSPACE_PATH), mount: { hostPath: layout.root, gitDirs } };
   }

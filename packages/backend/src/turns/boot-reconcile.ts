@@ -9,6 +9,7 @@ import { LOST_PROMPT_ERROR } from '../providers/provider-refresh';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import { type AgentVerdict, agentExitedError, judgeAgent, LOST_SESSION_REASON } from './agent-verdict';
 import { applyAgentGone, applyTurnEnded } from './turn-outcome';
+import { isPerSessionKind } from '../executors/executor';
 
 export const NEVER_STARTED_REASON = 'the backend stopped before this session started; resume it';
 export const START_NOT_LANDED_REASON = 'the launch or resume did not reach agentctl; resume it';
@@ -110,7 +111,7 @@ export class BootReconciler {
     if (session.launchConfig.agent !== null || session.state !== 'waiting_for_input') return false;
     return this.deps.agentctls.up().some(({ endpoint }) => {
       const owner = this.deps.agentctls.ownerOf(endpoint.grpcAddress);
-      return owner !== undefined && owner.name === session.executor && owner.kind !== 'docker';
+      return owner !== undefined && owner.name === session.executor && !isPerSessionKind(owner.kind);
     });
   }
 
