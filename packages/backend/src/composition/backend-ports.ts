@@ -1,3 +1,4 @@
+import type { ReplicaPresence, ReplicaSignals } from '../cluster/replica-signals';
 import type { EventLogConfig } from '../events/event-log-config';
 import type { Knex } from 'knex';
 import type { AgentctlConnector } from '../executors/agentctl-client';
@@ -86,4 +87,8 @@ export interface BackendPorts {
   gate?: DrainGate;
   /** The backend's metrics (its own Registry); default a fresh one per backend. */
   metrics?: BackendMetrics;
+  /** This process among the replicas; default a fresh newReplicaId(). */
+  replicaId?: string;
+  /** Wake-ups across replicas; default by database (cluster/replica-signals-for.ts). */
+  signals?: ReplicaSignals & ReplicaPresence;
 }

@@ -1,5 +1,7 @@
 import { EVENT_LOG_DEFAULTS } from '../events/event-log-config';
-import { InProcessEventNotifier } from '../events/event-notifier';
+import { newReplicaId } from '../cluster/replica-id';
+import { eventWakeupsOver, publishCommitted } from '../cluster/replica-signals';
+import { replicaSignalsFor } from '../cluster/replica-signals-for';
 import { EventPruner } from '../events/event-pruner';
 import { EventStreams } from '../events/event-stream';
 import { Agentctls } from '../executors/agentctls';
@@ -110,8 +112,10 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
-  const notifier = new InProcessEventNotifier();
-  const uow = createUnitOfWork(ports.db, ports.secrets, () => notifier.wake());
+  // Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): commits signal, holders re-read.
+  const signals = ports.signals ?? replicaSignalsFor(ports.db, ports.replicaId ?? newReplicaId(), logger);
+  const notifier = eventWakeupsOver(signals);
+  const uow = createUnitOfWork(ports.db, ports.secrets, publishCommitted(signals));
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
   const eventLogger = logger.child({ component: 'events' });
   const eventStreams = new EventStreams({
@@ -176,6 +180,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger: component('questions'),
     startTimer: ports.startTimer,
     prompts,
+    replicas: signals,
   });
   const permissionTimeoutMs = config.permissionTimeoutMs ?? 600_000;
   const permissionParents = new PermissionParentQuestions({
@@ -185,6 +190,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger: component('permissions'),
     startTimer: ports.startTimer ?? realTimer,
     prompts,
+    signals,
   });
   const permissions = new PermissionRequests({
     uow,
@@ -221,6 +227,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   return {
     uow,
     metrics,
+    signals,
     eventNotifier: notifier,
     eventStreams,
     eventPruner,

@@ -12,6 +12,7 @@ import * as apiTokens from './migrations/20261201-010-api-tokens';
 import * as events from './migrations/20261201-011-events';
 import * as permissionPolicy from './migrations/20261201-013-permission-policy';
 import * as githubLifecycle from './migrations/20261201-014-github-lifecycle';
+import * as replicaWakeups from './migrations/20261202-016-replica-wakeups';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261201-011-events', events],
   ['20261201-013-permission-policy', permissionPolicy],
   ['20261201-014-github-lifecycle', githubLifecycle],
+  ['20261202-016-replica-wakeups', replicaWakeups],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */
