@@ -49,6 +49,8 @@ export interface InProcessBackendOptions {
   gate?: BackendPorts['gate'];
   /** Default: the test process's one key. */
   secrets?: SecretBox;
+  /** Wake-ups across replicas; default by database (in process on SQLite). */
+  signals?: BackendPorts['signals'];
 }
 
 export async function createInProcessBackend(cleanup: Cleanup, options: InProcessBackendOptions = {}) {
@@ -74,6 +76,7 @@ export async function createInProcessBackend(cleanup: Cleanup, options: InProces
       startTimer: options.startTimer,
       gate: options.gate,
       secrets: options.secrets ?? TEST_SECRETS,
+      signals: options.signals,
     },
   );
   cleanup.defer(() => backend.stop());

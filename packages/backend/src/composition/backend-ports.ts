@@ -1,4 +1,5 @@
 import type { LeaseTiming } from '../cluster/attach-ownership';
+import type { ReplicaPresence, ReplicaSignals } from '../cluster/replica-signals';
 import type { EventLogConfig } from '../events/event-log-config';
 import type { Knex } from 'knex';
 import type { AgentctlConnector } from '../executors/agentctl-client';
@@ -94,4 +95,6 @@ export interface BackendPorts {
   metrics?: BackendMetrics;
   /** This process among the replicas; default a fresh newReplicaId(). */
   replicaId?: string;
+  /** Wake-ups across replicas; default by database (cluster/replica-signals-for.ts). */
+  signals?: ReplicaSignals & ReplicaPresence;
 }

@@ -1,7 +1,9 @@
 import type { ClaimScope } from '../cluster/leases';
 import { replicaSetup } from '../cluster/lease-setup';
 import { EVENT_LOG_DEFAULTS } from '../events/event-log-config';
-import { InProcessEventNotifier } from '../events/event-notifier';
+import { newReplicaId } from '../cluster/replica-id';
+import { eventWakeupsOver, publishCommitted } from '../cluster/replica-signals';
+import { replicaSignalsFor } from '../cluster/replica-signals-for';
 import { EventPruner } from '../events/event-pruner';
 import { EventStreams } from '../events/event-stream';
 import { Agentctls } from '../executors/agentctls';
@@ -137,8 +139,11 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
-  const notifier = new InProcessEventNotifier();
-  const uow = createUnitOfWork(ports.db, ports.secrets, () => notifier.wake());
+  const replicaId = ports.replicaId ?? newReplicaId();
+  // Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): commits signal, holders re-read.
+  const signals = ports.signals ?? replicaSignalsFor(ports.db, replicaId, logger);
+  const notifier = eventWakeupsOver(signals);
+  const uow = createUnitOfWork(ports.db, ports.secrets, publishCommitted(signals));
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
   const eventLogger = logger.child({ component: 'events' });
   const eventStreams = new EventStreams({
@@ -160,7 +165,12 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
     queuedPrompts: () => uow.read.promptQueue.countQueued(),
   });
-  const replicas = replicaSetup({ ...ports, replicas: config.replicas, logger: logger.child({ component: 'leases' }) });
+  const replicas = replicaSetup({
+    ...ports,
+    replicaId,
+    replicas: config.replicas,
+    logger: logger.child({ component: 'leases' }),
+  });
   const { scope } = replicas;
   const base: Base = { uow, clock, random, metrics, scope, component: (name) => logger.child({ component: name }) };
   const { component } = base;
@@ -206,6 +216,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger: component('questions'),
     startTimer: ports.startTimer,
     prompts,
+    replicas: signals,
   });
   const permissionTimeoutMs = config.permissionTimeoutMs ?? 600_000;
   const permissionParents = new PermissionParentQuestions({
@@ -215,6 +226,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger: component('permissions'),
     startTimer: ports.startTimer ?? realTimer,
     prompts,
+    signals,
   });
   const permissions = new PermissionRequests({
     uow,
@@ -252,6 +264,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     uow,
     metrics,
     replicas,
+    signals,
     eventNotifier: notifier,
     eventStreams,
     eventPruner,

@@ -163,6 +163,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     { name: 'orphan sweeper', run: () => orphans.stop() },
     { name: 'reconciler', run: () => reconciler.stop() },
     { name: 'leases', run: () => services.replicas.claims.releaseAll() }, // after all that claims
+    { name: 'replica signals', run: () => services.signals.close() },
   ];
 
   return {
@@ -189,6 +190,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
      * settle or are sent again, idle queues drain). Throws when the default executor cannot recover.
      */
     async start(): Promise<void> {
+      // Listening before anything is held, so no other replica's answer can pass unheard.
+      await services.signals.ready();
       const pruned = await eventPruner.prune();
       if (pruned > 0) logger.info({ pruned }, 'old events pruned');
       const expired = await questions.expireStale();

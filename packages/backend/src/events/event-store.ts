@@ -3,6 +3,8 @@ import { AppError } from '@kandev/protocol';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
 import { EventDataSchema, type EventFilter, EventTypeSchema, type NewEvent, type StoredEvent } from './event-types';
 
+export type { NewEvent } from './event-types';
+
 interface EventRow {
   id: number | string;
   type: string;
@@ -34,12 +36,12 @@ export interface EventRetention {
 /**
  * The durable event log. `append` runs on the connection the store was built with: inside a unit of
  * work's transaction the event commits (or rolls back) with the change it describes. `appended` is
- * told after each insert; the unit of work turns that into one wake-up after its commit.
+ * told each event after its insert; the unit of work hands them to its after-commit hook (the signals).
  */
 export class EventStore {
   constructor(
     private readonly db: Knex,
-    private readonly appended: () => void = () => undefined,
+    private readonly appended: (event: NewEvent) => void = () => undefined,
   ) {}
 
   async append(event: NewEvent): Promise<void> {
@@ -50,7 +52,7 @@ export class EventStore {
       payload: JSON.stringify(event.data),
       created_at: event.at,
     });
-    this.appended();
+    this.appended(event);
   }
 
   /** Up to `limit` events with an id above `afterId` that match the filter, oldest first. */

@@ -23,19 +23,52 @@ export interface PermissionParentDeps {
   logger: Logger;
   startTimer: StartTimer;
   prompts?: PromptKicker;
+  /**
+   * A nudge whenever a parent question changed on any replica (cluster/replica-signals.ts), or a resync
+   * after nudges may have been missed: a held request re-reads its question (absent: one process).
+   */
+  signals?: {
+    subscribe(name: 'parent_question', listener: { signal(questionId: string): void; resync(): void }): () => void;
+  };
 }
 
 export class PermissionParentQuestions {
   /** Held requests by parent question id: the parent's reply text, or null (closed without one). */
   private readonly waiting = new Map<string, (reply: string | null) => void>();
 
-  constructor(private readonly deps: PermissionParentDeps) {}
+  constructor(private readonly deps: PermissionParentDeps) {
+    // The parent's reply may reach another replica (its own agentctl's): the committed row decides.
+    deps.signals?.subscribe('parent_question', {
+      signal: (questionId) => {
+        if (this.waiting.has(questionId)) void this.reread(questionId);
+      },
+      resync: () => {
+        for (const questionId of [...this.waiting.keys()]) void this.reread(questionId);
+      },
+    });
+  }
 
   /** message_task_kandev answered a parent question: a held permission request gets the text. */
   answered(questionId: string, reply: string): void {
+    this.finish(questionId, reply);
+  }
+
+  /** Settles a held request once; later calls are no-ops. */
+  private finish(questionId: string, reply: string | null): void {
     const resolve = this.waiting.get(questionId);
     this.waiting.delete(questionId);
     resolve?.(reply);
+  }
+
+  /** The row says answered (its text), closed (null), or still pending (keep waiting). Never throws. */
+  private async reread(questionId: string): Promise<void> {
+    try {
+      const question = await this.deps.uow.read.parentQuestions.findById(questionId);
+      if (question === undefined || question.status === 'pending') return;
+      this.finish(questionId, question.status === 'answered' ? question.answer : null);
+    } catch (err) {
+      this.deps.logger.error({ err, questionId }, 'could not read a permission parent question');
+    }
   }
 
   async ask(session: AgentSession, request: PermissionRequestInfo, signal: AbortSignal): Promise<string | null> {
@@ -73,6 +106,8 @@ export class PermissionParentQuestions {
       });
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) onAbort();
+      // A reply committed before the request was registered here (on this or another replica).
+      void this.reread(id);
     });
     return reply === null ? null : optionFromReply(reply, request.options);
   }
@@ -93,8 +128,6 @@ export class PermissionParentQuestions {
     } catch (err) {
       this.deps.logger.error({ err, questionId: id }, 'could not close a permission parent question');
     }
-    const resolve = this.waiting.get(id);
-    this.waiting.delete(id);
-    resolve?.(reply);
+    this.finish(id, reply);
   }
 }

@@ -34,6 +34,20 @@ export interface QuestionServiceDeps {
   startTimer?: StartTimer;
   /** Drains the session a late answer was queued for (absent: it waits for the next kick). */
   prompts?: PromptKicker;
+  /** The other backend replicas on this database (absent: this process is the only one). */
+  replicas?: QuestionReplicas;
+}
+
+/**
+ * What questions need from the replicas (cluster/replica-signals.ts): this one's id (recorded as a
+ * question's holder), whether a holder is still running, and a nudge whenever a question changed on any
+ * replica (or a resync after nudges may have been missed): the holder then re-reads the row.
+ */
+export interface QuestionReplicas {
+  readonly replicaId: string;
+  isAlive(replicaId: string): Promise<boolean>;
+  alive(): Promise<string[]>;
+  subscribe(name: 'question', listener: { signal(questionId: string): void; resync(): void }): () => void;
 }
 
 export interface AskRequest {
@@ -61,6 +75,15 @@ export class QuestionService {
 
   constructor(private readonly deps: QuestionServiceDeps) {
     this.startTimer = deps.startTimer ?? realTimer;
+    // An answer, expiry or stop committed on another replica settles a call held here, from the row.
+    deps.replicas?.subscribe('question', {
+      signal: (questionId) => {
+        if (this.waiters.has(questionId)) void this.settleFromRow(questionId);
+      },
+      resync: () => {
+        for (const questionId of this.waiters.ids()) void this.settleFromRow(questionId);
+      },
+    });
   }
 
   /** Records a pending question and resolves with it once settled (answered, expired or cancelled). */
@@ -90,7 +113,7 @@ export class QuestionService {
         answeredAt: null,
         expiresAt: new Date(now.getTime() + timeoutMs).toISOString(),
       };
-      await this.deps.uow.read.questions.insert(question);
+      await this.deps.uow.read.questions.insert(question, this.deps.replicas?.replicaId ?? null);
       request.onRecorded(question);
       stopTimer = this.startTimer(timeoutMs, () => void this.close(id, 'timeout'));
       request.signal.addEventListener('abort', onAbort, { once: true });
@@ -114,9 +137,23 @@ export class QuestionService {
     }
   }
 
+  /** Never throws: a failed read leaves the waiter to its timeout, abort or the next signal. */
   private async settleFromRow(id: string): Promise<void> {
-    const question = await this.deps.uow.read.questions.findById(id);
-    if (question !== undefined && question.state !== 'pending') this.waiters.settle(question);
+    try {
+      const question = await this.deps.uow.read.questions.findById(id);
+      if (question !== undefined && question.state !== 'pending') this.waiters.settle(question);
+    } catch (err) {
+      this.deps.logger.error({ err, questionId: id }, 'could not read a question to settle its call');
+    }
+  }
+
+  /** Whether another replica that is still running holds the question's call. */
+  private async heldElsewhere(id: string): Promise<boolean> {
+    const replicas = this.deps.replicas;
+    if (replicas === undefined || this.waiters.has(id)) return false;
+    const holder = await this.deps.uow.read.questions.holderOf(id);
+    if (holder === null || holder === undefined || holder === replicas.replicaId) return false;
+    return replicas.isAlive(holder);
   }
 
   /** The sessions stopped: their pending questions end 'session_stopped' (held calls return at once). */
@@ -132,7 +169,8 @@ export class QuestionService {
   async expireStale(): Promise<number> {
     const now = this.deps.clock().toISOString();
     const expired = await this.deps.uow.read.questions.expireStale(now);
-    return expired + (await this.deps.uow.read.questions.cancelOrphanedPermissions(now));
+    const alive = (await this.deps.replicas?.alive()) ?? [];
+    return expired + (await this.deps.uow.read.questions.cancelOrphanedPermissions(now, alive));
   }
 
   async list(filter: { state?: QuestionState; taskId?: string }): Promise<{ now: string; questions: Question[] }> {
@@ -152,11 +190,14 @@ export class QuestionService {
 
   /**
    * The operator's answer: 404 unknown, 409 no longer pending (the compare-and-set lost), 400 when it
-   * does not fit the questions. A held call gets it directly; after a restart (the call is gone) it is
-   * recorded on the task and queued as a prompt for the task's session, in the same transaction.
+   * does not fit the questions. A held call gets it directly (held on another replica: through the
+   * signal its commit sends); after a restart (the call is gone, its replica too) it is recorded on the
+   * task and queued as a prompt for the task's session, in the same transaction.
    */
   async answer(id: string, body: unknown): Promise<{ question: Question; delivery: AnswerDelivery; now: string }> {
     const now = this.deps.clock().toISOString();
+    // Read before the transaction (presence is another connection); the holder never changes.
+    const heldElsewhere = await this.heldElsewhere(id);
     const result = await this.deps.uow.transaction(async (stores) => {
       const question = await stores.questions.findById(id);
       if (question === undefined) throw new AppError('not_found', `question ${id} not found`);
@@ -165,7 +206,8 @@ export class QuestionService {
       if (effectiveState(question, now) !== 'pending') throw conflict();
       const answers = parseAnswers(question.questions, body);
       // The agent's request died with its call (a restart): a late answer could reach nobody.
-      if (question.kind === 'permission' && !this.waiters.has(id)) {
+      const held = heldElsewhere || this.waiters.has(id);
+      if (question.kind === 'permission' && !held) {
         throw new AppError(
           'failed_precondition',
           `question ${id}: the agent's permission request is no longer waiting`,
@@ -173,7 +215,7 @@ export class QuestionService {
       }
       if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
       const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
-      if (this.waiters.has(id)) {
+      if (held) {
         return { question: answered, delivery: { to: 'waiting_call' } as AnswerDelivery, queuedFor: null };
       }
       const { queued } = await recordTaskPrompt(stores, {

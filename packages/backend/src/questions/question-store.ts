@@ -35,6 +35,7 @@ interface QuestionRow {
 
 const ItemsSchema = z.array(StoredQuestionItemSchema);
 const AnswersSchema = z.array(AnswerSchema);
+const HolderSchema = z.object({ held_by: z.string().nullable() });
 
 function fromRow(row: QuestionRow): Question {
   const kind = QuestionKindSchema.safeParse(row.kind);
@@ -97,8 +98,10 @@ export class QuestionStore {
     return closed;
   }
 
-  async insert(question: Question): Promise<void> {
+  /** `heldBy`: the replica whose tool call waits on the question (null: nobody waits). */
+  async insert(question: Question, heldBy: string | null = null): Promise<void> {
     await this.db('questions').insert({
+      held_by: heldBy,
       id: question.id,
       task_id: question.taskId,
       session_id: question.sessionId,
@@ -120,6 +123,12 @@ export class QuestionStore {
   async findById(id: string): Promise<Question | undefined> {
     const row = await this.db<QuestionRow>('questions').where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** The replica holding the question's tool call: null when none (or unknown), undefined when no such question. */
+  async holderOf(id: string): Promise<string | null | undefined> {
+    const row: unknown = await this.db('questions').where({ id }).first('held_by');
+    return row === undefined ? undefined : HolderSchema.parse(row).held_by;
   }
 
   /** Oldest first, optionally by state and task. */
@@ -175,10 +184,14 @@ export class QuestionStore {
 
   /**
    * Pending permission questions -> cancelled (boot): their agent's request was held by the process
-   * that died, and agentctl rejected it when that stream dropped, so nobody can take an answer.
+   * that died, and agentctl rejected it when that stream dropped, so nobody can take an answer. Those
+   * held by a replica in `aliveHolders` are still waited on (several replicas: another one holds them).
    */
-  async cancelOrphanedPermissions(now: string): Promise<number> {
-    const rows = await this.db<QuestionRow>('questions').select('id').where({ state: 'pending', kind: 'permission' });
+  async cancelOrphanedPermissions(now: string, aliveHolders: readonly string[] = []): Promise<number> {
+    const rows = await this.db<QuestionRow>('questions')
+      .select('id')
+      .where({ state: 'pending', kind: 'permission' })
+      .where((q) => void q.whereNull('held_by').orWhereNotIn('held_by', [...aliveHolders]));
     const columns = { state: 'cancelled', closed_reason: 'cancelled' };
     return this.closeEach(
       rows.map((row) => row.id),

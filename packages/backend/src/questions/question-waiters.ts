@@ -25,6 +25,11 @@ export class QuestionWaiters {
     return this.waiting.has(questionId);
   }
 
+  /** Every question id held open here. */
+  ids(): string[] {
+    return [...this.waiting.keys()];
+  }
+
   /** The question ids held open for any of these sessions. */
   forSessions(sessionIds: readonly string[]): string[] {
     const wanted = new Set(sessionIds);

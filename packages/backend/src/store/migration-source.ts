@@ -13,6 +13,7 @@ import * as events from './migrations/20261201-011-events';
 import * as permissionPolicy from './migrations/20261201-013-permission-policy';
 import * as githubLifecycle from './migrations/20261201-014-github-lifecycle';
 import * as leases from './migrations/20261202-015-leases';
+import * as replicaWakeups from './migrations/20261202-016-replica-wakeups';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261201-013-permission-policy', permissionPolicy],
   ['20261201-014-github-lifecycle', githubLifecycle],
   ['20261202-015-leases', leases],
+  ['20261202-016-replica-wakeups', replicaWakeups],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
-import { EventStore } from '../events/event-store';
+import { EventStore, type NewEvent } from '../events/event-store';
 import { MessageStore } from '../messages/message-store';
 import { MrLifecycleStore } from '../mr-lifecycle/mr-lifecycle-store';
 import { PrLifecycleStore } from '../pr-lifecycle/pr-lifecycle-store';
@@ -40,15 +40,15 @@ export interface UnitOfWork {
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
 
-/** Called once events were committed (the event notifier's wake-up). */
-export type EventsCommitted = () => void;
+/** Called once events were committed, with those events (the replica signals' after-commit hook). */
+export type EventsCommitted = (events: readonly NewEvent[]) => void;
 
 /**
  * `secrets` seals provider tokens and agent-profile env values on write and opens them where used;
  * `appended` is told each time an event is written on `db`.
  */
 export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommitted = () => undefined): Stores {
-  const events = new EventStore(db, appended);
+  const events = new EventStore(db, (event) => appended([event]));
   return {
     workspaces: new WorkspaceStore(db),
     repositories: new RepositoryStore(db),
@@ -80,9 +80,11 @@ export function createUnitOfWork(
   return {
     read: createStores(db, secrets, committed),
     transaction: async (work) => {
-      let appended = false;
-      const result = await db.transaction((trx) => work(createStores(trx, secrets, () => (appended = true))));
-      if (appended) committed();
+      const appended: NewEvent[] = [];
+      const result = await db.transaction((trx) =>
+        work(createStores(trx, secrets, (events) => appended.push(...events))),
+      );
+      if (appended.length > 0) committed(appended);
       return result;
     },
   };

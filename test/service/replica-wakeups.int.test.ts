@@ -1,0 +1,228 @@
+// Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): two in-process backends on ONE PostgreSQL
+// database. A tool call held on replica A (ask_user_question, a permission request asked of the
+// operator or of the parent) settles when the answer is committed on replica B; an event stream on B
+// sees what A commits; A's listener connection killed, the wake-up still arrives (resync). Runs only on
+// PostgreSQL (KANDEV_TEST_DATABASE_URL): on SQLite there is one process and nothing to wake across.
+import { randomUUID } from 'node:crypto';
+import knex, { type Knex } from '../../packages/backend/node_modules/knex';
+import type { PermissionRequestInfo } from '@kandev/protocol';
+import { createAuthMiddleware } from '../../packages/backend/src/auth/auth-middleware';
+import { PgReplicaSignals, listenerConnectionOf } from '../../packages/backend/src/cluster/pg-replica-signals';
+import { createApp } from '../../packages/backend/src/http/app';
+import { listen } from '../../packages/backend/src/http/http-server';
+import { createLogger } from '../../packages/backend/src/logger';
+import type { Question } from '../../packages/backend/src/questions/question';
+import { migrateToLatest } from '../../packages/backend/src/store/database';
+import type { ToolCallContext } from '../../packages/backend/src/tools/tool-handler';
+import { ASK_USER, MESSAGE_TASK } from '../helpers/autopilot';
+import { type Cleanup, useCleanup } from '../helpers/cleanup';
+import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
+import { createInProcessBackend, type InProcessBackendOptions } from '../helpers/in-process-backend';
+import { launchConfigFor, sessionRow } from '../helpers/session-rows';
+import { SseStream } from '../helpers/sse';
+
+const SERVER = process.env.KANDEV_TEST_DATABASE_URL;
+const TOKEN = 'replica-wakeups-token-0123456789abcdef';
+const describeOnPostgres = SERVER === undefined || SERVER === '' ? describe.skip : describe;
+
+/** A fresh, migrated database on the test server; dropped at cleanup. */
+async function freshDatabase(cleanup: Cleanup): Promise<Knex> {
+  const name = `kandev_wk_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const url = new URL(SERVER ?? '');
+  const admin = knex({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE ${name}`);
+  cleanup.defer(async () => {
+    await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.destroy();
+  });
+  url.pathname = `/${name}`;
+  const db = knex({ client: 'pg', connection: { connectionString: url.toString() }, pool: { min: 0, max: 10 } });
+  cleanup.defer(() => db.destroy());
+  await migrateToLatest(db);
+  return db;
+}
+
+/** A reconnect timer the test fires itself: the listener stays down until the test says so. */
+function manualTimer() {
+  const fires: (() => void)[] = [];
+  let scheduled: () => void = () => undefined;
+  const next = () => new Promise<void>((resolve) => (scheduled = resolve));
+  let waiting = next();
+  return {
+    schedule: (_ms: number, fire: () => void) => {
+      fires.push(fire);
+      scheduled();
+      return () => fires.splice(fires.indexOf(fire), 1);
+    },
+    /** Resolves once a reconnect was scheduled (the listener noticed it was cut off). */
+    scheduled: async () => {
+      await waiting;
+      waiting = next();
+    },
+    fireAll: () => fires.splice(0).forEach((fire) => fire()),
+  };
+}
+
+const permissionRequest = (sessionId: string, taskId: string): PermissionRequestInfo => ({
+  requestId: `r-${randomUUID()}`,
+  sessionId,
+  taskId,
+  toolCallId: 'tc-1',
+  title: 'Run npm install',
+  toolKind: 'execute',
+  options: [
+    { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
+    { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+  ],
+});
+
+describeOnPostgres('wake-ups across replicas (two backends, one PostgreSQL)', () => {
+  const cleanup = useCleanup();
+
+  async function replicas(options: { listenerTimer?: ReturnType<typeof manualTimer> } = {}) {
+    const db = await freshDatabase(cleanup);
+    const agentctl = new FakeAgentctl();
+    const replica = async (extra: Partial<InProcessBackendOptions> = {}) => {
+      const { backend } = await createInProcessBackend(cleanup, {
+        db,
+        agentctl: fakeAgentctlPort(agentctl),
+        config: { apiToken: { token: TOKEN, source: 'the test' } },
+        ...extra,
+      });
+      await backend.signals.ready();
+      return backend;
+    };
+    const timer = options.listenerTimer;
+    const signalsA =
+      timer === undefined
+        ? undefined
+        : new PgReplicaSignals({
+            replicaId: randomUUID(),
+            db,
+            connection: listenerConnectionOf(db),
+            logger: createLogger('silent'),
+            schedule: timer.schedule,
+          });
+    const a = await replica(signalsA === undefined ? {} : { signals: signalsA });
+    const b = await replica();
+    // One workspace: root (normal, session sRoot asks the operator) -> child (autopilot, sChild asks root).
+    const at = new Date().toISOString();
+    await a.uow.read.workspaces.insert({ id: 'w', name: 'w', createdAt: at });
+    for (const [id, parentId] of [
+      ['root', null],
+      ['child', 'root'],
+    ] as const) {
+      await a.uow.read.tasks.insert({
+        ...{ id, workspaceId: 'w', parentId, title: `task ${id}`, state: 'todo' as const },
+        ...{ autopilot: parentId !== null, agentProfileId: null, archivedAt: null, createdAt: at, updatedAt: at },
+      });
+    }
+    for (const [id, taskId, capability] of [
+      ['sRoot', 'root', 'user'],
+      ['sChild', 'child', 'parent'],
+    ] as const) {
+      const config = launchConfigFor({ id, taskId, workspaceId: 'w' }, { questionCapability: capability });
+      await a.uow.read.sessions.insert(sessionRow(config, { agentctlAddress: ENDPOINT.grpcAddress, at }));
+      agentctl.held.set(id, config);
+    }
+    return { db, a, b, signalsA };
+  }
+
+  type Replica = Awaited<ReturnType<typeof replicas>>['a'];
+
+  async function call(backend: Replica, sessionId: string, tool: string, args: unknown) {
+    const handler = backend.toolHandlers[tool];
+    const session = await backend.uow.read.sessions.findById(sessionId);
+    if (handler === undefined || session === undefined) throw new Error(`no ${tool} or no ${sessionId}`);
+    const context: ToolCallContext = {
+      callId: `call-${randomUUID()}`,
+      toolName: tool,
+      sessionId,
+      taskId: session.taskId,
+      workspaceId: 'w',
+      session,
+      reportProgress: () => undefined,
+      signal: new AbortController().signal,
+    };
+    return handler(context, args);
+  }
+
+  /** The one pending operator question of a session, once recorded (read until it is). */
+  async function pendingQuestion(backend: Replica, sessionId: string): Promise<Question> {
+    for (;;) {
+      const { questions } = await backend.questions.list({ state: 'pending' });
+      const found = questions.find((q) => q.sessionId === sessionId);
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  async function pendingParentQuestion(backend: Replica): Promise<string> {
+    for (;;) {
+      const rows = await backend.uow.read.parentQuestions.listForChild('child');
+      const [first] = rows;
+      if (first !== undefined) return first.id;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  test('an operator answer posted to B settles the ask_user_question held by A', async () => {
+    const { a, b } = await replicas();
+    const held = call(a, 'sRoot', ASK_USER, {
+      questions: [{ prompt: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] }],
+    });
+    const question = await pendingQuestion(b, 'sRoot');
+    const answered = await b.questions.answer(question.id, { answers: [{ question_index: 0, option: 'Postgres' }] });
+    expect(answered.delivery).toEqual({ to: 'waiting_call' });
+    const reply = await held;
+    expect(JSON.stringify(reply)).toContain('Postgres');
+    // Delivered to the held call, so nothing was queued as a late prompt.
+    expect(await b.uow.read.promptQueue.countQueued()).toBe(0);
+    expect(a.questions.waiting).toBe(0);
+  });
+
+  test("a permission decision posted to B reaches the agent's request held by A", async () => {
+    const { a, b } = await replicas();
+    const decided = a.permissions.decide(permissionRequest('sRoot', 'root'), new AbortController().signal);
+    const question = await pendingQuestion(b, 'sRoot');
+    // B holds no request in memory, and still takes the answer: A, alive, holds it.
+    await b.questions.answer(question.id, { answers: [{ question_index: 0, option: 'Allow once' }] });
+    await expect(decided).resolves.toBe('allow');
+  });
+
+  test("a parent's reply through B settles the child's permission request held by A", async () => {
+    const { a, b } = await replicas();
+    const decided = a.permissions.decide(permissionRequest('sChild', 'child'), new AbortController().signal);
+    const questionId = await pendingParentQuestion(b);
+    await call(b, 'sRoot', MESSAGE_TASK, { task_id: 'child', prompt: 'Allow once', reply_to_question_id: questionId });
+    await expect(decided).resolves.toBe('allow');
+  });
+
+  test('an event stream on B sees the events A commits', async () => {
+    const { a, b } = await replicas();
+    const app = createApp(createLogger('silent'), b.routers, { auth: createAuthMiddleware(b.tokens) });
+    const server = await listen(app, '127.0.0.1', 0);
+    cleanup.defer(() => server.close());
+    cleanup.defer(() => b.eventStreams.closeAll());
+    const stream = await SseStream.open(`http://127.0.0.1:${server.port}/api/events`, cleanup, { token: TOKEN });
+    expect(stream.status).toBe(200);
+    const at = new Date().toISOString();
+    await a.tasks.recordEventWithin(a.uow.read, 'task.updated', 'root', at);
+    const event = await stream.next((e) => e.type === 'task.updated' && e.task_id === 'root', 'A’s task.updated on B');
+    expect(event.task_id).toBe('root');
+  });
+
+  test("A's listener connection killed: the answer committed meanwhile still wakes A (resync)", async () => {
+    const timer = manualTimer();
+    const { db, a, b, signalsA } = await replicas({ listenerTimer: timer });
+    const decided = a.permissions.decide(permissionRequest('sRoot', 'root'), new AbortController().signal);
+    const question = await pendingQuestion(b, 'sRoot');
+    await db.raw('SELECT pg_terminate_backend(?)', [signalsA?.listenerPid ?? 0]);
+    await timer.scheduled(); // A noticed; it listens again only when the test fires the reconnect
+    // A is not listening: B's NOTIFY for this answer reaches nobody on A.
+    await b.questions.answer(question.id, { answers: [{ question_index: 0, option: 'Allow once' }] });
+    timer.fireAll();
+    await expect(decided).resolves.toBe('allow');
+    expect(signalsA?.connects).toBe(2);
+  });
+});
