@@ -4,7 +4,8 @@
 // and one replica is SIGKILLed halfway. Afterwards, on the replicas left: every acknowledged prompt was
 // delivered exactly once, one prompt per MR transition, no duplicate rows, and every live session's
 // applied revision equals its desired one.
-import knex, { type Knex } from 'knex';
+import type { Database } from '../../packages/backend/src/store/database';
+import { createPostgresDatabase } from '../../packages/backend/src/store/postgres-database';
 import { AgentRuntimeApi, RUNTIME_TIMEOUT_MS, waitForAgentReady } from '../helpers/agent-runtime';
 import type { BackendApi, LaunchedSession } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
@@ -96,7 +97,11 @@ describe('three backend replicas on one PostgreSQL', () => {
         gitlab.setMr(project, i + 1, { state: 'opened' });
         const api = anyLive().api;
         const repo = await api.repository(workspace, { remote_url: `https://gitlab.com/${project}` });
-        const task = await api.task(workspace, { title: `agent ${i}`, agent_profile_id: profile, repository_ids: [repo.id] });
+        const task = await api.task(workspace, {
+          title: `agent ${i}`,
+          agent_profile_id: profile,
+          repository_ids: [repo.id],
+        });
         const link = await api.create<{ id: string }>(`/api/tasks/${task.id}/mrs`, {
           repository_id: repo.id,
           project_path: project,
@@ -155,7 +160,11 @@ describe('three backend replicas on one PostgreSQL', () => {
         try {
           const response = await anyLive().api.queuePrompt(agent.sessionId, text);
           expect(response.status).toBe(202);
-          prompts.push({ sessionId: agent.sessionId, text, outcome: { kind: 'ok', value: response.body.queued_prompt_id } });
+          prompts.push({
+            sessionId: agent.sessionId,
+            text,
+            outcome: { kind: 'ok', value: response.body.queued_prompt_id },
+          });
         } catch (error) {
           if (!isNetworkError(error)) throw error;
           prompts.push({ sessionId: agent.sessionId, text, outcome: { kind: 'unknown' } });
@@ -175,7 +184,9 @@ describe('three backend replicas on one PostgreSQL', () => {
         );
         expect([200, 201]).toContain(added.status);
         if (i % 3 !== 0) return;
-        const repo = await idempotent((api) => api.repository(workspace, { remote_url: `https://${host}/acme/source-${i}` }));
+        const repo = await idempotent((api) =>
+          api.repository(workspace, { remote_url: `https://${host}/acme/source-${i}` }),
+        );
         const removed = await idempotent((api) =>
           api.request('DELETE', `/api/tasks/${mcpTask.taskId}/workspace-sources/${repo.id}`),
         );
@@ -198,26 +209,31 @@ describe('three backend replicas on one PostgreSQL', () => {
       const options = [{ label: `yes-${i}` }, { label: `no-${i}` }];
       const expected = options[i % 2]!.label;
       const call = { settled: false };
-      const asked = wait(async () => {
-        try {
-          const result = (await task.mcp.client.callTool(
-            { name: 'ask_user_question_kandev', arguments: { questions: [{ id: 'q', prompt, options }] } },
-            undefined,
-            { timeout: SETTLE_MS },
-          )) as ToolResult;
-          const text = result.content.map((c) => c.text).join('\n');
-          if (/No backend is attached/.test(text)) return undefined;
-          heldReplies.push({ text, expected });
-        } catch {
-          // held on the replica that died: the agent sees an error
-        }
-        call.settled = true;
-        return true;
-      }, `question ${i} asked`, SETTLE_MS);
+      const asked = wait(
+        async () => {
+          try {
+            const result = (await task.mcp.client.callTool(
+              { name: 'ask_user_question_kandev', arguments: { questions: [{ id: 'q', prompt, options }] } },
+              undefined,
+              { timeout: SETTLE_MS },
+            )) as ToolResult;
+            const text = result.content.map((c) => c.text).join('\n');
+            if (/No backend is attached/.test(text)) return undefined;
+            heldReplies.push({ text, expected });
+          } catch {
+            // held on the replica that died: the agent sees an error
+          }
+          call.settled = true;
+          return true;
+        },
+        `question ${i} asked`,
+        SETTLE_MS,
+      );
       const listed = async () =>
         idempotent(async (api) => {
-          const body = (await api.request<{ questions: QuestionView[] }>('GET', `/api/questions?task_id=${task.taskId}`))
-            .body;
+          const body = (
+            await api.request<{ questions: QuestionView[] }>('GET', `/api/questions?task_id=${task.taskId}`)
+          ).body;
           return body.questions.find((q) => q.questions[0]?.prompt === prompt);
         });
       const question = await wait(
@@ -278,7 +294,10 @@ describe('three backend replicas on one PostgreSQL', () => {
     expect(heldReplies.length).toBeGreaterThan(0);
     expect(new Set(asks).size).toBe(asks.length);
     for (const task of mcpTasks) {
-      const listed = await survivor.api.request<{ questions: QuestionView[] }>('GET', `/api/questions?task_id=${task.taskId}`);
+      const listed = await survivor.api.request<{ questions: QuestionView[] }>(
+        'GET',
+        `/api/questions?task_id=${task.taskId}`,
+      );
       expect(listed.body.questions.every((q) => q.state === 'answered')).toBe(true);
     }
 
@@ -286,7 +305,12 @@ describe('three backend replicas on one PostgreSQL', () => {
     for (const { sessionId } of [...agentTasks, ...mcpTasks]) {
       const view = await waitUntil(
         async () => {
-          const body = (await survivor.api.request<{ revision: number; applied_revision: number }>('GET', `/api/sessions/${sessionId}`)).body;
+          const body = (
+            await survivor.api.request<{ revision: number; applied_revision: number }>(
+              'GET',
+              `/api/sessions/${sessionId}`,
+            )
+          ).body;
           return body.applied_revision === body.revision ? body : undefined;
         },
         { timeoutMs: SETTLE_MS, logs, what: `session ${sessionId}: applied revision = desired` },
@@ -298,7 +322,7 @@ describe('three backend replicas on one PostgreSQL', () => {
     for (const url of new Set(registrations.map((r) => r.url))) {
       expect(new Set(registrations.filter((r) => r.url === url).map((r) => r.id)).size).toBe(1);
     }
-    const db = knex({ client: 'pg', connection: cluster.databaseUrl, pool: { min: 0, max: 1 } });
+    const db = createPostgresDatabase(cluster.databaseUrl, { min: 0, max: 1 });
     cleanup.defer(() => db.destroy());
     expect(await duplicates(db, 'repositories', ['workspace_id', 'identity_key'])).toEqual([]);
     expect(await duplicates(db, 'task_repositories', ['task_id', 'repository_id'])).toEqual([]);
@@ -306,7 +330,7 @@ describe('three backend replicas on one PostgreSQL', () => {
   }, 600_000);
 });
 
-async function duplicates(db: Knex, table: string, columns: string[]): Promise<unknown[]> {
+async function duplicates(db: Database, table: string, columns: string[]): Promise<unknown[]> {
   return db(table).select(columns).count({ n: '*' }).groupBy(columns).havingRaw('count(*) > 1');
 }
 

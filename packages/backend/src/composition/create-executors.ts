@@ -7,12 +7,22 @@ import { DockerExecutor } from '../executors/docker-executor';
 import type { AgentctlEvents, ExecutorBackend } from '../executors/executor';
 import type { ExecutorEntry } from '../executors/executor-config';
 import { ExecutorRegistry } from '../executors/executor-registry';
-import { kubernetesApi } from '../executors/kubernetes-api';
+import type { kubernetesApi } from '../executors/kubernetes-api';
 import { KubernetesExecutor } from '../executors/kubernetes-executor';
 import { LocalExecutorBackend } from '../executors/local-executor-backend';
 import { defaultAgentctlEntry, LocalProcessExecutor } from '../executors/local-process-executor';
 import { RemoteExecutor } from '../executors/remote-executor';
 import { AGENTCTL_LOG_FILE, AGENTCTL_STATE_FILE, BACKEND_ID_FILE, DOCKER_TOKEN_DIR } from './data-dir';
+
+/**
+ * @kubernetes/client-node 1.x is an ES module, which Node loads through require(esm): required only when
+ * a kubernetes executor is configured, so no other start (and no jest run: jest has no require(esm))
+ * loads it.
+ */
+function loadKubernetesApi(): typeof kubernetesApi {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('../executors/kubernetes-api') as { kubernetesApi: typeof kubernetesApi }).kubernetesApi;
+}
 
 /** A Docker Engine client for DOCKER_HOST (unix:///path or tcp://host:port), or the default socket. */
 export function dockerClient(dockerHost: string | undefined): Dockerode {
@@ -84,7 +94,7 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
         });
       case 'kubernetes':
         return new KubernetesExecutor({
-          api: kubernetesApi(entry.namespace),
+          api: loadKubernetesApi()(entry.namespace),
           profile: entry,
           // Replicas share the profile's backend_id; one backend alone may keep its data dir's id.
           backendId: entry.backendId ?? (backendId ??= loadBackendId(join(config.dataDir, BACKEND_ID_FILE))),
