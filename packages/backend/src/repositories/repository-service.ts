@@ -57,8 +57,9 @@ export class RepositoryService {
       ...identity,
       createdAt: this.deps.clock().toISOString(),
     };
-    await stores.repositories.insert(repository);
-    return { repository, registered: true };
+    // A concurrent transaction may register the same identity between the read and the insert.
+    const stored = await stores.repositories.insertIfAbsent(repository);
+    return { repository: stored, registered: stored.id === repository.id };
   }
 
   /** Registers a repository; an identity already registered in the workspace is a conflict. */

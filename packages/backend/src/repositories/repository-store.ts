@@ -59,6 +59,19 @@ export class RepositoryStore {
     await this.db('repositories').insert(toRow(repository));
   }
 
+  /**
+   * Inserts the repository unless the workspace already holds its identity; returns the stored one
+   * (this one, or the one a concurrent writer committed first). Constraint-based (ON CONFLICT DO
+   * NOTHING on the unique workspace_id + identity_key), so it holds with concurrent writers on
+   * PostgreSQL, not only under SQLite's single writer.
+   */
+  async insertIfAbsent(repository: Repository): Promise<Repository> {
+    await this.db('repositories').insert(toRow(repository)).onConflict(['workspace_id', 'identity_key']).ignore();
+    const stored = await this.findByIdentity(repository.workspaceId, repository.identityKey);
+    if (stored === undefined) throw new Error(`repository ${repository.identityKey} vanished after its insert`);
+    return stored;
+  }
+
   async findById(id: string): Promise<Repository | undefined> {
     const row = await this.db<RepositoryRow>('repositories').where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
