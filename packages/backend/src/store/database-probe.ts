@@ -5,6 +5,8 @@ class ProbeRollback extends Error {}
 /**
  * Whether the database takes a write now: a transaction creates a table and rolls back (so it needs the
  * write lock and a writable file, and leaves nothing). False on any failure or after `timeoutMs`.
+ * In WAL mode (store/sqlite-database.ts) the lock is the WAL's write lock and an uncommitted change
+ * stays in memory: the probe writes no file, so a full disk shows only at the next commit.
  */
 export async function isDatabaseWritable(db: Knex, timeoutMs: number): Promise<boolean> {
   const rollback = new ProbeRollback('probe rolled back');
