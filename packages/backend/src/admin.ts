@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { backendAnswers } from './composition/rotate-secret-key';
-import { ConfigError, databaseServerConfigured, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { backupSqlite, SqliteAdminError } from './store/sqlite-backup';
 import { restoreSqlite } from './store/sqlite-restore';
 
@@ -13,12 +13,14 @@ import { restoreSqlite } from './store/sqlite-restore';
 const EXIT = { ok: 0, failed: 1, refused: 2 } as const;
 
 /** PostgreSQL is backed up with its own tools; these commands only know the SQLite file. */
-function refuseOnPostgres(verb: string): void {
-  if (databaseServerConfigured()) {
+function sqliteConfig(verb: string): Config {
+  const config = loadConfig();
+  if (config.databaseUrl !== undefined) {
     throw new SqliteAdminError(
       `the backend runs on PostgreSQL (KANDEV_DATABASE_URL is set): ${verb} it with pg_dump / pg_restore, not this command`,
     );
   }
+  return config;
 }
 
 function buildProgram(): Command {
@@ -32,8 +34,7 @@ function buildProgram(): Command {
     .argument('<file>', 'the backup to write')
     .option('--force', 'replace <file> when it exists')
     .action(async (file: string, options: { force?: boolean }) => {
-      refuseOnPostgres('back up');
-      const config = loadConfig();
+      const config = sqliteConfig('back up');
       const result = await backupSqlite({ dataDir: config.dataDir, target: file, force: options.force === true });
       process.stdout.write(
         `backed up ${result.source} to ${result.target} (${result.pages} pages, ${result.bytes} bytes)\n`,
@@ -44,8 +45,7 @@ function buildProgram(): Command {
     .description('replace the database with <backup>; the backend must be stopped')
     .argument('<backup>', 'a file written by `admin backup`')
     .action(async (backup: string) => {
-      refuseOnPostgres('restore');
-      const config = loadConfig();
+      const config = sqliteConfig('restore');
       if (await backendAnswers(config.http)) {
         throw new SqliteAdminError(`a backend answers on port ${config.http.port}: stop it, then restore`);
       }

@@ -352,11 +352,3 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
 }
 
 export type Config = ReturnType<typeof loadConfig>;
-
-/**
- * Whether the backend is configured for a database server (KANDEV_DATABASE_URL): the admin backup and
- * restore commands (admin.ts) know only the SQLite file and refuse then.
- */
-export function databaseServerConfigured(env: Env = process.env): boolean {
-  return (env.KANDEV_DATABASE_URL ?? '').trim() !== '';
-}
