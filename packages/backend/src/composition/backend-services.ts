@@ -137,6 +137,8 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
+  // This replica's id (ports.replicaId or a fresh one) and its claims: one id for everything cluster/ does.
+  const replicas = replicaSetup({ ...ports, replicas: config.replicas, logger: logger.child({ component: 'leases' }) });
   const notifier = new InProcessEventNotifier();
   const uow = createUnitOfWork(ports.db, ports.secrets, () => notifier.wake());
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
@@ -160,7 +162,6 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
     queuedPrompts: () => uow.read.promptQueue.countQueued(),
   });
-  const replicas = replicaSetup({ ...ports, replicas: config.replicas, logger: logger.child({ component: 'leases' }) });
   const { scope } = replicas;
   const base: Base = { uow, clock, random, metrics, scope, component: (name) => logger.child({ component: name }) };
   const { component } = base;
