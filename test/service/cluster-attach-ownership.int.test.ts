@@ -8,9 +8,10 @@ import { DatabaseLeases, type WorkClaims } from '../../packages/backend/src/clus
 import type { AttachFollower } from '../../packages/backend/src/executors/attach-pool';
 import type { AgentctlEndpoint } from '../../packages/backend/src/executors/executor';
 import { createLogger } from '../../packages/backend/src/logger';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { migrateToLatest } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
+import { openTestDatabase } from '../helpers/test-database';
 import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();
@@ -65,9 +66,9 @@ class Replica {
 }
 
 async function setUp(count: number) {
-  const db = createDatabase(tempDir(cleanup));
+  const db = await openTestDatabase(tempDir(cleanup), cleanup);
   cleanup.defer(() => db.destroy());
-  await migrateToLatest(db);
+  await migrateToLatest(db); // SQLite: a fresh file; PostgreSQL: already migrated (its template)
   const now = { ms: 1_000_000 };
   const clock = () => new Date(now.ms);
   const logger = createLogger('silent');

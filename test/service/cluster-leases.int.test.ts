@@ -1,4 +1,4 @@
-// The lease store against the real database (SQLite here; PostgreSQL too once the harness runs both):
+// The lease store against the real database (SQLite, and PostgreSQL in the service-pg project):
 // random interleavings of claims, renewals and releases by three replicas over a controllable clock
 // agree with the pure rules (cluster/lease-rules.ts) step by step, so a name never has two holders;
 // a batch claim takes only free names; releaseAll frees what one replica held.
@@ -7,16 +7,17 @@ import { claim, holderAt, type Lease, renew } from '../../packages/backend/src/c
 import { LeaseStore } from '../../packages/backend/src/cluster/lease-store';
 import { DatabaseLeases, SingleReplica, withClaim } from '../../packages/backend/src/cluster/leases';
 import { createLogger } from '../../packages/backend/src/logger';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { migrateToLatest } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
+import { openTestDatabase } from '../helpers/test-database';
 
 const cleanup = useCleanup();
 
 async function openDatabase() {
-  const db = createDatabase(tempDir(cleanup));
+  const db = await openTestDatabase(tempDir(cleanup), cleanup);
   cleanup.defer(() => db.destroy());
-  await migrateToLatest(db);
+  await migrateToLatest(db); // SQLite: a fresh file; PostgreSQL: already migrated (its template)
   return db;
 }
 
@@ -123,6 +124,7 @@ describe('lease store', () => {
     const single = new SingleReplica('only');
     expect(await single.claim()).toBe(true);
     expect([...(await single.claimMany(['x', 'y']))]).toEqual(['x', 'y']);
-    expect(await db('leases').count({ n: '*' })).toEqual([{ n: 0 }]);
+    const rows = await db('leases').count<{ n: number | string }[]>({ n: '*' });
+    expect(rows.map((row) => Number(row.n))).toEqual([0]);
   });
 });

@@ -1,7 +1,7 @@
-// Two backend replicas over ONE database (shared leases forced on SQLite here) polling one GitLab MR:
-// each poll round reads the link once (the replica holding its poll lease), a transition queues its
-// prompt once even when both replicas evaluate it at the same moment, and recording an evaluation is a
-// compare-and-set on the link's lifecycle version.
+// Two backend replicas over ONE database (PostgreSQL in the service-pg project; on SQLite shared leases
+// are forced) polling one GitLab MR: each poll round reads the link once (the replica holding its poll
+// lease), a transition queues its prompt once even when both replicas evaluate it at the same moment, and
+// recording an evaluation is a compare-and-set on the link's lifecycle version.
 import { createGitlabPort } from '../../packages/backend/src/composition/production-ports';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TEST_HOST } from '../helpers/gitlab-server';

@@ -1,9 +1,11 @@
-// Two backend replicas over ONE database (shared leases forced on SQLite here) and one agentctl (the
-// fake, which keeps agentctl's per-id ledger): prompts queued on either replica, concurrently, are each
-// delivered exactly once and in order, whichever replica's drain claims them; a prompt queued on the
-// replica that does not get the session's events still drains once the turn before it ends.
+// Two backend replicas over ONE database (PostgreSQL in the service-pg project; on SQLite shared leases
+// are forced) and one agentctl (the fake, which keeps agentctl's per-id ledger): prompts queued on either
+// replica, concurrently, are each delivered exactly once and in order, whichever replica's drain claims
+// them; a prompt queued on the replica that does not get the session's events still drains once the turn
+// before it ends.
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning } from '../helpers/turn-harness';
+import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();
 const REPLICAS = { ttlMs: 60_000, renewMs: 5, shared: true };
@@ -27,7 +29,19 @@ describe('several replicas: the prompt queue', () => {
       // Two prompts at once, one through each replica; then every turn they start ends.
       const queued = await Promise.all([a.prompt(sessionId, `a${round}`), b.prompt(sessionId, `b${round}`)]);
       ids.push(...queued);
-      for (const id of queued) await finishWhenRunning(a, sessionId, id);
+      // Their order in the queue is whichever committed first: end each turn as it runs.
+      const left = new Set(queued);
+      while (left.size > 0) {
+        const running = await waitUntil(
+          () => {
+            const id = a.agentctl.agents.get(sessionId)?.currentPromptId;
+            return id !== undefined && id !== null && left.has(id) ? id : undefined;
+          },
+          { timeoutMs: 5_000, what: 'a queued prompt to run' },
+        );
+        left.delete(running);
+        a.agentctl.finishTurn(sessionId);
+      }
     }
     const all = await a.untilDrained(sessionId);
     expect(all.map((p) => p.status)).toEqual(ids.map(() => 'completed'));

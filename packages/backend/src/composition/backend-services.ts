@@ -1,7 +1,6 @@
 import type { ClaimScope } from '../cluster/leases';
 import { replicaSetup } from '../cluster/lease-setup';
 import { EVENT_LOG_DEFAULTS } from '../events/event-log-config';
-import { newReplicaId } from '../cluster/replica-id';
 import { eventWakeupsOver, publishCommitted } from '../cluster/replica-signals';
 import { replicaSignalsFor } from '../cluster/replica-signals-for';
 import { EventPruner } from '../events/event-pruner';
@@ -139,9 +138,10 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
-  const replicaId = ports.replicaId ?? newReplicaId();
+  // This replica's id (ports.replicaId or a fresh one) and its claims: one id for everything cluster/ does.
+  const replicas = replicaSetup({ ...ports, replicas: config.replicas, logger: logger.child({ component: 'leases' }) });
   // Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): commits signal, holders re-read.
-  const signals = ports.signals ?? replicaSignalsFor(ports.db, replicaId, logger);
+  const signals = ports.signals ?? replicaSignalsFor(ports.db, replicas.id, logger);
   const notifier = eventWakeupsOver(signals);
   const uow = createUnitOfWork(ports.db, ports.secrets, publishCommitted(signals));
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
@@ -164,12 +164,6 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   metrics.readFrom({
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
     queuedPrompts: () => uow.read.promptQueue.countQueued(),
-  });
-  const replicas = replicaSetup({
-    ...ports,
-    replicaId,
-    replicas: config.replicas,
-    logger: logger.child({ component: 'leases' }),
   });
   const { scope } = replicas;
   const base: Base = { uow, clock, random, metrics, scope, component: (name) => logger.child({ component: name }) };
