@@ -147,7 +147,7 @@ describe('three backend replicas on one PostgreSQL', () => {
     let killed: Replica | undefined;
     const killHalfway = async () => {
       settled += 1;
-      if (settled !== Math.floor((OPERATIONS * 5) / 2) || killed !== undefined) return;
+      if (settled !== Math.floor(operations.length / 2) || killed !== undefined) return;
       killed = await streamHolder(cluster);
       await cluster.kill(killed);
     };
@@ -193,10 +193,12 @@ describe('three backend replicas on one PostgreSQL', () => {
         expect([200, 404]).toContain(removed.status);
       });
       operations.push(() => askAndAnswer(i, mcpTask));
-      operations.push(async () => {
-        if (i >= AGENT_TASKS) return;
-        gitlab.setMr(agentTasks[i]!.project, agentTasks[i]!.iid, { state: 'merged' });
-      });
+      // One transition per watched MR (opened → merged): its prompt must be queued once.
+      if (i < AGENT_TASKS) {
+        operations.push(() =>
+          Promise.resolve(gitlab.setMr(agentTasks[i]!.project, agentTasks[i]!.iid, { state: 'merged' })),
+        );
+      }
     }
 
     /**
