@@ -6,30 +6,32 @@
 //
 // What it emulates, and how:
 // - Pod network: each pod gets its own loopback address (127.x.y.n; Linux routes all of 127/8 to lo),
-//   so every agentctl listens on the pod's container ports like in a cluster. `0.0.0.0` in the pod spec
-//   becomes the pod's IP (its own network namespace, here).
-// - Volumes: a Secret volume is written to a per-pod directory (files from `data`, `defaultMode`); a
-//   PersistentVolumeClaim is a host directory the test names (`claims`), at the mount's `subPath`. There
-//   are no mount namespaces: env values that start with a mount path are rewritten to the host path.
-// - Env: literal values with `$(VAR)` expansion, and `fieldRef: status.podIP`.
+//   so every agentctl listens on the pod's container ports like in a cluster.
+// - Volumes and env: see kubernetes-kubelet.ts.
 // - Status: Pending until the Secret a volume names exists and agentctl prints its ready line, then
 //   Running with the pod IP and Ready; Failed (or Succeeded) with the exit code when agentctl exits.
 // - Delete: SIGTERM (SIGKILL after the grace period), then the pod is gone (no Terminating phase), and
 //   the Secrets it owns (ownerReferences) are garbage-collected like the cluster's collector does.
 // - Anything else answers 404 and is recorded in `unexpected`, so a test sees a call the RBAC Role
 //   (deploy/kubernetes/rbac.yaml) would not grant.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { V1Pod, V1Secret } from '../../packages/backend/src/executors/kubernetes-api';
 import type { Cleanup } from './cleanup';
-import { AGENTCTL_MAIN, stopProcess, tempDir } from './processes';
-import { createTestPki } from './tls-certs';
+import {
+  listenHttps,
+  matches,
+  parseSelector,
+  readBody,
+  status,
+  type Watcher,
+  writeKubeconfig,
+} from './kubernetes-api-wire';
+import { startPodProcess } from './kubernetes-kubelet';
+import { stopProcess, tempDir } from './processes';
 
 export interface FakeCall {
   verb: 'create' | 'get' | 'list' | 'watch' | 'delete';
@@ -63,50 +65,6 @@ export interface KubernetesApiServer {
   inject(pod: V1Pod): void;
   /** Ends a pod's agentctl as if it crashed (the pod turns Failed). */
   crash(podName: string): void;
-}
-
-type Watcher = { namespace: string; selector: Map<string, string>; res: ServerResponse };
-
-function status(res: ServerResponse, code: number, reason: string, message: string): void {
-  const body = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
-  res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-function parseSelector(text: string | null): Map<string, string> {
-  const selector = new Map<string, string>();
-  for (const term of (text ?? '').split(',').filter((t) => t.length > 0)) {
-    const [key, value] = term.split(/==?/);
-    selector.set(key ?? '', value ?? '');
-  }
-  return selector;
-}
-
-function matches(labels: Record<string, string> | undefined, selector: Map<string, string>): boolean {
-  return [...selector].every(([k, v]) => labels?.[k] === v);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
-/**
- * HTTPS on 127.0.0.1 with a certificate from a test CA, as an API server has (the client library
- * refuses plain HTTP unless told to skip verification, which a test should not need).
- */
-async function listenHttps(cleanup: Cleanup, handler: RequestListener): Promise<{ url: string; ca: string }> {
-  const pki = await createTestPki(cleanup);
-  const server = createServer({ cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, ca: pki.caCert };
 }
 
 export async function startKubernetesApiServer(
@@ -144,47 +102,17 @@ export async function startKubernetesApiServer(
   function maybeRun(ns: string, record: PodRecord): void {
     const spec = record.pod.spec;
     if (record.child !== undefined || spec === undefined || record.pod.status?.phase !== 'Pending') return;
-    const volumes = spec.volumes ?? [];
-    if (volumes.some((v) => v.secret !== undefined && !secrets.has(key(ns, v.secret.secretName ?? '')))) return;
     const name = record.pod.metadata?.name ?? '';
-    const podIp = `${net}.${nextHost++}`;
-    const podDir = join(root, name);
-    const hostPaths = new Map<string, string>();
-    for (const volume of volumes) {
-      if (volume.secret !== undefined) {
-        const dir = join(podDir, volume.name);
-        mkdirSync(dir, { recursive: true });
-        const data = secrets.get(key(ns, volume.secret.secretName ?? ''))?.data ?? {};
-        for (const [file, value] of Object.entries(data)) {
-          writeFileSync(join(dir, file), Buffer.from(value, 'base64'));
-          chmodSync(join(dir, file), volume.secret.defaultMode ?? 0o644);
-        }
-        hostPaths.set(volume.name, dir);
-      } else if (volume.persistentVolumeClaim !== undefined) {
-        hostPaths.set(
-          volume.name,
-          options.claims?.[volume.persistentVolumeClaim.claimName] ?? join(podDir, 'missing-claim'),
-        );
-      }
-    }
+    const podIp = `${net}.${nextHost}`;
+    const child = startPodProcess(record.pod, {
+      dir: join(root, name),
+      podIp,
+      secretData: (secret) => secrets.get(key(ns, secret))?.data,
+      claims: options.claims ?? {},
+    });
+    if (child === undefined) return;
+    nextHost += 1;
     const container = spec.containers[0];
-    const mounts = (container?.volumeMounts ?? [])
-      .map((m) => ({ at: m.mountPath, host: join(hostPaths.get(m.name) ?? podDir, m.subPath ?? '') }))
-      .sort((a, b) => b.at.length - a.at.length);
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
-    for (const variable of container?.env ?? []) {
-      const raw =
-        variable.valueFrom?.fieldRef?.fieldPath === 'status.podIP'
-          ? podIp
-          : (variable.value ?? '').replace(
-              /\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g,
-              (whole, ref: string) => env[ref] ?? whole,
-            );
-      const mount = mounts.find((m) => raw === m.at || raw.startsWith(`${m.at}/`));
-      env[variable.name] = mount === undefined ? raw : mount.host + raw.slice(mount.at.length);
-    }
-    if (env.KANDEV_AGENTCTL_HOST === '0.0.0.0') env.KANDEV_AGENTCTL_HOST = podIp;
-    const child = spawn(process.execPath, [AGENTCTL_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     record.child = child;
     createInterface({ input: child.stderr }).on('line', (line) => record.logs.push(line));
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -353,16 +281,7 @@ export async function startKubernetesApiServer(
     await Promise.all(children.map((child) => stopProcess(child, { graceMs: 5_000 })));
   });
 
-  const kubeconfig = join(root, 'kubeconfig');
-  const config = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'loopback', cluster: { server: url, 'certificate-authority': ca } }],
-    users: [{ name: 'loopback', user: { token: 'loopback-test-bearer' } }],
-    contexts: [{ name: 'loopback', context: { cluster: 'loopback', user: 'loopback', namespace: options.namespace } }],
-    'current-context': 'loopback',
-  };
-  writeFileSync(kubeconfig, JSON.stringify(config), { mode: 0o600 });
+  const kubeconfig = writeKubeconfig(join(root, 'kubeconfig'), url, ca, options.namespace);
 
   return {
     url,

@@ -14,6 +14,7 @@ import type {
 } from './executor';
 import type { KubernetesApi } from './kubernetes-api';
 import type { KubernetesEntry } from './kubernetes-config';
+import { PodWatch } from './kubernetes-pod-watch';
 import { labelSelector, podCondition, podSpec, SECRET_KEYS, secretSpec, workspaceMounts } from './kubernetes-pod-spec';
 import { waitForServing } from './wait-for-serving';
 
@@ -50,10 +51,18 @@ export class KubernetesExecutor implements ExecutorBackend {
   readonly kind = 'kubernetes';
   private readonly managed = new Map<string, Managed>();
   private readonly starting = new Map<string, Promise<Managed>>();
-  private watching: { stop(): void } | undefined;
-  private stopped = false;
+  private readonly watch: PodWatch;
 
-  constructor(private readonly options: KubernetesExecutorOptions) {}
+  constructor(private readonly options: KubernetesExecutorOptions) {
+    // Reports the pods that end or vanish without being asked to.
+    this.watch = new PodWatch({
+      api: options.api,
+      labelSelector: labelSelector(options.backendId, options.profile.name),
+      onPod: (deleted, pod) => this.onPodEvent(deleted, pod),
+      watched: () => [...this.managed.values()].map((m) => m.name),
+      logger: options.logger,
+    });
+  }
 
   private get selector(): string {
     return labelSelector(this.options.backendId, this.options.profile.name);
@@ -92,7 +101,7 @@ export class KubernetesExecutor implements ExecutorBackend {
    * left alone: another replica may be starting it.
    */
   async recover(isLiveSession: (sessionId: string) => Promise<boolean>): Promise<void> {
-    await this.ensureWatch();
+    await this.watch.ensure();
     for (const pod of await this.options.api.listPods(this.selector)) {
       const name = pod.metadata?.name ?? '';
       const sessionId = pod.metadata?.labels?.[LABELS.session] ?? '';
@@ -122,9 +131,8 @@ export class KubernetesExecutor implements ExecutorBackend {
 
   /** Graceful backend stop: stops watching and leaves the pods to whoever adopts them next. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.watch.stop();
     await Promise.allSettled([...this.starting.values()]);
-    this.watching?.stop();
     for (const m of this.managed.values()) this.options.events.down(this.slotOf(m.sessionId), m.endpoint);
     this.managed.clear();
   }
@@ -134,7 +142,7 @@ export class KubernetesExecutor implements ExecutorBackend {
     const stale = this.managed.get(sessionId);
     if (stale !== undefined) await this.retire(stale);
     await this.removeLeftovers(sessionId);
-    await this.ensureWatch();
+    await this.watch.ensure();
     const agentctlId = randomBytes(6).toString('hex');
     const name = `kandev-agentctl-${sessionId
       .toLowerCase()
@@ -224,39 +232,6 @@ export class KubernetesExecutor implements ExecutorBackend {
     } catch (err) {
       this.options.logger.warn({ err: describe(err), sessionId, pod: name }, 'could not adopt an agentctl pod');
       return undefined;
-    }
-  }
-
-  /** One watch over this executor's pods reports those that end or vanish without being asked to. */
-  private async ensureWatch(): Promise<void> {
-    if (this.watching !== undefined || this.stopped) return;
-    this.watching = { stop: () => undefined };
-    try {
-      this.watching = await this.options.api.watchPods(
-        this.selector,
-        (type, pod) => this.onPodEvent(type === 'DELETED', pod),
-        () => this.rewatch(),
-      );
-    } catch (err) {
-      this.options.logger.warn({ err: describe(err) }, 'pod watch failed to start');
-      this.rewatch();
-    }
-  }
-
-  /** A watch ends (server timeout, a dropped connection): watch again, then check what it may have missed. */
-  private rewatch(): void {
-    this.watching = undefined;
-    if (this.stopped) return;
-    void delay(1_000, undefined, { ref: false })
-      .then(() => this.ensureWatch())
-      .then(() => this.resync());
-  }
-
-  private async resync(): Promise<void> {
-    for (const m of [...this.managed.values()]) {
-      const pod = await this.options.api.readPod(m.name).catch(() => null);
-      if (pod === undefined) this.onPodEvent(true, { metadata: { name: m.name } });
-      else if (pod !== null) this.onPodEvent(false, pod);
     }
   }
 
