@@ -10,6 +10,43 @@ const modulePathIgnorePatterns = ['<rootDir>/.bundle/'];
 /** Integration tests that run containers (file name prefixes under test/integration/). */
 const CONTAINER_TESTS = ['conformance-docker', 'executor-docker', 'compose-'];
 
+/**
+ * Tests about the SQLite file itself (its modes and side files, bytes on disk, SQLite's lock): they
+ * stay out of the -pg projects (file names under test/). Where such a test states a property that also
+ * matters on PostgreSQL, a test in the -pg run states it there (noted per entry).
+ */
+const SQLITE_FILE_TESTS = [
+  // The database file and its journal/WAL files are 0600 (no file on PostgreSQL; the data dir's other
+  // files keep their modes in both runs: data-dir-modes is in this list only for its SQLite files).
+  'service/data-dir-files',
+  'integration/data-dir-modes',
+];
+
+/** The same files as `service` and `integration`, with every database on PostgreSQL (KANDEV_TEST_DATABASE_URL). */
+const postgres = (project) => ({
+  ...project,
+  displayName: `${project.displayName}-pg`,
+  setupFiles: ['<rootDir>/test/helpers/postgres-project.ts'],
+  testPathIgnorePatterns: [...(project.testPathIgnorePatterns ?? []), ...SQLITE_FILE_TESTS],
+});
+
+const service = {
+  displayName: 'service',
+  testEnvironment: 'node',
+  transform,
+  modulePathIgnorePatterns,
+  testMatch: ['<rootDir>/test/service/**/*.test.ts'],
+};
+
+const integration = {
+  displayName: 'integration',
+  testEnvironment: 'node',
+  transform,
+  modulePathIgnorePatterns,
+  testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
+  testPathIgnorePatterns: CONTAINER_TESTS,
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
   // Global on purpose: Jest ignores testTimeout inside a project. Real processes start within seconds;
@@ -23,21 +60,11 @@ module.exports = {
       modulePathIgnorePatterns,
       testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'],
     },
-    {
-      displayName: 'service',
-      testEnvironment: 'node',
-      transform,
-      modulePathIgnorePatterns,
-      testMatch: ['<rootDir>/test/service/**/*.test.ts'],
-    },
-    {
-      displayName: 'integration',
-      testEnvironment: 'node',
-      transform,
-      modulePathIgnorePatterns,
-      testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
-      testPathIgnorePatterns: CONTAINER_TESTS,
-    },
+    service,
+    integration,
+    // Run by `npm test` when KANDEV_TEST_DATABASE_URL is set, always by .ci/run (scripts/run.mjs).
+    postgres(service),
+    postgres(integration),
     {
       // Need a container engine (DOCKER_HOST) and the images: scripts/container-tests.mjs runs them
       // (from `npm test` and .ci/run) or prints why it skipped them.

@@ -4,7 +4,8 @@
 // TypeScript build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
 //   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
-//                 unit + service + integration tests, the agent adapter tests, the browser tests (or one line: no Chromium),
+//                 unit + service + integration tests (again on PostgreSQL when KANDEV_TEST_DATABASE_URL
+//                 is set, or one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
 //                 then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -38,6 +39,18 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'check:rest-docs']);
   run('npm', ['run', '--silent', 'typecheck']);
   run('jest', ['--selectProjects', 'unit', 'service', 'integration', ...process.argv.slice(3)]);
+  // The service and integration tests again with every database on PostgreSQL, when a server is given
+  // (node scripts/pg-cluster.mjs start <dir> prints a URL); otherwise one 'skipped' line (a failure in CI).
+  if ((process.env.KANDEV_TEST_DATABASE_URL ?? '') !== '') {
+    const started = Date.now();
+    run('jest', ['--selectProjects', 'service-pg', 'integration-pg', ...process.argv.slice(3)]);
+    console.error(`PostgreSQL tests: ${Math.round((Date.now() - started) / 1000)} s`);
+  } else if (process.env.CI === 'true') {
+    console.error('PostgreSQL tests: FAILED: KANDEV_TEST_DATABASE_URL is not set; .ci/run starts a cluster');
+    process.exit(1);
+  } else {
+    console.error('skipped: PostgreSQL tests: no PostgreSQL (set KANDEV_TEST_DATABASE_URL); they run in .ci/run');
+  }
   // The pinned ACP adapters (Claude Code, Codex, Gemini CLI) answer the handshake; installs them first.
   run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
   // The web console in Chromium when it is installed; otherwise one 'skipped' line (a failure in CI).

@@ -1,8 +1,10 @@
 // The bytes SQLite keeps for a data dir's database: the file and whichever journal/WAL files exist.
-// Read them only after every connection to it is closed.
+// Read them only after every connection to it is closed. On PostgreSQL (the -pg projects) there is no
+// file to read: `databaseHolds` searches every stored row instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from '../../packages/backend/src/store/database';
+import { onPostgres, openTestDatabase } from './test-database';
 
 export function databaseBytes(dataDir: string): Buffer {
   const paths = [DATABASE_FILE_NAME, ...DATABASE_SIDE_FILE_SUFFIXES.map((suffix) => `${DATABASE_FILE_NAME}${suffix}`)]
@@ -11,7 +13,31 @@ export function databaseBytes(dataDir: string): Buffer {
   return Buffer.concat(paths.map((path) => readFileSync(path)));
 }
 
-/** Whether `text` occurs anywhere in the database bytes (as UTF-8, SQLite's text encoding here). */
-export function databaseHolds(dataDir: string, text: string): boolean {
+/** Whether any row of any table of the data dir's PostgreSQL database contains `text` (as a row's text form). */
+async function postgresRowsHold(dataDir: string, text: string): Promise<boolean> {
+  const db = await openTestDatabase(dataDir);
+  try {
+    const { rows: tables } = await db.raw<{ rows: { name: string }[] }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+    );
+    for (const { name } of tables) {
+      const { rows } = await db.raw<{ rows: unknown[] }>(
+        `SELECT 1 FROM "${name}" AS r WHERE strpos(r::text, ?) > 0 LIMIT 1`,
+        [text],
+      );
+      if (rows.length > 0) return true;
+    }
+    return false;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Whether `text` occurs anywhere in what the database stores: the SQLite file's bytes (as UTF-8,
+ * SQLite's text encoding here; free pages included), or on PostgreSQL every row of every table.
+ */
+export async function databaseHolds(dataDir: string, text: string): Promise<boolean> {
+  if (onPostgres()) return postgresRowsHold(dataDir, text);
   return databaseBytes(dataDir).includes(Buffer.from(text, 'utf8'));
 }

@@ -1,6 +1,7 @@
 // The backend's services in process, wired by the production composition root (createBackend) over a
-// fresh SQLite file, with fake ports: the fake agentctl, a test clock, GitLab as the test asks. Harnesses
-// build on this; they replace ports, never the wiring.
+// fresh database (a SQLite file, or PostgreSQL in the -pg projects: test-database.ts), with fake ports:
+// the fake agentctl, a test clock, GitLab as the test asks. Harnesses build on this; they replace
+// ports, never the wiring.
 import type {
   AgentctlPort,
   BackendConfig,
@@ -11,11 +12,13 @@ import type {
 import { type Backend, createBackend } from '../../packages/backend/src/composition/create-backend';
 import { gitlabClientFor } from '../../packages/backend/src/gitlab/gitlab-credentials';
 import { createLogger } from '../../packages/backend/src/logger';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import type { Database } from '../../packages/backend/src/store/database';
+import { migrateToLatest } from '../../packages/backend/src/store/database';
 import type { SecretBox } from '../../packages/backend/src/secrets/secret-box';
 import type { Cleanup } from './cleanup';
 import { fakeAgentctlPort } from './fake-agentctl';
 import { tempDir } from './processes';
+import { openTestDatabase } from './test-database';
 import { TEST_SECRETS } from './test-secrets';
 
 /** The configuration defaults, with quick refresh retries. */
@@ -34,7 +37,7 @@ export const UNVERIFIED_GITLAB: GitlabPort = { clientFor: (credential) => gitlab
 
 export interface InProcessBackendOptions {
   /** An open, migrated database (a second backend over it); default: a fresh one in `dataDir`. */
-  db?: ReturnType<typeof createDatabase>;
+  db?: Database;
   /** Reuse a data dir (a restarted backend); default: a fresh one. */
   dataDir?: string;
   config?: Partial<BackendConfig>;
@@ -57,7 +60,7 @@ export async function createInProcessBackend(cleanup: Cleanup, options: InProces
   let { db, dataDir } = options;
   if (db === undefined) {
     dataDir ??= tempDir(cleanup);
-    const fresh = createDatabase(dataDir);
+    const fresh = await openTestDatabase(dataDir, cleanup);
     cleanup.defer(() => fresh.destroy());
     await migrateToLatest(fresh);
     db = fresh;

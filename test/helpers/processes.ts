@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Cleanup } from './cleanup';
+import { testDatabaseEnv } from './test-database';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const AGENTCTL_MAIN = join(REPO_ROOT, 'packages/agentctl/dist/main.js');
@@ -130,7 +131,10 @@ export async function startBackend(
   env: Record<string, string> = {},
 ): Promise<Daemon<BackendReady> & { dataDir: string; apiToken: string }> {
   const dataDir = env.KANDEV_DATA_DIR ?? tempDir(cleanup);
+  // In the -pg projects: the data dir's own PostgreSQL database (the same one again after a restart).
+  const database = env.KANDEV_DATABASE_URL === undefined ? await testDatabaseEnv(dataDir, cleanup) : {};
   const daemon = await startDaemon<BackendReady>(cleanup, BACKEND_MAIN, {
+    ...database,
     KANDEV_HTTP_PORT: '0',
     KANDEV_AGENTCTL_GRPC_PORT: '0',
     KANDEV_AGENTCTL_MCP_PORT: '0',

@@ -1,9 +1,10 @@
 // Operator API tokens (docs/security.md, "Operator API tokens"): every /api route needs a bearer token;
 // the first start writes an admin token to <data dir>/api-token (0600) and stores only its hash.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { databaseHolds } from '../helpers/database-bytes';
 import { startBackend, stopProcess } from '../helpers/processes';
 
 interface ErrorBody {
@@ -16,14 +17,6 @@ interface TokenView {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
-}
-
-/** Every byte SQLite keeps for the database (the main file and any journal/WAL beside it). */
-function databaseBytes(dataDir: string): string {
-  return readdirSync(dataDir)
-    .filter((name) => name.startsWith('kandev.sqlite3'))
-    .map((name) => readFileSync(join(dataDir, name)).toString('latin1'))
-    .join('');
 }
 
 describe('operator API tokens', () => {
@@ -64,7 +57,7 @@ describe('operator API tokens', () => {
         last_used_at: expect.any(String),
       },
     ]);
-    expect(databaseBytes(backend.dataDir)).not.toContain(backend.apiToken);
+    expect(await databaseHolds(backend.dataDir, backend.apiToken)).toBe(false);
   });
 
   test('a named token: shown once, works, listed without its value; revoked, it gets 401', async () => {
@@ -87,7 +80,7 @@ describe('operator API tokens', () => {
       last_used_at: expect.any(String),
     });
     expect(Object.keys(entry ?? {})).not.toContain('token_hash');
-    expect(databaseBytes(backend.dataDir)).not.toContain(created.token);
+    expect(await databaseHolds(backend.dataDir, created.token)).toBe(false);
 
     expect((await admin.request('DELETE', `/api/tokens/${created.id}`)).status).toBe(204);
     const revoked = await ci.request<ErrorBody>('GET', '/api/agent-profiles');

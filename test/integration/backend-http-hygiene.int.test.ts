@@ -3,15 +3,15 @@
 // that never finish a request (or idle after one) are closed by the configured timeouts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { startBackend, tempDir } from '../helpers/processes';
 import { closedByServer, IDLE_AFTER_REQUEST, INCOMPLETE_BODY, INCOMPLETE_HEADERS } from '../helpers/slow-client';
 
-/** Row counts of the tables a registration writes, straight from the backend's SQLite file. */
+/** Row counts of the tables a registration writes, straight from the backend's database. */
 async function rowCounts(dataDir: string): Promise<Record<string, number>> {
-  const db = createDatabase(dataDir);
+  const db = await openTestDatabase(dataDir);
   try {
     const counts: Record<string, number> = {};
     for (const table of ['repositories', 'task_repositories']) {

@@ -2,9 +2,9 @@
 // page (foreign Host), a cross-site page (foreign Origin) and a cross-site form (non-JSON body) are refused
 // at their first request and change nothing; configured hosts and origins are served.
 import { request as httpRequest } from 'node:http';
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { startBackend } from '../helpers/processes';
 
 interface RawResponse {
@@ -61,7 +61,7 @@ describe('backend REST: Host, Origin and content type', () => {
         body,
       );
     const rows = async (table: string): Promise<number> => {
-      const db = createDatabase(backend.dataDir);
+      const db = await openTestDatabase(backend.dataDir);
       try {
         const [row] = await db(table).count<{ n: number }[]>({ n: '*' });
         return Number(row?.n);

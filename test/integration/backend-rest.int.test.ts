@@ -2,9 +2,9 @@
 // workspaces, repositories (provider identity stored once) and the error contract of every route.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { startBackend, stopProcess } from '../helpers/processes';
 
 interface ErrorBody {
@@ -31,9 +31,9 @@ describe('backend REST: workspaces, repositories, errors', () => {
     return { backend, api, workspaceId: await api.workspace('main') };
   }
 
-  /** Row counts straight from the backend's SQLite file, to prove that a rejected request wrote nothing. */
+  /** Row counts straight from the backend's database, to prove that a rejected request wrote nothing. */
   async function countRows(dataDir: string, table: string): Promise<number> {
-    const db = createDatabase(dataDir);
+    const db = await openTestDatabase(dataDir);
     try {
       const [row] = await db(table).count<{ n: number }[]>({ n: '*' });
       return Number(row?.n);

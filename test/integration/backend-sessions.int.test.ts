@@ -1,9 +1,9 @@
 // Session launch through the real backend, its local executor and the real agentctl: the launch
 // config (question capability, providers), the MCP endpoint, tools reported back, failure paths.
 import { sha256Hex } from '@kandev/protocol';
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { type ApiResponse, BackendApi, type LaunchedSession } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { jsonColumnText, openTestDatabase } from '../helpers/test-database';
 import { connectMcp } from '../helpers/mcp';
 import { isPidAlive, killPid, startBackend } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
@@ -145,9 +145,9 @@ describe('backend sessions', () => {
     expect(session.launch_config).toMatchObject({ surface: 'office_task', owns_task_title: true });
     expect(session.launch_config).not.toHaveProperty('mcp_token');
 
-    const db = createDatabase(backend.dataDir);
+    const db = await openTestDatabase(backend.dataDir);
     cleanup.defer(() => db.destroy());
-    const row: { mcp_token_hash: string; launch_config: string; state: string; surface: string } = await db('sessions')
+    const row: { mcp_token_hash: string; launch_config: unknown; state: string; surface: string } = await db('sessions')
       .where({ id: session.session_id })
       .first();
     expect(row).toMatchObject({
@@ -155,7 +155,7 @@ describe('backend sessions', () => {
       state: 'waiting_for_input',
       surface: 'office_task',
     });
-    expect(row.launch_config).not.toContain(session.mcp_token);
+    expect(jsonColumnText(row.launch_config)).not.toContain(session.mcp_token);
   });
 
   test('agentctl not answering: GET still 200 with reachable=false; a launch fails clearly and is recorded', async () => {

@@ -1,7 +1,7 @@
 // Tasks through the real built backend: immutable autopilot, hierarchy rules, provider union, atomic creation.
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { startBackend } from '../helpers/processes';
 
 interface ErrorBody {
@@ -26,9 +26,9 @@ describe('backend REST: tasks', () => {
     return { backend, api, workspaceId: await api.workspace('main') };
   }
 
-  /** Row counts straight from the backend's SQLite file, to prove that a rejected request wrote nothing. */
+  /** Row counts straight from the backend's database, to prove that a rejected request wrote nothing. */
   async function countRows(dataDir: string, table: string): Promise<number> {
-    const db = createDatabase(dataDir);
+    const db = await openTestDatabase(dataDir);
     try {
       const [row] = await db(table).count<{ n: number }[]>({ n: '*' });
       return Number(row?.n);

@@ -1,8 +1,8 @@
 // Fault suite: the backend SIGKILLed in the middle of a live source batch. The batch's transaction is
 // all or nothing; the push it was waiting on never came back; the restarted backend adopts agentctl
 // and its boot sweep brings the session to the committed set.
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import {
   connectStreaming,
   expectListChangedCount,
@@ -20,7 +20,7 @@ const SLOW_DEADLINE = { KANDEV_AGENTCTL_TIMEOUT_MS: '60000', KANDEV_REFRESH_RETR
 
 /** The session's desired revision as committed in the database (read beside the running backend). */
 async function committedRevision(dataDir: string, sessionId: string): Promise<number> {
-  const db = createDatabase(dataDir);
+  const db = await openTestDatabase(dataDir);
   try {
     const row = await db('sessions')
       .where({ id: sessionId })

@@ -1,8 +1,8 @@
 // The provider-automation routes in the real built backend (wired by main.ts): links and credentials
 // over HTTP, and a token that appears in no response body and no log line, even when its write fails.
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { githubForBackend } from '../helpers/github-server';
 import { startBackend } from '../helpers/processes';
 
@@ -45,11 +45,20 @@ describe('provider automation in the backend process', () => {
     expect((await call('PUT', `/api/workspaces/nope/credentials/github`, { token: TOKEN })).status).toBe(404);
 
     // A write that fails inside the driver, after the token was bound to the statement.
-    const db = createDatabase(backend.dataDir);
+    const db = await openTestDatabase(backend.dataDir);
     try {
-      await db.raw(
-        `CREATE TRIGGER reject_credentials BEFORE UPDATE ON workspace_credentials BEGIN SELECT RAISE(ABORT, 'no'); END`,
-      );
+      if (onPostgres()) {
+        await db.raw(
+          `CREATE FUNCTION reject_credentials() RETURNS trigger AS $$ BEGIN RAISE 'no'; END $$ LANGUAGE plpgsql`,
+        );
+        await db.raw(
+          'CREATE TRIGGER reject_credentials BEFORE UPDATE ON workspace_credentials FOR EACH ROW EXECUTE FUNCTION reject_credentials()',
+        );
+      } else {
+        await db.raw(
+          `CREATE TRIGGER reject_credentials BEFORE UPDATE ON workspace_credentials BEGIN SELECT RAISE(ABORT, 'no'); END`,
+        );
+      }
     } finally {
       await db.destroy();
     }

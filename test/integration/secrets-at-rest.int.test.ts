@@ -48,9 +48,9 @@ describe('secrets at rest (backend process)', () => {
     expect(statSync(join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
 
     expect(await stopProcess(backend.child, { graceMs: 10_000 })).toEqual({ code: 0, signal: null });
-    expect(databaseHolds(dataDir, GITLAB_TOKEN)).toBe(false);
-    expect(databaseHolds(dataDir, ENV_VALUE)).toBe(false);
-    expect(databaseHolds(dataDir, 'AGENT_API_KEY')).toBe(true); // names stay readable; the file was read
+    expect(await databaseHolds(dataDir, GITLAB_TOKEN)).toBe(false);
+    expect(await databaseHolds(dataDir, ENV_VALUE)).toBe(false);
+    expect(await databaseHolds(dataDir, 'AGENT_API_KEY')).toBe(true); // names stay readable; the file was read
     for (const secret of [GITLAB_TOKEN, ENV_VALUE]) expect(backend.logs()).not.toContain(secret);
   });
 

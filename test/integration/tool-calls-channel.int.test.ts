@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import { type LaunchConfig, launchConfigToWire, mcpPathFor } from '@kandev/protocol';
-import { createDatabase } from '../../packages/backend/src/store/database';
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { openAttach } from '../helpers/attach';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { connectMcp, type McpConnection } from '../helpers/mcp';
 import {
   isPidAlive,
@@ -238,7 +238,7 @@ describe('tool-call channel', () => {
     const origin = new URL(current.mcp_url).origin;
     const replay = { sessionId: old.session_id, taskId: first.id, workspaceId, mcpToken: MCP_TOKEN };
     const forgedSession = { sessionId: FORGED_SESSION_ID, taskId: first.id, workspaceId, mcpToken: FORGED_TOKEN };
-    const db = createDatabase(backend.dataDir);
+    const db = await openTestDatabase(backend.dataDir);
     cleanup.defer(() => db.destroy());
     await db('sessions').where({ id: old.session_id }).update({ agentctl_address: '127.0.0.1:1' });
     await unary(grpc, grpc.StopSession, { session_id: old.session_id }, TEST_CONTROL_TOKEN);

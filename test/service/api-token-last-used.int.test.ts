@@ -2,15 +2,16 @@
 // (each console re-read and event stream would otherwise be a write).
 import { LAST_USED_PRECISION_MS, ApiTokenService } from '../../packages/backend/src/auth/api-token-service';
 import { createLogger } from '../../packages/backend/src/logger';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { migrateToLatest } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 describe('API token last use', () => {
   const cleanup = useCleanup();
 
   test('is written on first use, kept within the precision, written again after it', async () => {
-    const db = createDatabase(tempDir(cleanup, 'kandev-token-'));
+    const db = await openTestDatabase(tempDir(cleanup, 'kandev-token-'), cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     await migrateToLatest(db);
     let now = new Date('2026-12-01T10:00:00.000Z');

@@ -1,33 +1,31 @@
-// The backend's knex stores on a fresh SQLite file per test (migrations, constraints, JSON/boolean columns).
+// The backend's knex stores on a fresh database per test (a SQLite file; PostgreSQL in service-pg) (migrations, constraints, JSON/boolean columns).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LaunchConfig } from '@kandev/protocol';
 import { type AgentSession } from '../../packages/backend/src/sessions/agent-session';
-import {
-  createDatabase,
-  DATABASE_FILE_NAME,
-  type Database,
-  migrateToLatest,
-} from '../../packages/backend/src/store/database';
+import { DATABASE_FILE_NAME, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
 import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/store/unit-of-work';
 import { TEST_SECRETS } from '../helpers/test-secrets';
 import type { Repository } from '../../packages/backend/src/repositories/repository';
 import type { Task } from '../../packages/backend/src/tasks/task';
 import { useCleanup } from '../helpers/cleanup';
+import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 const NOW = '2026-08-09T10:00:00.000Z';
 // Matched by code, not with toThrow: better-sqlite3 binds its error class once per process, so in a
 // jest worker that already ran another suite its errors come from another realm and fail instanceof.
-const FOREIGN_KEY = { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' };
+const FOREIGN_KEY = { code: onPostgres() ? '23503' : 'SQLITE_CONSTRAINT_FOREIGNKEY' };
+const UNIQUE = { code: onPostgres() ? '23505' : 'SQLITE_CONSTRAINT_UNIQUE' };
+const PRIMARY_KEY = { code: onPostgres() ? '23505' : 'SQLITE_CONSTRAINT_PRIMARYKEY' };
 
-describe('backend stores (SQLite)', () => {
+describe('backend stores', () => {
   const cleanup = useCleanup();
 
   async function open(
     dataDir = join(tempDir(cleanup), 'nested', 'data'),
   ): Promise<{ db: Database; uow: UnitOfWork; dataDir: string }> {
-    const db = createDatabase(dataDir);
+    const db = await openTestDatabase(dataDir, cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     await migrateToLatest(db);
     return { db, uow: createUnitOfWork(db, TEST_SECRETS), dataDir };
@@ -65,7 +63,7 @@ describe('backend stores (SQLite)', () => {
 
   test('creates the data dir and file, and migrations are idempotent', async () => {
     const { db, dataDir } = await open();
-    expect(existsSync(join(dataDir, DATABASE_FILE_NAME))).toBe(true);
+    expect(existsSync(join(dataDir, DATABASE_FILE_NAME))).toBe(!onPostgres()); // no SQLite file beside PostgreSQL
     expect(await migrateToLatest(db)).toEqual([]);
     for (const table of ['workspaces', 'repositories', 'agent_profiles', 'tasks', 'task_repositories', 'sessions']) {
       expect(await db.schema.hasTable(table)).toBe(true);
@@ -90,9 +88,7 @@ describe('backend stores (SQLite)', () => {
     await uow.read.repositories.insert(repository('r1', 'w1', { identityKey: 'github.com/acme/api' }));
     await expect(
       uow.read.repositories.insert(repository('r2', 'w1', { identityKey: 'github.com/acme/api' })),
-    ).rejects.toMatchObject({
-      code: 'SQLITE_CONSTRAINT_UNIQUE',
-    });
+    ).rejects.toMatchObject(UNIQUE);
     await uow.read.repositories.insert(repository('r3', 'w2', { identityKey: 'github.com/acme/api' }));
     expect((await uow.read.repositories.findByIdentity('w1', 'github.com/acme/api'))?.id).toBe('r1');
     expect((await uow.read.repositories.findByIdentity('w2', 'github.com/acme/api'))?.id).toBe('r3');
@@ -139,7 +135,7 @@ describe('backend stores (SQLite)', () => {
     ]);
     await expect(
       uow.read.tasks.attachRepositories('leaf', attach('gh'), { batchId: 'b2', createdAt: NOW }),
-    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+    ).rejects.toMatchObject(PRIMARY_KEY);
   });
 
   test('task update changes title and parent only', async () => {
@@ -213,9 +209,11 @@ describe('backend stores (SQLite)', () => {
       updatedAt: NOW,
     };
     await uow.read.sessions.insert(session);
-    const raw: { launch_config: string } = await db('sessions').where({ id: 's' }).first('launch_config');
-    expect(raw.launch_config).not.toContain('secret-token');
-    expect(raw.launch_config).not.toContain('secret-api-key'); // agent env values are redacted, names kept
+    const raw: { launch_config: unknown } = await db('sessions').where({ id: 's' }).first('launch_config');
+    // JSON text on SQLite, parsed by the driver on PostgreSQL.
+    const stored = typeof raw.launch_config === 'string' ? raw.launch_config : JSON.stringify(raw.launch_config);
+    expect(stored).not.toContain('secret-token');
+    expect(stored).not.toContain('secret-api-key'); // agent env values are redacted, names kept
     const agent = { ...config.agent, env: { API_KEY: '<redacted>' } };
     expect(await uow.read.sessions.findById('s')).toEqual({
       ...session,

@@ -4,8 +4,9 @@
 import fc from 'fast-check';
 import { EventStore } from '../../packages/backend/src/events/event-store';
 import type { EventFilter, StoredEvent } from '../../packages/backend/src/events/event-types';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { migrateToLatest } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 const AT = '2026-12-01T10:00:00.000Z';
@@ -28,7 +29,7 @@ describe('event log reader (real SQLite, property)', () => {
   const cleanup = useCleanup();
 
   test('replay after any id returns exactly the later matching events, in order, page by page', async () => {
-    const db = createDatabase(tempDir(cleanup));
+    const db = await openTestDatabase(tempDir(cleanup), cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     await migrateToLatest(db);
     const store = new EventStore(db);
@@ -65,7 +66,7 @@ describe('event log reader (real SQLite, property)', () => {
   });
 
   test('retention drops what is older than max age, then all but the newest max rows', async () => {
-    const db = createDatabase(tempDir(cleanup));
+    const db = await openTestDatabase(tempDir(cleanup), cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     await migrateToLatest(db);
     const store = new EventStore(db);

@@ -14,7 +14,7 @@ import { waitUntil } from '../helpers/wait';
 const NOW = '2026-11-30T10:00:00.000Z';
 const WRITE = /^\s*(insert|update|delete)\b/i;
 /** SessionStore.findById. */
-const SESSION_BY_ID = /^select \* from [`"]sessions[`"] where [`"]id[`"] = \?/i;
+const SESSION_BY_ID = /^select \* from [`"]sessions[`"] where [`"]id[`"] = (\?|\$1)/i;
 
 /** agentctl's registry in miniature: revisions only move forward. */
 describe('live-update services (in process, fake agentctl)', () => {

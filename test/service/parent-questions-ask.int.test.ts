@@ -5,6 +5,7 @@
 import { useCleanup } from '../helpers/cleanup';
 import { createToolHarness, expectRefusedUnchanged, refusal, type ToolHarness } from '../helpers/tool-harness';
 import { ASK_PARENT, question } from '../helpers/parent-question-harness';
+import { jsonColumn } from '../helpers/test-database';
 
 /** boss (normal) ── kid (autopilot, s-kid) ── grandkid (autopilot);  root (autopilot, no parent);  plain (normal child). */
 async function family(h: ToolHarness): Promise<void> {
@@ -69,7 +70,7 @@ describe('ask_parent_question_kandev: the record', () => {
     expect(entries).toMatchObject([
       { id: row.message_id, type: 'parent_question', author: 'agent', session_id: 's-kid' },
     ]);
-    const metadata = JSON.parse(entries[0].metadata as string) as Record<string, unknown>;
+    const metadata = jsonColumn(entries[0].metadata) as Record<string, unknown>;
     expect(metadata).toMatchObject({
       question_id: id,
       child_task_id: 'kid',

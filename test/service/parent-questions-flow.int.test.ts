@@ -10,6 +10,7 @@ import {
   question,
 } from '../helpers/parent-question-harness';
 import { refusal } from '../helpers/tool-harness';
+import { jsonColumn } from '../helpers/test-database';
 
 /** The child asks during a turn, then ends it; resolves the question id (the parent's turn runs it). */
 async function childAsks(h: ParentQuestionHarness, f: { childSession: string }): Promise<string> {
@@ -105,7 +106,7 @@ describe('parent questions: ask, gate, answer', () => {
       { type: 'parent_question', author: 'agent' },
       { type: 'parent_answer', author: `task:${f.root}` },
     ]);
-    expect(JSON.parse(entries[0].metadata as string)).toMatchObject({
+    expect(jsonColumn(entries[0].metadata)).toMatchObject({
       status: 'answered',
       answered_at: expect.any(String),
     });

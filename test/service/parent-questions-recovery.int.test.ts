@@ -14,6 +14,7 @@ import { tempDir } from '../helpers/processes';
 import { refusal } from '../helpers/tool-harness';
 import { FakeAgentctl } from '../helpers/turn-harness';
 import { waitUntil } from '../helpers/wait';
+import { jsonColumn } from '../helpers/test-database';
 
 async function childAsks(h: ParentQuestionHarness, childSession: string): Promise<string> {
   return (await childAsksWithHeld(h, childSession)).id;
@@ -124,7 +125,7 @@ describe('parent questions: stale', () => {
     await h.sessions.stop(f.childSession);
     expect(await h.db('parent_questions')).toMatchObject([{ id, status: 'stale', closed_reason: 'session_ended' }]);
     const entry = (await h.db('messages').where({ task_id: f.child, type: 'parent_question' }))[0];
-    expect(JSON.parse(entry.metadata as string)).toMatchObject({ status: 'stale', closed_reason: 'session_ended' });
+    expect(jsonColumn(entry.metadata)).toMatchObject({ status: 'stale', closed_reason: 'session_ended' });
     expect((await h.tasks.get(f.child)).pendingAction).toBeNull();
     const queued = await h.db('prompt_queue').select();
     const late = await refusal(answer(h, f, id));

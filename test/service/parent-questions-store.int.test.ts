@@ -1,13 +1,14 @@
 // Migration 008 and the parent-question store over real SQLite: existing prompts become ordinary ones,
 // the status moves only from pending (compare-and-set), one pending question per session and one row
 // per tool-call identity are enforced by the database itself, and the migration goes down cleanly.
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
+import { type Database, migrateToLatest } from '../../packages/backend/src/store/database';
 import { isUniqueViolation } from '../../packages/backend/src/store/constraint-errors';
 import { MIGRATION_SOURCE } from '../../packages/backend/src/store/migration-source';
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
 import { TEST_SECRETS } from '../helpers/test-secrets';
 import type { ParentQuestion } from '../../packages/backend/src/questions/parent-question';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 const NOW = '2026-12-01T10:00:00.000Z';
@@ -83,14 +84,14 @@ async function violation(run: () => Promise<unknown>): Promise<boolean> {
 describe('parent questions in the store (SQLite)', () => {
   const cleanup = useCleanup();
 
-  function open(): Database {
-    const db = createDatabase(tempDir(cleanup));
+  async function open(): Promise<Database> {
+    const db = await openTestDatabase(tempDir(cleanup), cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     return db;
   }
 
   test('migration 008: queued prompts become ordinary ones; down drops the table and the column', async () => {
-    const db = open();
+    const db = await open();
     for (let i = 0; i < 7; i += 1) await db.migrate.up({ migrationSource: MIGRATION_SOURCE });
     await seed(db);
     await db('prompt_queue').insert({
@@ -125,7 +126,7 @@ describe('parent questions in the store (SQLite)', () => {
   });
 
   test('one pending question per session and one row per call identity, enforced by the database', async () => {
-    const db = open();
+    const db = await open();
     await migrateToLatest(db);
     await seed(db);
     const store = createUnitOfWork(db, TEST_SECRETS).read.parentQuestions;
@@ -139,7 +140,7 @@ describe('parent questions in the store (SQLite)', () => {
   });
 
   test('the status moves once, from pending only (compare-and-set)', async () => {
-    const db = open();
+    const db = await open();
     await migrateToLatest(db);
     await seed(db);
     const store = createUnitOfWork(db, TEST_SECRETS).read.parentQuestions;

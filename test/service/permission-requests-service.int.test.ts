@@ -1,4 +1,4 @@
-// Permission requests under policy ask, in process on a fresh SQLite file per test: the backend's
+// Permission requests under policy ask, in process on a fresh database per test: the backend's
 // PermissionRequests decides what agentctl forwards. The timeout's timer is injected and fired by the
 // test, so nothing sleeps; every "nothing else happened" check follows the settled decision.
 import type { PermissionRequestInfo } from '@kandev/protocol';
@@ -33,7 +33,13 @@ describe('permission requests (in process)', () => {
     await harness.task('t1');
     await harness.session('s1', 't1');
     const pending = async () => (await harness.deps.questions.list({ state: 'pending', taskId: 't1' })).questions;
-    return { harness, pending, fireTimeouts: () => [...timers].forEach((fire) => fire()) };
+    // The question row is visible (to another connection, on PostgreSQL) a moment before the service
+    // starts its timer: wait for the timer, then fire.
+    const fireTimeouts = async () => {
+      while (timers.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      [...timers].forEach((fire) => fire());
+    };
+    return { harness, pending, fireTimeouts };
   }
 
   async function untilPending(pending: () => Promise<{ id: string }[]>): Promise<string> {
@@ -56,7 +62,7 @@ describe('permission requests (in process)', () => {
     const { harness, pending, fireTimeouts } = await setup();
     const decided = harness.deps.permissions.decide(request('s1', 't1'), new AbortController().signal);
     const id = await untilPending(pending);
-    fireTimeouts();
+    await fireTimeouts();
     await expect(decided).resolves.toBeNull();
     const { question } = await harness.deps.questions.get(id);
     expect(question).toMatchObject({ kind: 'permission', state: 'expired', closedReason: 'timeout' });

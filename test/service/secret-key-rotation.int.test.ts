@@ -14,9 +14,10 @@ import { SecretBox, SecretOpenError } from '../../packages/backend/src/secrets/s
 import { SecretKey } from '../../packages/backend/src/secrets/secret-key';
 import { SecretKeyError, writeNewSecretKeyFile } from '../../packages/backend/src/secrets/secret-key-file';
 import { sealStoredSecrets } from '../../packages/backend/src/secrets/stored-secrets';
-import { createDatabase, migrateToLatest } from '../../packages/backend/src/store/database';
+import { migrateToLatest } from '../../packages/backend/src/store/database';
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase, testDatabaseEnv } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 const TOKEN = 'glpat-rotation-token-0123456789';
@@ -29,10 +30,14 @@ describe('secret key rotation', () => {
   /** A stopped backend's data dir holding one credential and one profile env value, sealed. */
   async function seeded(env: Record<string, string> = {}): Promise<{ dataDir: string; oldKey: SecretKey }> {
     const dataDir = tempDir(cleanup);
-    const db = createDatabase(dataDir);
+    const db = await openTestDatabase(dataDir, cleanup, { empty: true });
     try {
       await migrateToLatest(db);
-      const box = await openSecretsAtRest(loadConfig({ ...env, KANDEV_DATA_DIR: dataDir }), db, createLogger('silent'));
+      const box = await openSecretsAtRest(
+        loadConfig({ ...env, KANDEV_DATA_DIR: dataDir, ...(await testDatabaseEnv(dataDir)) }),
+        db,
+        createLogger('silent'),
+      );
       const { read } = createUnitOfWork(db, box);
       await read.workspaces.insert({ id: 'w1', name: 'w1', createdAt: NOW });
       await read.workspaceCredentials.upsert({
@@ -60,8 +65,8 @@ describe('secret key rotation', () => {
   }
 
   /** What a key can do with the data dir's stored secrets. */
-  function openWith(dataDir: string, key: SecretKey) {
-    const db = createDatabase(dataDir);
+  async function openWith(dataDir: string, key: SecretKey) {
+    const db = await openTestDatabase(dataDir, cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     const { read } = createUnitOfWork(db, new SecretBox(key));
     const token = async () => (await read.workspaceCredentials.findSecret('w1', 'gitlab'))?.token;
@@ -72,7 +77,10 @@ describe('secret key rotation', () => {
   test('the data dir key: re-sealed under the new key, secret.key replaced (0600); the old key opens nothing', async () => {
     const { dataDir, oldKey } = await seeded();
     const next = newKeyFile();
-    const result = await rotateSecretKey(loadConfig({ KANDEV_DATA_DIR: dataDir, KANDEV_HTTP_PORT: '0' }), next.path);
+    const result = await rotateSecretKey(
+      loadConfig({ KANDEV_DATA_DIR: dataDir, ...(await testDatabaseEnv(dataDir)), KANDEV_HTTP_PORT: '0' }),
+      next.path,
+    );
     expect(result).toEqual({
       rewritten: 2,
       oldKeyId: oldKey.id,
@@ -82,11 +90,11 @@ describe('secret key rotation', () => {
     expect(readFileSync(join(dataDir, 'secret.key'), 'utf8')).toBe(next.key.toFileText());
     expect(statSync(join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
 
-    const withNew = openWith(dataDir, next.key);
+    const withNew = await openWith(dataDir, next.key);
     expect(await withNew.token()).toBe(TOKEN);
     expect(await withNew.env()).toEqual({ API_KEY: ENV_VALUE });
     expect(await sealStoredSecrets(withNew.db, new SecretBox(next.key))).toBe(0);
-    const withOld = openWith(dataDir, oldKey);
+    const withOld = await openWith(dataDir, oldKey);
     await expect(withOld.token()).rejects.toBeInstanceOf(SecretOpenError);
     await expect(withOld.env()).rejects.toBeInstanceOf(SecretOpenError);
     await expect(sealStoredSecrets(withOld.db, new SecretBox(oldKey))).rejects.toBeInstanceOf(SecretKeyError);
@@ -98,13 +106,13 @@ describe('secret key rotation', () => {
     const { dataDir } = await seeded(env);
     const next = newKeyFile();
     const result = await rotateSecretKey(
-      loadConfig({ ...env, KANDEV_DATA_DIR: dataDir, KANDEV_HTTP_PORT: '0' }),
+      loadConfig({ ...env, KANDEV_DATA_DIR: dataDir, ...(await testDatabaseEnv(dataDir)), KANDEV_HTTP_PORT: '0' }),
       next.path,
     );
     expect(result).toEqual({ rewritten: 2, oldKeyId: old.key.id, newKeyId: next.key.id });
     expect(() => statSync(join(dataDir, 'secret.key'))).toThrow();
-    expect(await openWith(dataDir, next.key).token()).toBe(TOKEN);
-    await expect(openWith(dataDir, old.key).token()).rejects.toBeInstanceOf(SecretOpenError);
+    expect(await (await openWith(dataDir, next.key)).token()).toBe(TOKEN);
+    await expect((await openWith(dataDir, old.key)).token()).rejects.toBeInstanceOf(SecretOpenError);
   });
 
   test('refused, nothing changed: a backend answers; the new key is the current one; a value it cannot open', async () => {
@@ -115,16 +123,24 @@ describe('secret key rotation', () => {
     cleanup.defer(() => server.close());
     const port = String((server.address() as AddressInfo).port);
     const next = newKeyFile();
-    const running = loadConfig({ KANDEV_DATA_DIR: dataDir, KANDEV_HTTP_PORT: port });
+    const running = loadConfig({
+      KANDEV_DATA_DIR: dataDir,
+      ...(await testDatabaseEnv(dataDir)),
+      KANDEV_HTTP_PORT: port,
+    });
     await expect(rotateSecretKey(running, next.path)).rejects.toThrow(/stop it before rotating/);
 
     const same = join(tempDir(cleanup), 'same.key');
     writeNewSecretKeyFile(same, oldKey);
-    const stopped = loadConfig({ KANDEV_DATA_DIR: dataDir, KANDEV_HTTP_PORT: '0' });
+    const stopped = loadConfig({
+      KANDEV_DATA_DIR: dataDir,
+      ...(await testDatabaseEnv(dataDir)),
+      KANDEV_HTTP_PORT: '0',
+    });
     await expect(rotateSecretKey(stopped, same)).rejects.toThrow(/the new secret key is the current one/);
 
     // One value the current key cannot open (sealed under a third key): the whole rotation rolls back.
-    const db = createDatabase(dataDir);
+    const db = await openTestDatabase(dataDir, cleanup, { empty: true });
     try {
       await db('workspaces').insert({ id: 'w2', name: 'w2', created_at: NOW });
       const foreign = new SecretBox(SecretKey.generate('elsewhere')).seal('x');
@@ -136,7 +152,7 @@ describe('secret key rotation', () => {
     await expect(rotateSecretKey(stopped, next.path)).rejects.toThrow(/cannot be decrypted with the secret key from/);
 
     expect(readFileSync(join(dataDir, 'secret.key'), 'utf8')).toBe(oldKey.toFileText());
-    expect(await openWith(dataDir, oldKey).token()).toBe(TOKEN);
-    expect(await openWith(dataDir, oldKey).env()).toEqual({ API_KEY: ENV_VALUE });
+    expect(await (await openWith(dataDir, oldKey)).token()).toBe(TOKEN);
+    expect(await (await openWith(dataDir, oldKey)).env()).toEqual({ API_KEY: ENV_VALUE });
   });
 });

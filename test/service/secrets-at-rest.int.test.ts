@@ -9,9 +9,10 @@ import { SecretBox } from '../../packages/backend/src/secrets/secret-box';
 import { SecretKey } from '../../packages/backend/src/secrets/secret-key';
 import { SecretKeyError } from '../../packages/backend/src/secrets/secret-key-file';
 import { sealStoredSecrets } from '../../packages/backend/src/secrets/stored-secrets';
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
+import { type Database, migrateToLatest } from '../../packages/backend/src/store/database';
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
-import { useCleanup } from '../helpers/cleanup';
+import { type Cleanup, useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { databaseHolds } from '../helpers/database-bytes';
 import { tempDir } from '../helpers/processes';
 
@@ -24,8 +25,8 @@ const logger = createLogger('silent');
  * A data dir as the previous version left it: every migration applied (this change adds none: the
  * columns keep their types and now hold sealed text) and the secrets in plain text.
  */
-async function legacyDataDir(dataDir: string): Promise<void> {
-  const db = createDatabase(dataDir);
+async function legacyDataDir(dataDir: string, cleanup: Cleanup): Promise<void> {
+  const db = await openTestDatabase(dataDir, cleanup, { empty: true });
   try {
     await migrateToLatest(db);
     await db('workspaces').insert({ id: 'w1', name: 'w1', created_at: NOW });
@@ -55,19 +56,19 @@ async function legacyDataDir(dataDir: string): Promise<void> {
 describe('secrets at rest', () => {
   const cleanup = useCleanup();
 
-  function open(dataDir: string): Database {
-    const db = createDatabase(dataDir);
+  async function open(dataDir: string): Promise<Database> {
+    const db = await openTestDatabase(dataDir, cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     return db;
   }
 
   test('the first start seals plaintext rows of an older version; none of it stays in the file', async () => {
     const dataDir = tempDir(cleanup);
-    await legacyDataDir(dataDir);
-    expect(databaseHolds(dataDir, TOKEN)).toBe(true); // the fixture really is plain text
-    expect(databaseHolds(dataDir, ENV_VALUE)).toBe(true);
+    await legacyDataDir(dataDir, cleanup);
+    expect(await databaseHolds(dataDir, TOKEN)).toBe(true); // the fixture really is plain text
+    expect(await databaseHolds(dataDir, ENV_VALUE)).toBe(true);
 
-    const db = open(dataDir);
+    const db = await open(dataDir);
     await migrateToLatest(db);
     const box = await openSecretsAtRest({ dataDir }, db, logger);
     expect(statSync(join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
@@ -80,17 +81,17 @@ describe('secrets at rest', () => {
     expect(String(stored?.token)).toMatch(/^enc:v1:[0-9a-f]{16}:/);
     await db.destroy();
 
-    expect(databaseHolds(dataDir, TOKEN)).toBe(false);
-    expect(databaseHolds(dataDir, ENV_VALUE)).toBe(false);
+    expect(await databaseHolds(dataDir, TOKEN)).toBe(false);
+    expect(await databaseHolds(dataDir, ENV_VALUE)).toBe(false);
   });
 
   test('the same data dir opens again with its own secret.key', async () => {
     const dataDir = tempDir(cleanup);
-    await legacyDataDir(dataDir);
-    const first = open(dataDir);
+    await legacyDataDir(dataDir, cleanup);
+    const first = await open(dataDir);
     const box = await openSecretsAtRest({ dataDir }, first, logger);
     await first.destroy();
-    const again = open(dataDir);
+    const again = await open(dataDir);
     const reopened = await openSecretsAtRest({ dataDir }, again, logger);
     expect(reopened.key.id).toBe(box.key.id);
     expect((await createUnitOfWork(again, reopened).read.workspaceCredentials.findSecret('w1', 'gitlab'))?.token).toBe(
@@ -100,8 +101,8 @@ describe('secrets at rest', () => {
 
   test('a key that did not seal the rows fails with a message naming its source, and changes nothing', async () => {
     const dataDir = tempDir(cleanup);
-    await legacyDataDir(dataDir);
-    const db = open(dataDir);
+    await legacyDataDir(dataDir, cleanup);
+    const db = await open(dataDir);
     await openSecretsAtRest({ dataDir }, db, logger);
     const before = await db('workspace_credentials').first('token');
 
@@ -115,7 +116,7 @@ describe('secrets at rest', () => {
 
   test('stores seal on write: REST-facing reads keep env names, only findCommand opens the values', async () => {
     const dataDir = tempDir(cleanup);
-    const db = open(dataDir);
+    const db = await open(dataDir);
     await migrateToLatest(db);
     const box = new SecretBox(SecretKey.generate('test'));
     const { read } = createUnitOfWork(db, box);

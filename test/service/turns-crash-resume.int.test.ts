@@ -4,6 +4,7 @@
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning } from '../helpers/turn-harness';
 import { waitUntil } from '../helpers/wait';
+import { jsonColumn } from '../helpers/test-database';
 
 describe('agent exits and resume (in process)', () => {
   const cleanup = useCleanup();
@@ -30,7 +31,7 @@ describe('agent exits and resume (in process)', () => {
       what: 'the session_event entry',
     });
     expect(notice).toMatchObject({ content: 'The agent exited: killed by SIGKILL' });
-    expect(JSON.parse((notice as { metadata: string }).metadata)).toMatchObject({
+    expect(jsonColumn((notice as { metadata: unknown }).metadata)).toMatchObject({
       event: 'agent_exited',
       exit_code: 137,
       reason: 'killed by SIGKILL',

@@ -6,6 +6,7 @@ import type { PromptItemBody, QueuedPromptBody, SessionTurnBody } from '../helpe
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning } from '../helpers/turn-harness';
 import { waitUntil } from '../helpers/wait';
+import { jsonColumn, jsonColumnText } from '../helpers/test-database';
 
 interface ErrorBody {
   error: { code: string; message: string };
@@ -30,8 +31,8 @@ describe('one turn (in process)', () => {
       resumeAcpSessionId: null,
       permissionPolicy: 'ask',
     });
-    const stored: { launch_config: string } = await h.db('sessions').where({ id }).first('launch_config');
-    expect(stored.launch_config).not.toContain('secret-1');
+    const stored: { launch_config: unknown } = await h.db('sessions').where({ id }).first('launch_config');
+    expect(jsonColumnText(stored.launch_config)).not.toContain('secret-1');
     const api = await h.serve();
     const view = await api.request<{ launch_config: { agent: { env: Record<string, string> } } }>(
       'GET',
@@ -111,15 +112,15 @@ describe('one turn (in process)', () => {
       ['tool_call', 'agent', 'Write'],
       ['message', 'agent', 'Done: README added.'],
     ]);
-    const [, toolCall, reply] = messages as { metadata: string }[];
-    expect(JSON.parse(toolCall?.metadata ?? '')).toEqual({
+    const [, toolCall, reply] = messages as { metadata: unknown }[];
+    expect(jsonColumn(toolCall?.metadata)).toEqual({
       prompt_id: promptId,
       tool_call_id: 'tc1',
       status: 'completed',
       input: { path: 'a.ts' },
       output: 'ok',
     });
-    expect(JSON.parse(reply?.metadata ?? '')).toEqual({ prompt_id: promptId, session_id: id });
+    expect(jsonColumn(reply?.metadata)).toEqual({ prompt_id: promptId, session_id: id });
 
     const view = await api.sessionTurns(id);
     expect(view).toMatchObject({

@@ -6,6 +6,7 @@ import { NEVER_STARTED_REASON } from '../../packages/backend/src/turns/boot-reco
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { createTurnHarness, FakeAgentctl, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';
+import { insertable } from '../helpers/test-database';
 
 describe('backend restart (in process)', () => {
   const cleanup = useCleanup();
@@ -136,7 +137,7 @@ describe('backend restart (in process)', () => {
     const promptId = await a.prompt(id, 'waited for the agent');
     const neverTask = await a.agentTask();
     await a.db('sessions').insert({
-      ...(await a.db('sessions').where({ id }).first()),
+      ...insertable(await a.db('sessions').where({ id }).first<Record<string, unknown>>()),
       id: 'never',
       task_id: neverTask,
       state: 'created',

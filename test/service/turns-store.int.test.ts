@@ -2,11 +2,12 @@
 // compare-and-set (a stale writer changes nothing), and two backends' drainers racing on one database
 // dispatch a prompt once.
 import type { LaunchConfig } from '@kandev/protocol';
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
+import { type Database, migrateToLatest } from '../../packages/backend/src/store/database';
 import { MIGRATION_SOURCE } from '../../packages/backend/src/store/migration-source';
 import { createUnitOfWork } from '../../packages/backend/src/store/unit-of-work';
 import { TEST_SECRETS } from '../helpers/test-secrets';
 import { useCleanup } from '../helpers/cleanup';
+import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 import { createTurnHarness, FakeAgentctl } from '../helpers/turn-harness';
 
@@ -70,14 +71,14 @@ async function seedBefore007(db: Database): Promise<void> {
 describe('turn model storage (SQLite)', () => {
   const cleanup = useCleanup();
 
-  function open(): Database {
-    const db = createDatabase(tempDir(cleanup));
+  async function open(): Promise<Database> {
+    const db = await openTestDatabase(tempDir(cleanup), cleanup, { empty: true });
     cleanup.defer(() => db.destroy());
     return db;
   }
 
   test('migration 007: stopped -> cancelled, running -> waiting_for_input; new columns empty; down restores', async () => {
-    const db = open();
+    const db = await open();
     for (let i = 0; i < 6; i += 1) await db.migrate.up({ migrationSource: MIGRATION_SOURCE });
     await seedBefore007(db);
     // 007 and every later migration; the downs below undo them all, the last one being 007.
@@ -116,7 +117,7 @@ describe('turn model storage (SQLite)', () => {
   });
 
   test('a stale writer changes nothing: the state is compared with the one it read', async () => {
-    const db = open();
+    const db = await open();
     await migrateToLatest(db);
     await seedBefore007(db); // 'running' and 'stopped' here are written after 007: fix them up
     await db('sessions').where({ id: 's-running' }).update({ state: 'waiting_for_input' });

@@ -12,6 +12,7 @@ import { EVENT_LOG_DEFAULTS } from './events/event-log-config';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from './executors/executor-config';
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from './http/request-access';
 import { LOG_LEVELS } from './logger';
+import { isPostgresUrl } from './store/postgres-database';
 import { SecretKey, SecretKeyTextSchema, decodeSecretKey } from './secrets/secret-key';
 import { GIT_TIMEOUT_DEFAULT_MS } from './task-workspaces/workspace-layout';
 
@@ -30,6 +31,11 @@ const EnvSchema = z.object({
   KANDEV_ALLOWED_HOSTS: z.string().default(''),
   KANDEV_ALLOWED_ORIGINS: z.string().default(''),
   KANDEV_DATA_DIR: z.string().trim().min(1).default('./data'),
+  // PostgreSQL instead of the embedded SQLite file; empty means unset. Never echoed: it may hold a password.
+  KANDEV_DATABASE_URL: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().trim().refine(isPostgresUrl).optional(),
+  ),
   KANDEV_GITLAB_HOSTS: z.string().default(''),
   KANDEV_GITLAB_INSECURE_HOSTS: z.string().default(''),
   KANDEV_AGENTCTL_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -274,6 +280,8 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       ...parseHttpAccess(e),
     }),
     dataDir: e.KANDEV_DATA_DIR,
+    /** PostgreSQL's URL (password included: hand it to createDatabase only); undefined: SQLite. */
+    databaseUrl: e.KANDEV_DATABASE_URL,
     /** Task workspaces (task-workspaces/, docs/workspaces.md). */
     workspaces: Object.freeze({
       dir: e.KANDEV_WORKSPACES_DIR ?? join(resolve(e.KANDEV_DATA_DIR), 'workspaces'),

@@ -13,7 +13,7 @@ import { metricsRoute } from './http/metrics-route';
 import { createLogger } from './logger';
 import { SecretKeyError } from './secrets/secret-key-file';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
-import { createDatabase, migrateToLatest } from './store/database';
+import { createDatabase, describeDatabase, migrateToLatest } from './store/database';
 import { prepareWorkspacesDir, WorkspacesDirError } from './task-workspaces/workspaces-dir';
 
 function loadConfigOrExit(): Config {
@@ -40,10 +40,11 @@ async function main(): Promise<void> {
       logger.warn({ paths: tightened }, 'tightened data dir permissions: group or other had access');
     }
     prepareWorkspacesDir(config.workspaces.dir);
-    const db = createDatabase(config.dataDir);
+    const db = createDatabase(config.dataDir, config.databaseUrl);
     steps.unshift({ name: 'database', run: () => db.destroy() });
     const applied = await migrateToLatest(db);
-    logger.info({ dataDir: config.dataDir, applied }, 'database ready');
+    const database = describeDatabase(config.databaseUrl); // never the password
+    logger.info({ dataDir: config.dataDir, database, applied }, 'database ready');
     const secrets = await openSecretsAtRest(config, db, logger);
 
     const agentctl = createAgentctlPort(config, logger);

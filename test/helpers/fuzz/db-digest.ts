@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createDatabase } from '../../../packages/backend/src/store/database';
+import type { Database } from '../../../packages/backend/src/store/database';
+import { onPostgres, openTestDatabase } from '../test-database';
 
 /** Columns that change on every authenticated request or by the clock, not by what a request asked. */
 const VOLATILE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
@@ -13,20 +14,37 @@ export interface DatabaseDigest {
   digests: Record<string, string>;
 }
 
+async function tableNames(db: Database): Promise<string[]> {
+  if (!onPostgres()) {
+    const rows = await db.raw<{ name: string }[]>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
+    return rows.map((row) => row.name);
+  }
+  const { rows } = await db.raw<{ rows: { name: string }[] }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
+  );
+  return rows.map((row) => row.name);
+}
+
+/** Every row in a stable order: rowid on SQLite; PostgreSQL has none, so by the whole row's text there. */
+async function tableRows(db: Database, name: string): Promise<Record<string, unknown>[]> {
+  if (!onPostgres()) return db.raw<Record<string, unknown>[]>(`SELECT * FROM "${name}" ORDER BY rowid`);
+  const { rows } = await db.raw<{ rows: Record<string, unknown>[] }>(`SELECT * FROM "${name}" AS r ORDER BY r::text`);
+  return rows;
+}
+
 /**
- * Reads the backend's SQLite file while the backend runs (a second connection) and digests every
+ * Reads the backend's database while the backend runs (a second connection) and digests every
  * table: equal digests before and after a refused request mean it wrote nothing.
  */
 export async function digestDatabase(dataDir: string): Promise<DatabaseDigest> {
-  const db = createDatabase(dataDir);
+  const db = await openTestDatabase(dataDir);
   try {
-    const tables = await db.raw<{ name: string }[]>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-    );
     const counts: Record<string, number> = {};
     const digests: Record<string, string> = {};
-    for (const { name } of tables) {
-      const rows = await db.raw<Record<string, unknown>[]>(`SELECT * FROM "${name}" ORDER BY rowid`);
+    for (const name of await tableNames(db)) {
+      const rows = await tableRows(db, name);
       const volatile = VOLATILE_COLUMNS[name] ?? [];
       const hash = createHash('sha256');
       for (const row of rows) {

@@ -58,7 +58,7 @@ export async function rotateSecretKey(config: Config, newKeyFile: string): Promi
   if (await backendAnswers(config.http)) {
     throw new SecretKeyError(`a backend answers on port ${config.http.port}: stop it before rotating the secret key`);
   }
-  const db = createDatabase(config.dataDir);
+  const db = createDatabase(config.dataDir, config.databaseUrl);
   try {
     const [, pending] = (await db.migrate.list({ migrationSource: MIGRATION_SOURCE })) as [unknown[], unknown[]];
     if (pending.length > 0) {

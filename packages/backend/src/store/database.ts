@@ -1,14 +1,30 @@
 import type { Knex } from 'knex';
 import { MIGRATION_SOURCE } from './migration-source';
+import { createPostgresDatabase, redactDatabaseUrl } from './postgres-database';
 import { createSqliteDatabase } from './sqlite-database';
 
 export { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from './sqlite-database';
 
 export type Database = Knex;
 
-/** The backend's database: the embedded SQLite file in `dataDir`. */
-export function createDatabase(dataDir: string): Database {
-  return createSqliteDatabase(dataDir);
+export type DatabaseDialect = 'sqlite' | 'postgres';
+
+/**
+ * The backend's database: PostgreSQL when `databaseUrl` (KANDEV_DATABASE_URL, validated by config.ts)
+ * is set, else the embedded SQLite file in `dataDir`.
+ */
+export function createDatabase(dataDir: string, databaseUrl?: string): Database {
+  return databaseUrl === undefined ? createSqliteDatabase(dataDir) : createPostgresDatabase(databaseUrl);
+}
+
+/** Which database `db` talks to (for the few statements that differ). */
+export function dialectOf(db: Knex): DatabaseDialect {
+  return (db.client as { config: { client?: unknown } }).config.client === 'pg' ? 'postgres' : 'sqlite';
+}
+
+/** What the logs say about the database: 'sqlite' or the URL without its password. */
+export function describeDatabase(databaseUrl: string | undefined): string {
+  return databaseUrl === undefined ? 'sqlite' : redactDatabaseUrl(databaseUrl);
 }
 
 /** Runs every pending migration (compiled TS modules, so this works from dist/). */

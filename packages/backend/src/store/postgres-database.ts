@@ -1,0 +1,40 @@
+import knex, { type Knex } from 'knex';
+
+// PostgreSQL (KANDEV_DATABASE_URL=postgres://…): knex with the `pg` driver. The URL may carry a
+// password: it is handed to the driver and nowhere else; anything shown (logs, errors) goes through
+// `redactDatabaseUrl`.
+
+const SCHEMES = ['postgres:', 'postgresql:'];
+
+/** Whether `value` is a PostgreSQL connection URL (postgres:// or postgresql:// with a host). */
+export function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return SCHEMES.includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The URL without its password (user, host, port, database and options stay): safe to log. */
+export function redactDatabaseUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://(unparseable)';
+  }
+}
+
+/**
+ * A knex pool on the server `url` names. Timestamps come back as Dates, JSON parsed, booleans as
+ * booleans (store/row-values.ts reads both dialects); bigint counts as strings (callers use Number()).
+ */
+export function createPostgresDatabase(url: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Knex {
+  return knex({
+    client: 'pg',
+    connection: { connectionString: url, application_name: 'kandev' },
+    pool,
+  });
+}
