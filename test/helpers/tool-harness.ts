@@ -143,7 +143,7 @@ export async function createToolHarness(cleanup: Cleanup, options: HarnessOption
     return tables;
   }
 
-  return { db, uow, deps, clock, handlers, agentctl, kicks, sql, workspace, task, session, call, snapshot };
+  return { db, uow, backend, deps, clock, handlers, agentctl, kicks, sql, workspace, task, session, call, snapshot };
 }
 
 /** The AppError a call was refused with (fails the test when it succeeded). */

@@ -181,7 +181,9 @@ describe('operator questions (in process)', () => {
     const { harness, ask } = await setup();
     const call = ask();
     const id = await call.recorded;
-    // A second backend over the same database stands for the restarted one: it holds no calls.
+    // A second backend over the same database stands for the restarted one: it holds no calls, and the
+    // first one's presence is gone (on PostgreSQL a live holder would still get the answer: replicas).
+    await harness.backend.signals.close();
     const { questions: restarted } = (
       await createInProcessBackend(cleanup, {
         db: harness.db,

@@ -2,9 +2,8 @@
 // database. A tool call held on replica A (ask_user_question, a permission request asked of the
 // operator or of the parent) settles when the answer is committed on replica B; an event stream on B
 // sees what A commits; A's listener connection killed, the wake-up still arrives (resync). Runs only on
-// PostgreSQL (KANDEV_TEST_DATABASE_URL): on SQLite there is one process and nothing to wake across.
+// PostgreSQL (the service-pg project): on SQLite there is one process and nothing to wake across.
 import { randomUUID } from 'node:crypto';
-import knex, { type Knex } from '../../packages/backend/node_modules/knex';
 import type { PermissionRequestInfo } from '@kandev/protocol';
 import { createAuthMiddleware } from '../../packages/backend/src/auth/auth-middleware';
 import { PgReplicaSignals, listenerConnectionOf } from '../../packages/backend/src/cluster/pg-replica-signals';
@@ -12,31 +11,23 @@ import { createApp } from '../../packages/backend/src/http/app';
 import { listen } from '../../packages/backend/src/http/http-server';
 import { createLogger } from '../../packages/backend/src/logger';
 import type { Question } from '../../packages/backend/src/questions/question';
-import { migrateToLatest } from '../../packages/backend/src/store/database';
+import { type Database as Knex, migrateToLatest } from '../../packages/backend/src/store/database';
 import type { ToolCallContext } from '../../packages/backend/src/tools/tool-handler';
 import { ASK_USER, MESSAGE_TASK } from '../helpers/autopilot';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
 import { createInProcessBackend, type InProcessBackendOptions } from '../helpers/in-process-backend';
 import { launchConfigFor, sessionRow } from '../helpers/session-rows';
+import { tempDir } from '../helpers/processes';
 import { SseStream } from '../helpers/sse';
+import { onPostgres, openTestDatabase } from '../helpers/test-database';
 
-const SERVER = process.env.KANDEV_TEST_DATABASE_URL;
 const TOKEN = 'replica-wakeups-token-0123456789abcdef';
-const describeOnPostgres = SERVER === undefined || SERVER === '' ? describe.skip : describe;
+const describeOnPostgres = onPostgres() ? describe : describe.skip;
 
-/** A fresh, migrated database on the test server; dropped at cleanup. */
+/** A fresh, migrated database both replicas open (dropped at cleanup). */
 async function freshDatabase(cleanup: Cleanup): Promise<Knex> {
-  const name = `kandev_wk_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const url = new URL(SERVER ?? '');
-  const admin = knex({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 1 } });
-  await admin.raw(`CREATE DATABASE ${name}`);
-  cleanup.defer(async () => {
-    await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.destroy();
-  });
-  url.pathname = `/${name}`;
-  const db = knex({ client: 'pg', connection: { connectionString: url.toString() }, pool: { min: 0, max: 10 } });
+  const db = await openTestDatabase(tempDir(cleanup), cleanup);
   cleanup.defer(() => db.destroy());
   await migrateToLatest(db);
   return db;
