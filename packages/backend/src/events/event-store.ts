@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
+import { underEventOrder } from '../store/event-order-lock';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
 import { EventDataSchema, type EventFilter, EventTypeSchema, type NewEvent, type StoredEvent } from './event-types';
 
@@ -45,12 +46,14 @@ export class EventStore {
   ) {}
 
   async append(event: NewEvent): Promise<void> {
-    await this.db('events').insert({
-      type: event.type,
-      task_id: event.taskId,
-      session_id: event.sessionId,
-      payload: JSON.stringify(event.data),
-      created_at: event.at,
+    await underEventOrder(this.db, async (db) => {
+      await db('events').insert({
+        type: event.type,
+        task_id: event.taskId,
+        session_id: event.sessionId,
+        payload: JSON.stringify(event.data),
+        created_at: event.at,
+      });
     });
     this.appended(event);
   }

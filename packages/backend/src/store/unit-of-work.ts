@@ -11,6 +11,7 @@ import { ParentQuestionStore } from '../questions/parent-question-store';
 import { QuestionStore } from '../questions/question-store';
 import { RepositoryStore } from '../repositories/repository-store';
 import type { SecretBox } from '../secrets/secret-box';
+import { lockEventOrder } from './event-order-lock';
 import { SessionStore } from '../sessions/session-store';
 import { TaskStore } from '../tasks/task-store';
 import { WorkspaceStore } from '../workspaces/workspace-store';
@@ -81,9 +82,10 @@ export function createUnitOfWork(
     read: createStores(db, secrets, committed),
     transaction: async (work) => {
       const appended: NewEvent[] = [];
-      const result = await db.transaction((trx) =>
-        work(createStores(trx, secrets, (events) => appended.push(...events))),
-      );
+      const result = await db.transaction(async (trx) => {
+        await lockEventOrder(trx); // first, before any row lock (store/event-order-lock.ts)
+        return work(createStores(trx, secrets, (events) => appended.push(...events)));
+      });
       if (appended.length > 0) committed(appended);
       return result;
     },
