@@ -26,6 +26,21 @@ const SQLITE_FILE_TESTS = [
   'integration/sqlite-backup',
 ];
 
+/**
+ * agentctl alone (with a hand-made backend or none): no backend, so no database; the -pg run would
+ * repeat them unchanged.
+ */
+const NO_DATABASE_TESTS = [
+  'integration/agentctl-agents',
+  'integration/agentctl-grpc',
+  'integration/agentctl-mcp',
+  'integration/agentctl-metrics',
+  'integration/agentctl-process',
+  'integration/agentctl-revisions',
+  'integration/fuzz-grpc',
+  'integration/test-agent',
+];
+
 /** Tests that need PostgreSQL itself (several backend replicas on one database): only in the -pg projects. */
 const POSTGRES_ONLY_TESTS = ['integration/replicas-'];
 
@@ -37,6 +52,7 @@ const postgres = (project) => ({
   testPathIgnorePatterns: [
     ...(project.testPathIgnorePatterns ?? []).filter((pattern) => !POSTGRES_ONLY_TESTS.includes(pattern)),
     ...SQLITE_FILE_TESTS,
+    ...NO_DATABASE_TESTS,
   ],
 });
 

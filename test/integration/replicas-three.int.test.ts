@@ -40,8 +40,10 @@ interface QuestionView {
 /** What a request whose replica died under it left behind: maybe applied, maybe not. */
 type Outcome<T> = { kind: 'ok'; value: T } | { kind: 'unknown' };
 
+/** fetch's own failure (connection refused or closed); not `instanceof TypeError`: another realm under jest. */
 function isNetworkError(error: unknown): boolean {
-  return error instanceof TypeError && /fetch failed/.test(error.message);
+  const { name, message } = (typeof error === 'object' && error !== null ? error : {}) as Partial<Error>;
+  return name === 'TypeError' && message === 'fetch failed';
 }
 
 describe('three backend replicas on one PostgreSQL', () => {
@@ -172,8 +174,7 @@ describe('three backend replicas on one PostgreSQL', () => {
       });
       operations.push(async () => {
         const url = `https://github.com/acme/shared-${i % 10}`;
-        const repo = await idempotent((api) => api.repository(workspace, { remote_url: url }));
-        registrations.push({ url, id: repo.id });
+        registrations.push({ url, id: await idempotent((api) => registered(api, workspace, url)) });
       });
       operations.push(async () => {
         const host = i % 2 === 0 ? 'github.com' : 'gitlab.com';
@@ -184,11 +185,9 @@ describe('three backend replicas on one PostgreSQL', () => {
         );
         expect([200, 201]).toContain(added.status);
         if (i % 3 !== 0) return;
-        const repo = await idempotent((api) =>
-          api.repository(workspace, { remote_url: `https://${host}/acme/source-${i}` }),
-        );
+        const repositoryId = await idempotent((api) => registered(api, workspace, `https://${host}/acme/source-${i}`));
         const removed = await idempotent((api) =>
-          api.request('DELETE', `/api/tasks/${mcpTask.taskId}/workspace-sources/${repo.id}`),
+          api.request('DELETE', `/api/tasks/${mcpTask.taskId}/workspace-sources/${repositoryId}`),
         );
         expect([200, 404]).toContain(removed.status);
       });
@@ -331,6 +330,19 @@ describe('three backend replicas on one PostgreSQL', () => {
     expect(await duplicates(db, 'prompt_queue', ['session_id', 'prompt'])).toEqual([]);
   }, 600_000);
 });
+
+/** Registers the repository, or finds it: a second registration is 409 naming the existing id. */
+async function registered(api: BackendApi, workspaceId: string, remoteUrl: string): Promise<string> {
+  const response = await api.request<{ id?: string; error?: { details?: { existing_id?: string } } }>(
+    'POST',
+    '/api/repositories',
+    { workspace_id: workspaceId, remote_url: remoteUrl },
+  );
+  const id = response.status === 201 ? response.body.id : response.body.error?.details?.existing_id;
+  if (response.status !== 201 && response.status !== 409) throw new Error(`register ${remoteUrl}: ${response.status}`);
+  if (id === undefined) throw new Error(`register ${remoteUrl}: no id in ${JSON.stringify(response.body)}`);
+  return id;
+}
 
 async function duplicates(db: Database, table: string, columns: string[]): Promise<unknown[]> {
   return db(table).select(columns).count({ n: '*' }).groupBy(columns).havingRaw('count(*) > 1');
