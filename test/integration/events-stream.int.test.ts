@@ -73,6 +73,8 @@ describe('live events over HTTP (real backend and agentctl)', () => {
     // Disconnect; a second turn happens while the watcher is away.
     const lastSeen = watcher.lastEventId ?? '';
     watcher.close();
+    // The witness reads the same log on its own stream: it may not have read that far yet.
+    await witness.next((e) => e.id === lastSeen, 'the witness to reach the last event the watcher saw');
     const missedFrom = witness.events.findIndex((e) => e.id === lastSeen) + 1;
     const second = await runtime.postPrompt(sessionId, 'while you were away');
     const secondReply = await witness.next(
