@@ -42,7 +42,7 @@ const NO_DATABASE_TESTS = [
 ];
 
 /** Tests that need PostgreSQL itself (several backend replicas on one database): only in the -pg projects. */
-const POSTGRES_ONLY_TESTS = ['integration/replicas-'];
+const POSTGRES_ONLY_TESTS = ['integration/replicas-', 'service/replica-wakeups'];
 
 /** The same files as `service` and `integration`, with every database on PostgreSQL (KANDEV_TEST_DATABASE_URL). */
 const postgres = (project) => ({
@@ -62,6 +62,7 @@ const service = {
   transform,
   modulePathIgnorePatterns,
   testMatch: ['<rootDir>/test/service/**/*.test.ts'],
+  testPathIgnorePatterns: POSTGRES_ONLY_TESTS,
 };
 
 const integration = {

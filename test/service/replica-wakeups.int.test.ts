@@ -23,10 +23,11 @@ import { SseStream } from '../helpers/sse';
 import { onPostgres, openTestDatabase } from '../helpers/test-database';
 
 const TOKEN = 'replica-wakeups-token-0123456789abcdef';
-const describeOnPostgres = onPostgres() ? describe : describe.skip;
 
 /** A fresh, migrated database both replicas open (dropped at cleanup). */
 async function freshDatabase(cleanup: Cleanup): Promise<Knex> {
+  // Only in the service-pg project (jest.config.js POSTGRES_ONLY_TESTS): two processes need one server.
+  if (!onPostgres()) throw new Error('replica wake-ups need PostgreSQL: run in the service-pg project');
   const db = await openTestDatabase(tempDir(cleanup), cleanup);
   cleanup.defer(() => db.destroy());
   await migrateToLatest(db);
@@ -67,7 +68,7 @@ const permissionRequest = (sessionId: string, taskId: string): PermissionRequest
   ],
 });
 
-describeOnPostgres('wake-ups across replicas (two backends, one PostgreSQL)', () => {
+describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
   const cleanup = useCleanup();
 
   async function replicas(options: { listenerTimer?: ReturnType<typeof manualTimer> } = {}) {
