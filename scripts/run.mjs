@@ -40,16 +40,13 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'typecheck']);
   run('jest', ['--selectProjects', 'unit', 'service', 'integration', ...process.argv.slice(3)]);
   // The service and integration tests again with every database on PostgreSQL, when a server is given
-  // (node scripts/pg-cluster.mjs start <dir> prints a URL); otherwise one 'skipped' line (a failure in CI).
+  // (node scripts/pg-cluster.mjs start <dir> prints a URL); otherwise one 'skipped' line.
   if ((process.env.KANDEV_TEST_DATABASE_URL ?? '') !== '') {
     const started = Date.now();
     run('jest', ['--selectProjects', 'service-pg', 'integration-pg', ...process.argv.slice(3)]);
     console.error(`PostgreSQL tests: ${Math.round((Date.now() - started) / 1000)} s`);
-  } else if (process.env.CI === 'true') {
-    console.error('PostgreSQL tests: FAILED: KANDEV_TEST_DATABASE_URL is not set; .ci/run starts a cluster');
-    process.exit(1);
   } else {
-    console.error('skipped: PostgreSQL tests: no PostgreSQL (set KANDEV_TEST_DATABASE_URL); they run in .ci/run');
+    console.error('skipped: PostgreSQL tests: no PostgreSQL (set KANDEV_TEST_DATABASE_URL; docs/database.md)');
   }
   // The pinned ACP adapters (Claude Code, Codex, Gemini CLI) answer the handshake; installs them first.
   run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
