@@ -3,8 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { Cleanup } from './cleanup';
+import { serveOnLoopback } from './loopback-server';
 import { createTestPki } from './tls-certs';
 
 export type Watcher = { namespace: string; selector: Map<string, string>; res: ServerResponse };
@@ -40,15 +40,7 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
 export async function listenHttps(cleanup: Cleanup, handler: RequestListener): Promise<{ url: string; ca: string }> {
   const pki = await createTestPki(cleanup);
   const server = createServer({ cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, ca: pki.caCert };
+  return { url: `https://127.0.0.1:${await serveOnLoopback(cleanup, server)}`, ca: pki.caCert };
 }
 
 /** A kubeconfig file (JSON is YAML) for the server, with `namespace` as the context's; returns its path. */

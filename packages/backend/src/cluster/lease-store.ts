@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from '../store/database';
 import type { Lease } from './lease-rules';
 
 // The `leases` table (migration 015). Each write is one conditional statement, or one transaction that
@@ -20,12 +21,6 @@ function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
   const rows = (result as { rows?: unknown } | null)?.rows;
   return Array.isArray(rows) ? (rows as T[]) : [];
-}
-
-export function isPostgres(db: Knex): boolean {
-  // knex types its client as any; the configured client name is all that is read.
-  const client = (db.client as { config?: { client?: unknown } }).config?.client;
-  return client === 'pg' || client === 'postgres' || client === 'postgresql';
 }
 
 export class LeaseStore {
@@ -74,7 +69,7 @@ export class LeaseStore {
         .where((q) => void q.where('owner', owner).orWhere('expires_at_ms', '<=', nowMs))
         .orderBy('name')
         .select<{ name: string; owner: string }[]>('name', 'owner');
-      if (isPostgres(this.db)) query = query.forUpdate().skipLocked();
+      if (dialectOf(this.db) === 'postgres') query = query.forUpdate().skipLocked();
       const free = await query;
       if (free.length === 0) return [];
       const taken = free.map((row) => row.name);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { isPostgres, LeaseStore } from './lease-store';
+import { dialectOf } from '../store/database';
+import { LeaseStore } from './lease-store';
 
 /**
  * Work that must happen once across replicas is claimed by name first ("drain:<session>",
@@ -122,7 +123,7 @@ export interface ReplicaSetup {
 
 /** This replica's claims: leases in the database when replicas may share it, SingleReplica otherwise. */
 export function replicaClaims(setup: ReplicaSetup): WorkClaims {
-  const shared = setup.shared ?? isPostgres(setup.db);
+  const shared = setup.shared ?? dialectOf(setup.db) === 'postgres';
   if (!shared) return new SingleReplica(setup.replicaId);
   return new DatabaseLeases({ db: setup.db, replicaId: setup.replicaId, clock: setup.clock, logger: setup.logger });
 }
