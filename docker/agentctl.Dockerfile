@@ -10,7 +10,9 @@ RUN find /opt/kandev/agentctl \( -name '*.d.ts' -o -name '*.map' -o -name '*.tsb
  && node -e "require.resolve('/opt/kandev/agentctl/dist/main.js')"
 
 FROM ${BASE_IMAGE}
-RUN useradd --system --create-home --home-dir /home/kandev --shell /usr/sbin/nologin kandev
+# A fixed uid/gid (999): deploy/kubernetes runs the pods as it.
+RUN groupadd --system --gid 999 kandev \
+ && useradd --system --uid 999 --gid kandev --create-home --home-dir /home/kandev --shell /usr/sbin/nologin kandev
 COPY --from=bundle /opt/kandev/agentctl /opt/kandev/agentctl
 ENV NODE_ENV=production \
     KANDEV_AGENTCTL_HOST=0.0.0.0 \

@@ -12,7 +12,9 @@ RUN find /opt/kandev/backend \( -name '*.d.ts' -o -name '*.map' -o -name '*.tsbu
  && node -e "require('/opt/kandev/backend/node_modules/better-sqlite3')(':memory:').close()"
 
 FROM ${BASE_IMAGE}
-RUN useradd --system --create-home --home-dir /home/kandev --shell /usr/sbin/nologin kandev \
+# A fixed uid/gid (999): deploy/kubernetes runs the pods as it.
+RUN groupadd --system --gid 999 kandev \
+ && useradd --system --uid 999 --gid kandev --create-home --home-dir /home/kandev --shell /usr/sbin/nologin kandev \
  && mkdir -p /data && chown kandev:kandev /data
 COPY --from=bundle /opt/kandev/backend /opt/kandev/backend
 ENV NODE_ENV=production \

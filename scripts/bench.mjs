@@ -5,7 +5,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { TARGET_LINE } from './bench/targets.mjs';
 
 const BENCHMARKS = ['tools-list', 'live-update'];
 
@@ -34,14 +36,27 @@ if (!BUILT.every((file) => existsSync(join(root, file)))) {
 let running;
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => running?.kill(signal));
 
+// Every benchmark's target lines, repeated at the end: the run's verdict in one place.
+const targets = [];
 for (const name of selected) {
   running = spawn(process.execPath, [join(root, 'scripts/bench', `${name}.mjs`), ...args], {
     cwd: root,
-    stdio: 'inherit',
+    stdio: ['inherit', 'pipe', 'inherit'],
   });
-  const [code, signal] = await once(running, 'exit');
+  const lines = createInterface({ input: running.stdout });
+  lines.on('line', (line) => {
+    console.log(line);
+    if (TARGET_LINE.test(line)) targets.push(line);
+  });
+  const [[code, signal]] = await Promise.all([once(running, 'exit'), once(lines, 'close')]);
   if (code !== 0) {
     console.error(`benchmark ${name} failed (${signal ?? `exit ${code}`})`);
     process.exit(code ?? 1);
   }
 }
+
+console.log('');
+for (const line of targets) console.log(line);
+const failed = targets.filter((line) => line.endsWith(' FAIL')).length;
+console.log(`${targets.length - failed} of ${targets.length} targets pass`);
+process.exitCode = failed === 0 ? 0 : 1;

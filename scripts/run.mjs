@@ -8,6 +8,7 @@
 //                 is set, or one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
 //                 the manifest check (or one line: no kubectl), then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensureBuilt, env, root, run } from './lib/workspace.mjs';
@@ -38,16 +39,21 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'check:proto']);
   run('npm', ['run', '--silent', 'check:rest-docs']);
   run('npm', ['run', '--silent', 'typecheck']);
-  run('jest', ['--selectProjects', 'unit', 'service', 'integration', ...process.argv.slice(3)]);
-  // The service and integration tests again with every database on PostgreSQL, when a server is given
-  // (node scripts/pg-cluster.mjs start <dir> prints a URL); otherwise one 'skipped' line.
+  // The service and integration tests run again with every database on PostgreSQL when a server is
+  // given (node scripts/pg-cluster.mjs start <dir> prints a URL); otherwise one 'skipped' line (a
+  // failure in CI, where .ci/run starts one). One jest run for all: at least two workers, since most
+  // suites wait on real processes rather than compute (KANDEV_TEST_WORKERS overrides).
+  const projects = ['unit', 'service', 'integration'];
   if ((process.env.KANDEV_TEST_DATABASE_URL ?? '') !== '') {
-    const started = Date.now();
-    run('jest', ['--selectProjects', 'service-pg', 'integration-pg', ...process.argv.slice(3)]);
-    console.error(`PostgreSQL tests: ${Math.round((Date.now() - started) / 1000)} s`);
+    projects.push('service-pg', 'integration-pg');
+  } else if (process.env.CI === 'true') {
+    console.error('PostgreSQL tests: FAILED: no KANDEV_TEST_DATABASE_URL; .ci/run starts a cluster');
+    process.exit(1);
   } else {
     console.error('skipped: PostgreSQL tests: no PostgreSQL (set KANDEV_TEST_DATABASE_URL; docs/database.md)');
   }
+  const workers = process.env.KANDEV_TEST_WORKERS ?? String(Math.max(2, availableParallelism() - 1));
+  run('jest', ['--selectProjects', ...projects, `--maxWorkers=${workers}`, ...process.argv.slice(3)]);
   // The pinned ACP adapters (Claude Code, Codex, Gemini CLI) answer the handshake; installs them first.
   run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
   // The web console in Chromium when it is installed; otherwise one 'skipped' line (a failure in CI).

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isRunning, readReadyLine, signalPid, stopChild } from '../bench/bench-processes.mjs';
+import { embeddedBackendEnv } from '../lib/embedded-backend-env.mjs';
 export { ensureBuilt } from '../lib/workspace.mjs';
 
 const STOP_GRACE_MS = 10_000;
@@ -76,14 +77,7 @@ export function createEmbeddedBackend(root) {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const child = spawn(process.execPath, [join(root, 'packages/backend/dist/main.js')], {
       cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
-        KANDEV_HTTP_PORT: '0',
-        KANDEV_AGENTCTL_GRPC_PORT: '0',
-        KANDEV_AGENTCTL_MCP_PORT: '0',
-        KANDEV_DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-      },
+      env: embeddedBackendEnv(dataDir),
       // Its own process group: a terminal's Ctrl-C reaches the demo only, which stops it in order.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

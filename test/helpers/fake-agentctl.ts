@@ -6,6 +6,7 @@
 import {
   type AgentRuntimeState,
   AppError,
+  isAppError,
   isBlankText,
   type LaunchConfig,
   NO_AGENT,
@@ -20,7 +21,9 @@ import {
 import type {
   AgentctlApi,
   PromptAccepted,
-  ProviderUpdateResult,
+  ProviderUpdate,
+  ProviderUpdateOutcome,
+  ProvidersHeld,
   TurnCancellation,
 } from '../../packages/backend/src/executors/agentctl-client';
 import type { AgentctlPort } from '../../packages/backend/src/composition/backend-ports';
@@ -175,14 +178,36 @@ export class FakeAgentctl implements AgentctlApi {
     return this.answer('GetSession', `GetSession ${sessionId}`, () => this.stateOf(sessionId));
   }
 
-  updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult> {
+  /** As the real agentctl: each update applied in order; a refused one is its result, the rest go on. */
+  async updateProvidersBatch(updates: readonly ProviderUpdate[]): Promise<ProviderUpdateOutcome[]> {
+    const outcomes: ProviderUpdateOutcome[] = [];
+    for (const { sessionId, providers, revision } of updates) {
+      try {
+        outcomes.push({ ok: true, result: await this.updateProviders(sessionId, providers, revision) });
+      } catch (error) {
+        // `failure` stands for the whole call failing (agentctl unreachable or slow).
+        if (!isAppError(error) || error === this.failure) throw error;
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
+  }
+
+  /** One update as the real agentctl applies it (revision rule included); the batch calls it per update. */
+  private updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProvidersHeld> {
     return this.answer(undefined, `UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`, () => {
       const config = this.require(sessionId);
-      if (revision <= config.revision) {
-        return { outcome: 'stale', toolsChanged: false, session: this.stateOf(sessionId) };
-      }
-      this.held.set(sessionId, { ...config, providers: [...providers], revision });
-      return { outcome: 'applied', toolsChanged: true, session: this.stateOf(sessionId) };
+      const toolsChanged = revision > config.revision;
+      if (toolsChanged) this.held.set(sessionId, { ...config, providers: [...providers], revision });
+      const now = this.stateOf(sessionId);
+      const outcome = toolsChanged ? ('applied' as const) : ('stale' as const);
+      return {
+        outcome,
+        toolsChanged,
+        revision: now.config.revision,
+        providers: now.config.providers,
+        toolNames: now.toolNames,
+      };
     });
   }
 

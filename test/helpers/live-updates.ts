@@ -66,14 +66,18 @@ export interface TaskBody {
 
 export type Source = Record<string, unknown>;
 
+/** What a source change's answer waits for (the REST default is `dispatched`). */
+export type RefreshWait = 'applied' | 'dispatched';
+
 /** The backend's REST API with the live-update calls. */
 export class LiveApi extends BackendApi {
-  addSources(taskId: string, sources: unknown): Promise<ApiResponse<BatchBody>> {
-    return this.request<BatchBody>('POST', `/api/tasks/${taskId}/workspace-sources`, { sources });
+  /** `wait`: `applied` (these tests check what agentctl answered) unless a test asks for the default. */
+  addSources(taskId: string, sources: unknown, wait: RefreshWait = 'applied'): Promise<ApiResponse<BatchBody>> {
+    return this.request<BatchBody>('POST', `/api/tasks/${taskId}/workspace-sources?wait=${wait}`, { sources });
   }
 
-  removeSource(taskId: string, repositoryId: string): Promise<ApiResponse<RemovalBody>> {
-    return this.request<RemovalBody>('DELETE', `/api/tasks/${taskId}/workspace-sources/${repositoryId}`);
+  removeSource(taskId: string, repositoryId: string, wait: RefreshWait = 'applied'): Promise<ApiResponse<RemovalBody>> {
+    return this.request<RemovalBody>('DELETE', `/api/tasks/${taskId}/workspace-sources/${repositoryId}?wait=${wait}`);
   }
 
   resume(sessionId: string, body: unknown = {}): Promise<ApiResponse<LaunchedSession>> {

@@ -4,6 +4,8 @@ export interface WaitOptions {
   /** Printed with the failure, e.g. a daemon's captured stderr. */
   logs?: () => string;
   what?: string;
+  /** Ends the wait at once (e.g. the test ended): work a failed test left running stops polling. */
+  signal?: AbortSignal;
 }
 
 /** Polls a condition until it holds or the deadline passes; fails with the captured logs. */
@@ -11,6 +13,7 @@ export async function waitUntil<T>(probe: () => T | Promise<T>, options: WaitOpt
   const deadline = Date.now() + options.timeoutMs;
   let lastError: unknown;
   for (;;) {
+    if (options.signal?.aborted === true) throw new Error(`stopped waiting for ${options.what ?? 'condition'}`);
     try {
       const value = await probe();
       if (value !== undefined && value !== null && value !== false) return value;

@@ -6,6 +6,7 @@ import {
   launchConfigToWire,
   mcpPathFor,
   type WireSessionStateOutput,
+  type WireUpdateProvidersBatchResponseOutput,
   type WireUpdateProvidersResponseOutput,
 } from '@kandev/protocol';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -58,12 +59,19 @@ describe('agentctl MCP endpoint', () => {
         { session_id: sessionUuid(sessionId), providers, revision },
         TEST_CONTROL_TOKEN,
       );
+    const updateBatch = (updates: { sessionId: string; providers: string[]; revision: string }[]) =>
+      unary<object, WireUpdateProvidersBatchResponseOutput>(
+        grpc,
+        grpc.UpdateProvidersBatch,
+        { updates: updates.map((u) => ({ session_id: u.sessionId, providers: u.providers, revision: u.revision })) },
+        TEST_CONTROL_TOKEN,
+      );
     const getSession = (sessionId: string) =>
       unary<object, SessionState>(grpc, grpc.GetSession, { session_id: sessionUuid(sessionId) }, TEST_CONTROL_TOKEN);
     const stopSession = (sessionId: string) =>
       unary<object, Stopped>(grpc, grpc.StopSession, { session_id: sessionUuid(sessionId) }, TEST_CONTROL_TOKEN);
     const url = (sessionId: string) => `${base}${mcpPathFor(sessionUuid(sessionId))}`;
-    return { daemon, base, url, create, updateProviders, getSession, stopSession };
+    return { daemon, base, url, create, updateProviders, updateBatch, getSession, stopSession };
   }
 
   async function streaming(connection: McpConnection, logs: () => string): Promise<McpConnection> {
@@ -225,6 +233,34 @@ describe('agentctl MCP endpoint', () => {
     // Stopping the session ends the notification stream after every notification sent on it.
     expect(await stopSession('live')).toEqual({ stopped: true });
     expect(await finalListChangedCount(mcp, logs)).toBe(2);
+  });
+
+  test('UpdateProvidersBatch: each update applied in order; a refused one is its own result, the rest apply', async () => {
+    const { daemon, url, create, updateBatch, getSession } = await setup();
+    await create(config('one', TOKEN_A));
+    await create(config('two', TOKEN_B));
+    const one = await streaming(await connectMcp(cleanup, url('one'), TOKEN_A), daemon.logs);
+    const gitlab = ['PROVIDER_GITHUB', 'PROVIDER_GITLAB'];
+
+    const batch = await updateBatch([
+      { sessionId: sessionUuid('one'), providers: gitlab, revision: '2' },
+      { sessionId: sessionUuid('missing'), providers: gitlab, revision: '2' },
+      { sessionId: sessionUuid('two'), providers: [], revision: '2' },
+      { sessionId: sessionUuid('two'), providers: gitlab, revision: '2' }, // same revision, other set
+      { sessionId: '', providers: gitlab, revision: '3' },
+    ]);
+    expect(batch.results.map((r) => [r.session_id, r.outcome, r.held?.outcome ?? r.error?.code])).toEqual([
+      [sessionUuid('one'), 'held', 'UPDATE_OUTCOME_APPLIED'],
+      [sessionUuid('missing'), 'error', 'not_found'],
+      [sessionUuid('two'), 'held', 'UPDATE_OUTCOME_APPLIED'],
+      [sessionUuid('two'), 'error', 'failed_precondition'],
+      ['', 'error', 'invalid_argument'],
+    ]);
+    expect(batch.results[0]?.held).toMatchObject({ revision: '2', providers: gitlab, tools_changed: true });
+    expect(batch.results[0]?.held?.tool_names).toEqual(expect.arrayContaining(MR_PAIR));
+    await waitUntil(() => one.listChangedCount() === 1, { timeoutMs: 5_000, logs: daemon.logs, what: 'list_changed' });
+    expect((await getSession('two')).config).toMatchObject({ revision: '2', providers: [] });
+    expect(await updateBatch([])).toEqual({ results: [] });
   });
 
   test('StopSession closes the connections and the endpoint disappears (401 like any unknown session)', async () => {

@@ -1,6 +1,11 @@
-// Invariants 6 and 7 together: a source removal whose live refresh failed leaves agentctl listing the
-// old (larger) set until repaired, yet the backend refuses every call to the removed provider's tools,
-// because it checks the committed sources at call time, never what agentctl lists.
+// Invariants 6 and 7 together: a source removal whose live refresh failed (here: agentctl refuses it)
+// leaves agentctl listing the old (larger) set until repaired, yet the backend refuses every call to
+// the removed provider's tools, because it checks the committed sources at call time, never what
+// agentctl lists.
+import { join } from 'node:path';
+import { AGENTCTL_STATE_FILE } from '../../packages/backend/src/composition/data-dir';
+import { AgentctlClient } from '../../packages/backend/src/executors/agentctl-client';
+import { readAgentctlState } from '../../packages/backend/src/executors/agentctl-state-file';
 import { BackendApi } from '../helpers/backend-api';
 import { githubForBackend } from '../helpers/github-server';
 import { useCleanup } from '../helpers/cleanup';
@@ -20,7 +25,6 @@ describe('discovery is not a security boundary', () => {
     const { env: githubEnv } = await githubForBackend(cleanup);
     const backend = await startBackend(cleanup, {
       ...githubEnv,
-      KANDEV_AGENTCTL_TIMEOUT_MS: '500',
       KANDEV_REFRESH_RETRY_BASE_MS: '600000', // keep the reconciler out of the way: the window stays open
     });
     const api = new BackendApi(backend.ready.url, backend.apiToken);
@@ -39,17 +43,20 @@ describe('discovery is not a security boundary', () => {
     const allowed = await mcp.client.callTool({ name: 'get_task_pr_automation_kandev', arguments: {} });
     expect(allowed.isError).not.toBe(true);
 
-    // Remove the github repository while agentctl cannot take the update.
-    process.kill(backend.ready.agentctl.pid, 'SIGSTOP');
-    let removal;
-    try {
-      removal = await api.request<{ refresh: { status: string } }>(
-        'DELETE',
-        `/api/tasks/${task.id}/workspace-sources/${github.id}`,
-      );
-    } finally {
-      process.kill(backend.ready.agentctl.pid, 'SIGCONT');
-    }
+    // agentctl already holds the removal's revision with the old set (a push the backend never saw
+    // answered): the removal's push conflicts, so the refresh fails and agentctl keeps the larger set.
+    const recorded = readAgentctlState(join(backend.dataDir, AGENTCTL_STATE_FILE));
+    if (recorded === undefined) throw new Error('no agentctl state recorded');
+    const direct = new AgentctlClient(recorded, 5_000);
+    cleanup.defer(() => direct.close());
+    const [ahead] = await direct.updateProvidersBatch([
+      { sessionId: session.session_id, providers: ['github'], revision: 2 },
+    ]);
+    expect(ahead).toMatchObject({ ok: true, result: { outcome: 'applied', toolsChanged: false } });
+    const removal = await api.request<{ refresh: { status: string } }>(
+      'DELETE',
+      `/api/tasks/${task.id}/workspace-sources/${github.id}?wait=applied`,
+    );
     expect(removal.status).toBe(200);
     expect(removal.body.refresh.status).toBe('failed');
 

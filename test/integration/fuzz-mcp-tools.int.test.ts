@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { TOOL_CATALOGUE } from '@kandev/protocol';
 import { BackendApi } from '../helpers/backend-api';
 import { Cleanup } from '../helpers/cleanup';
-import { digestDatabase } from '../helpers/fuzz/db-digest';
+import { databaseDigester, type DatabaseDigest } from '../helpers/fuzz/db-digest';
 import { toolArguments } from '../helpers/fuzz/tool-arbitraries';
 import { connectMcp, type McpConnection } from '../helpers/mcp';
 import { isPidAlive, isRunning, startBackend } from '../helpers/processes';
@@ -18,7 +18,8 @@ const RUNS_PER_TOOL = 25;
 const INTERNAL_ERROR = -32603;
 
 interface World {
-  dataDir: string;
+  /** The backend database's digest now (helpers/fuzz/db-digest). */
+  digest: () => Promise<DatabaseDigest>;
   liveIds: string[];
   /** One connection per session kind; together they serve every tool of the catalogue. */
   connections: McpConnection[];
@@ -45,7 +46,7 @@ beforeAll(async () => {
   ]);
   const connections = await Promise.all(launches.map((launch) => connectMcp(suite, launch.mcp_url, launch.mcp_token)));
   world = {
-    dataDir: backend.dataDir,
+    digest: await databaseDigester(backend.dataDir, suite),
     liveIds: [workspaceId, github.id, gitlab.id, root.id, child.id, ...launches.map((launch) => launch.session_id)],
     connections,
     isUp: () => isRunning(backend.child) && isPidAlive(backend.ready.agentctl.pid),
@@ -88,10 +89,10 @@ describe.each([...TOOL_CATALOGUE.values()].map((tool) => [tool.name, tool] as co
     const connection = await servingConnection(name);
     await fc.assert(
       fc.asyncProperty(toolArguments(tool, world.liveIds), async (args) => {
-        const before = await digestDatabase(world.dataDir);
+        const before = await world.digest();
         const outcome = await callTool(connection, name, args);
         if (outcome.refused) {
-          expect({ args, outcome, db: await digestDatabase(world.dataDir) }).toEqual({ args, outcome, db: before });
+          expect({ args, outcome, db: await world.digest() }).toEqual({ args, outcome, db: before });
         }
       }),
       { seed: SEED, numRuns: RUNS_PER_TOOL, endOnFailure: true },

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { BackendApi } from '../helpers/backend-api';
 import { Cleanup } from '../helpers/cleanup';
 import { backendRoutes, fillRoute, type RouteTemplate, routeParams } from '../helpers/fuzz/backend-routes';
-import { digestDatabase } from '../helpers/fuzz/db-digest';
+import { databaseDigester, type DatabaseDigest } from '../helpers/fuzz/db-digest';
 import { type FuzzBody, NASTY_SEGMENTS, pathSegment, queryString, requestBody } from '../helpers/fuzz/rest-arbitraries';
 import { githubForBackend } from '../helpers/github-server';
 import { GITLAB_TEST_HOST, startGitlabServer } from '../helpers/gitlab-server';
@@ -17,9 +17,10 @@ const SEED = 20261201;
 const RUNS_PER_ROUTE = 12;
 
 interface World {
+  /** The backend database's digest now (helpers/fuzz/db-digest). */
+  digest: () => Promise<DatabaseDigest>;
   url: string;
   token: string;
-  dataDir: string;
   liveIds: string[];
   gitlabBaseUrl: string;
   isUp: () => boolean;
@@ -51,7 +52,7 @@ beforeAll(async () => {
   world = {
     url: backend.ready.url,
     token: backend.apiToken,
-    dataDir: backend.dataDir,
+    digest: await databaseDigester(backend.dataDir, suite),
     liveIds: [
       workspaceId,
       repository.id,
@@ -130,11 +131,10 @@ describe.each(withParams.map((route) => [`${route.method} ${route.path}`, route]
         for (const nasty of NASTY_SEGMENTS) {
           const values = params.map((_param, index) => (index === position ? nasty : world.liveIds[0]!));
           const path = fillRoute(route.path, values);
-          const before = await digestDatabase(world.dataDir);
+          const before = await world.digest();
           const response = await send(route.method, path, { kind: 'json', value: {} });
           expect(verdict(route.method, path, response)).toBe('no 5xx');
-          if (response.status >= 400)
-            expect({ path, db: await digestDatabase(world.dataDir) }).toEqual({ path, db: before });
+          if (response.status >= 400) expect({ path, db: await world.digest() }).toEqual({ path, db: before });
         }
       }
     });
@@ -152,7 +152,7 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
     await fc.assert(
       fc.asyncProperty(request, async ({ segments, query, body }) => {
         const path = `${fillRoute(route.path, segments)}${query}`;
-        const before = await digestDatabase(world.dataDir);
+        const before = await world.digest();
         const response = await send(route.method, path, withLocalGitlab(route, body));
         expect(verdict(route.method, path, response)).toBe('no 5xx');
         if (response.status >= 400) {
@@ -161,7 +161,7 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
             status: response.status,
             text: expect.stringMatching(/^\{"error":\{"code":"[a-z_]+","message":"/) as string,
           });
-          expect({ path, db: await digestDatabase(world.dataDir) }).toEqual({ path, db: before });
+          expect({ path, db: await world.digest() }).toEqual({ path, db: before });
         }
       }),
       { seed: SEED, numRuns: RUNS_PER_ROUTE, endOnFailure: true },

@@ -1,5 +1,5 @@
-// Live source updates when agentctl cannot take them: the batch stays committed, the session keeps its
-// older, smaller tool list (fail closed), and resume or the reconciler bring it to the derived set.
+// Live source updates when agentctl cannot take them: the batch stays committed, the session lists
+// nothing beyond the committed set, and resume or the reconciler bring it to the derived set.
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp, finalListChangedCount } from '../helpers/mcp';
 import {
@@ -33,7 +33,7 @@ describe('live source updates: failures and repair', () => {
     return { backend, api, workspaceId, gh, task, session, mcp };
   }
 
-  test('agentctl stopped during a batch: 2xx with refresh failed, sources committed, old list kept; resume repairs', async () => {
+  test('agentctl stopped during a batch: 2xx with refresh failed, sources committed, never more than committed; resume repairs', async () => {
     const { backend, api, task, session, mcp } = await githubSession(NO_EARLY_RETRY);
     const before = await mcp.toolNames();
     const batch = await whileStopped(backend.ready.agentctl.pid, () =>
@@ -53,10 +53,13 @@ describe('live source updates: failures and repair', () => {
     });
     expect((await api.getTask(task.id)).providers).toEqual(['github', 'gitlab']);
 
-    // agentctl runs again and still holds the old, smaller set: same list (no notification: checked below).
-    expect(await mcp.toolNames()).toEqual(before);
+    // agentctl runs again: it may still hold the old set, or have taken the push that outlived its
+    // deadline (no probe first: ADR 2026-12-02-batched-provider-pushes). Either way nothing beyond
+    // the committed set, and the backend records the push as not acknowledged.
+    const listed = await mcp.toolNames();
+    expect([before, [...before, ...MR_PAIR].sort()]).toContainEqual([...listed].sort());
     const stale = await api.session(session.session_id);
-    expect(stale).toMatchObject({ revision: 2, applied_revision: 1, tools: before, state: 'waiting_for_input' });
+    expect(stale).toMatchObject({ revision: 2, applied_revision: 1, state: 'waiting_for_input' });
     expect(stale.refresh_error).toMatch(/Deadline exceeded/);
     expect(stale.launch_config.providers).toEqual(['github', 'gitlab']);
 
@@ -65,8 +68,8 @@ describe('live source updates: failures and repair', () => {
     expect(resumed.body.mcp_token).not.toBe(session.mcp_token);
     expect(resumed.body.launch_config).toMatchObject({ revision: 3, providers: ['github', 'gitlab'] });
     await expect(mcp.client.listTools()).rejects.toThrow(); // the old token's connections were closed
-    // Closing them ended the notification stream: the failed push never reached this client.
-    expect(await finalListChangedCount(mcp, backend.logs)).toBe(0);
+    // Closing them ended the notification stream: one list_changed at most, only if the late push landed.
+    expect(await finalListChangedCount(mcp, backend.logs)).toBe(listed.length === before.length ? 0 : 1);
     const fresh = await connectMcp(cleanup, resumed.body.mcp_url, resumed.body.mcp_token);
     const after = await fresh.toolNames();
     expect(after).toEqual(expect.arrayContaining([...PR_PAIR, ...MR_PAIR]));

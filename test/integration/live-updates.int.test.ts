@@ -14,6 +14,7 @@ import {
   startLiveBackend,
   USER_Q,
 } from '../helpers/live-updates';
+import { SseStream } from '../helpers/sse';
 import { waitUntil } from '../helpers/wait';
 
 describe('live source updates', () => {
@@ -28,6 +29,46 @@ describe('live source updates', () => {
     const mcp = await connectStreaming(cleanup, session, backend.logs);
     return { backend, api, workspaceId, repos, task, session, mcp, logs: backend.logs };
   }
+
+  test('the default answer: dispatched once the push is sent; the acknowledgement follows on the session and as tools.changed', async () => {
+    const { backend, api, task, session, mcp, logs } = await liveSession([
+      { remote_url: 'https://github.com/acme/api' },
+    ]);
+    const events = await SseStream.open(`${backend.ready.url}/api/events?session_id=${session.session_id}`, cleanup, {
+      token: backend.apiToken,
+      timeoutMs: 10_000,
+    });
+
+    const batch = await api.addSources(task.id, [{ remote_url: 'https://gitlab.com/acme/web' }], 'dispatched');
+    expect(batch.status).toBe(201);
+    expect(batch.body.refresh).toEqual({
+      status: 'dispatched',
+      sessions: [{ session_id: session.session_id, status: 'dispatched', revision: 2 }],
+    });
+    const changed = await events.next((e) => e.type === 'tools.changed' && e.data.revision === 2, 'tools.changed 2');
+    expect([...(changed.data.added as string[])].sort()).toEqual([...MR_PAIR].sort());
+    await expectListChangedCount(mcp, 1, logs);
+    // tools.changed is written with the acknowledgement, in its transaction: the session shows it.
+    expect(await api.session(session.session_id)).toMatchObject({
+      revision: 2,
+      applied_revision: 2,
+      refresh_error: null,
+    });
+
+    // The same call without `wait`, on the raw route: the default; a bad `wait` is refused, nothing written.
+    const removal = await api.request<{ refresh: { status: string } }>(
+      'DELETE',
+      `/api/tasks/${task.id}/workspace-sources/${batch.body.added[0]?.id ?? ''}`,
+    );
+    expect(removal.body.refresh.status).toBe('dispatched');
+    await events.next((e) => e.type === 'tools.changed' && e.data.revision === 3, 'tools.changed 3');
+    const refused = await api.request('POST', `/api/tasks/${task.id}/workspace-sources?wait=later`, {
+      sources: [{ remote_url: 'https://gitlab.com/acme/other' }],
+    });
+    expect(refused.status).toBe(400);
+    expect((await api.getTask(task.id)).providers).toEqual(['github']);
+    expect(await api.session(session.session_id)).toMatchObject({ revision: 3, applied_revision: 3 });
+  });
 
   test('adding a gitlab repository to a github task: one list_changed, the MR pair, revision + 1', async () => {
     const { api, task, session, mcp, logs, repos } = await liveSession([{ remote_url: 'https://github.com/acme/api' }]);

@@ -223,7 +223,7 @@ describe('backend stores', () => {
     const at = (second: number) => `2026-08-09T10:00:0${second}.000Z`;
     const launching = { agentctlAddress: '127.0.0.1:7421' };
     expect(await uow.read.sessions.advance(session, { kind: 'launching' }, at(1), launching)).toBe('starting');
-    await uow.read.sessions.recordAccepted('s', { revision: 1, providers: ['github'] }, at(1));
+    await uow.read.sessions.recordAccepted(session, { revision: 1, providers: ['github'] }, at(1));
     expect(await uow.read.sessions.findById('s')).toMatchObject({
       state: 'starting',
       agentctlAddress: '127.0.0.1:7421',

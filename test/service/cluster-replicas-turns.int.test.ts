@@ -2,9 +2,15 @@
 // are forced) and one agentctl (the fake, which keeps agentctl's per-id ledger): prompts queued on either
 // replica, concurrently, are each delivered exactly once and in order, whichever replica's drain claims
 // them; a prompt queued on the replica that does not get the session's events still drains once the turn
-// before it ends.
+// before it ends. A dead replica's half-done turn (a prompt claimed and never sent, a turn_ended lost with
+// its Attach stream) is finished by another replica's turn sweep; a replica's boot leaves alone a session
+// another replica is starting.
+import { randomUUID } from 'node:crypto';
+import { createLogger } from '../../packages/backend/src/logger';
+import { TurnSweeper } from '../../packages/backend/src/turns/turn-sweeper';
 import { useCleanup } from '../helpers/cleanup';
-import { createTurnHarness, finishWhenRunning } from '../helpers/turn-harness';
+import { createTurnHarness, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';
+import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();
@@ -65,4 +71,102 @@ describe('several replicas: the prompt queue', () => {
       [second, 'completed'],
     ]);
   });
+
+  /** Replica h's turn sweep, with every waiting prompt counted as stale (the harness clock barely moves). */
+  function sweeperOf(h: TurnHarness): TurnSweeper {
+    const { uow, agentctls, replicas } = h.backend;
+    const clock = () => new Date(); // later than any harness clock: each has its own
+    const claims = replicas.scope;
+    if (claims === undefined) throw new Error('the harness replicas share no leases');
+    expect(h.turns.sweeper).toBeInstanceOf(TurnSweeper); // the backend runs one with shared leases
+    return new TurnSweeper({
+      ...{ uow, clock, agentctls, reconciler: h.turns.boot, claims },
+      ...{ intervalMs: 60_000, staleMs: 0, logger: createLogger('silent') },
+    });
+  }
+
+  it("a prompt a dead replica claimed and never sent is sent once by another replica's sweep", async () => {
+    const { a, b } = await twoReplicas();
+    const sessionId = await a.readySession();
+    // What replica a leaves when it dies between its claim and its Prompt call: the prompt dispatched,
+    // the session running, agentctl never asked. Written in one transaction, so no drain of either
+    // replica can claim the prompt first.
+    const promptId = randomUUID();
+    const now = a.clock().toISOString();
+    await a.uow.transaction(async (stores) => {
+      const session = await stores.sessions.findById(sessionId);
+      await stores.promptQueue.enqueue({
+        ...{ id: promptId, taskId: session!.taskId, sessionId, prompt: 'claimed, never sent', source: 'operator' },
+        ...{ priority: 'normal', status: 'queued', createdAt: now, dispatchedAt: null, finishedAt: null },
+        ...{ stopReason: null, error: null, coalescingKey: null },
+      });
+      expect(await stores.promptQueue.claim(promptId, sessionId, now)).toBe(true);
+      expect(await stores.sessions.advance(session!, { kind: 'turn_started' }, now)).toBe('running');
+    });
+    expect(await sweeperOf(b).sweep()).toEqual([sessionId]);
+    await a.untilRunning(sessionId, promptId);
+    a.agentctl.finishTurn(sessionId);
+    const all = await a.untilDrained(sessionId);
+    expect(all.map((p) => [p.id, p.status])).toEqual([[promptId, 'completed']]);
+    expect(a.agentctl.delivered.filter((d) => d.promptId === promptId)).toHaveLength(1);
+  });
+
+  it("a turn_ended lost with a dead replica's Attach stream: the sweep settles it and drains the next", async () => {
+    const { a, b } = await twoReplicas();
+    const sessionId = await a.readySession();
+    const first = await a.prompt(sessionId, 'first');
+    await a.untilRunning(sessionId, first);
+    a.agentctl.attach(() => undefined); // the stream of a replica that is dying: what it gets is lost
+    a.agentctl.finishTurn(sessionId);
+    const second = await b.prompt(sessionId, 'second'); // b's kick finds the session still running
+    expect(a.agentctl.agents.get(sessionId)?.currentPromptId).toBeNull();
+    expect(await b.state(sessionId)).toBe('running');
+    b.attach(); // b took the stream over
+    expect(await sweeperOf(b).sweep()).toEqual([sessionId]);
+    await finishWhenRunning(a, sessionId, second);
+    const all = await a.untilDrained(sessionId);
+    expect(all.map((p) => [p.id, p.status])).toEqual([
+      [first, 'completed'],
+      [second, 'completed'],
+    ]);
+    expect(a.agentctl.promptCalls.filter((c) => c.outcome === 'duplicate')).toEqual([]);
+  });
+
+  it('a booting replica leaves alone a session another replica is starting, and fails one nobody starts', async () => {
+    const { a, b } = await twoReplicas();
+    // CreateSession held on agentctl: replica a is mid-launch.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    cleanup.defer(() => release()); // a failing test must not leave the launch (and the stop) hanging
+    const createSession = a.agentctl.createSession.bind(a.agentctl);
+    a.agentctl.createSession = async (config) => {
+      await held;
+      return createSession(config);
+    };
+    const taskId = await a.agentTask();
+    const launching = a.sessions.launch(taskId, { surface: 'kanban_task', owns_task_title: false });
+    const inFlight = await waitUntil(async () => (await a.uow.read.sessions.listByStates(['starting']))[0]?.id, {
+      timeoutMs: 5_000,
+      what: 'the launch to reach agentctl',
+    });
+    // What a replica that died mid-launch leaves: a created row nobody is starting.
+    const abandoned = await createdRowOnly(b, await a.agentTask());
+    const summary = await b.turns.boot.run();
+    expect(summary.failed).toEqual([abandoned]);
+    expect(await a.state(inFlight)).toBe('starting');
+    release();
+    const launched = await launching;
+    expect(launched.session.id).toBe(inFlight);
+    await a.untilState(inFlight, 'waiting_for_input');
+  });
 });
+
+/** A created session row for the task, as a launch's transaction writes it, and no start after it. */
+async function createdRowOnly(h: TurnHarness, taskId: string): Promise<string> {
+  const id = randomUUID();
+  const task = await h.uow.read.tasks.findById(taskId);
+  const config = launchConfigFor({ id, taskId, workspaceId: task!.workspaceId });
+  const at = h.clock().toISOString();
+  await h.uow.read.sessions.insert(sessionRow(config, { state: 'created', agentctlAddress: null, at }));
+  return id;
+}

@@ -96,6 +96,28 @@ describe('GET /api/events', () => {
     expect(both.events).toEqual([]);
   });
 
+  test('a wake-up while a stream is starting replays nothing from before its start', async () => {
+    const h = await createEventsHarness(cleanup);
+    const { taskId } = await h.agentTask();
+    const sessionId = (await h.api.launch(taskId, { surface: 'kanban_task' })).session_id;
+    await h.api.queuePrompt(sessionId, 'one');
+    const events = h.backend.uow.read.events;
+    const latestId = events.latestId.bind(events);
+    const before = await latestId();
+    let woken = false;
+    // Another commit's wake-up arrives while the stream reads where to start.
+    events.latestId = () => {
+      if (!woken) h.backend.signals.publish('events');
+      woken = true;
+      return latestId();
+    };
+    const stream = await h.stream();
+    await h.api.queuePrompt(sessionId, 'two');
+    await stream.next(ofType('message.created'), 'the live message');
+    expect(woken).toBe(true);
+    expect(stream.events.map((e) => Number(e.id)).filter((id) => id <= before)).toEqual([]);
+  });
+
   test('a Last-Event-ID older than the retained log gets one reset, then live events', async () => {
     const h = await createEventsHarness(cleanup, { events: { retention: { maxAgeMs: 3_600_000, maxRows: 2 } } });
     const { taskId } = await h.agentTask();

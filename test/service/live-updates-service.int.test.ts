@@ -14,7 +14,8 @@ import { waitUntil } from '../helpers/wait';
 const NOW = '2026-11-30T10:00:00.000Z';
 const WRITE = /^\s*(insert|update|delete)\b/i;
 /** SessionStore.findById. */
-const SESSION_BY_ID = /^select \* from [`"]sessions[`"] where [`"]id[`"] = (\?|\$1)/i;
+/** A read of session rows by id (one, or many at once). */
+const SESSION_BY_ID = /^select .* from [`"]sessions[`"] where [`"]id[`"] (= (\?|\$1)|in \()/i;
 
 /** agentctl's registry in miniature: revisions only move forward. */
 describe('live-update services (in process, fake agentctl)', () => {
@@ -27,11 +28,11 @@ describe('live-update services (in process, fake agentctl)', () => {
       agentctl: fakeAgentctlPort(agentctl),
       config: { refreshRetry: { baseMs: 1, maxDelayMs: 4, maxAttempts: options.maxAttempts ?? 3 } },
     });
-    const { uow, reconciler, sources, pusher } = backend;
+    const { uow, reconciler, sources, pusher, refresh } = backend;
     const sql: string[] = [];
     db.on('query', (query: { sql: string }) => sql.push(query.sql));
     await uow.read.workspaces.insert({ id: 'w', name: 'w', createdAt: NOW });
-    return { db, uow, agentctl, reconciler, sources, pusher, sql };
+    return { db, uow, agentctl, reconciler, sources, pusher, refresh, sql };
   }
 
   type Env = Awaited<ReturnType<typeof setup>>;
@@ -100,6 +101,32 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(batchIds).toEqual([{ batch_id: batch.batchId }]);
   });
 
+  test('dispatched: the push is on its way when the change answers; settle() waits for its acknowledgement', async () => {
+    const env = await setup();
+    await task(env, 't');
+    await runningSession(env, 's1', 't');
+    await runningSession(env, 's2', 't');
+    const batch = await env.sources.add('t', { sources: [remote('gitlab.com/a/1')] }, 'dispatched');
+
+    expect(batch.refresh).toEqual({
+      status: 'dispatched',
+      sessions: [
+        { sessionId: 's1', status: 'dispatched', revision: 2 },
+        { sessionId: 's2', status: 'dispatched', revision: 2 },
+      ],
+    });
+    expect(env.agentctl.pushes()).toEqual(['UpdateProviders s1 gitlab 2', 'UpdateProviders s2 gitlab 2']);
+    await env.refresh.settle();
+    for (const id of ['s1', 's2']) {
+      expect(await env.uow.read.sessions.findById(id)).toMatchObject({ revision: 2, appliedRevision: 2 });
+    }
+    // Nothing to push: not_needed, and nothing left in flight.
+    const again = await env.sources.add('t', { sources: [remote('gitlab.com/a/1')] }, 'dispatched');
+    expect(again.refresh.status).toBe('not_needed');
+    await env.refresh.settle();
+    expect(env.agentctl.pushes()).toHaveLength(2);
+  });
+
   test('a push goes to the agentctl the plan read: the session row is read once more, to acknowledge', async () => {
     const env = await setup();
     await task(env, 't');
@@ -108,7 +135,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const batch = await env.sources.add('t', { sources: [remote('github.com/a/1')] });
 
     expect(batch.refresh.status).toBe('applied');
-    expect(env.agentctl.calls).toEqual(['GetSession s1', 'UpdateProviders s1 github 2']);
+    expect(env.agentctl.calls).toEqual(['UpdateProviders s1 github 2']); // no probe: agentctl's answer is the state
     expect(env.sql.filter((q) => SESSION_BY_ID.test(q))).toHaveLength(1);
   });
 
@@ -199,7 +226,7 @@ describe('live-update services (in process, fake agentctl)', () => {
       error: 'agentctl no longer holds this session',
     });
 
-    env.agentctl.failure = new AppError('deadline_exceeded', 'agentctl GetSession: Deadline exceeded');
+    env.agentctl.failure = new AppError('deadline_exceeded', 'agentctl UpdateProvidersBatch: Deadline exceeded');
     const downBatch = await env.sources.add('down', { sources: [remote('github.com/a/3')] });
     expect(downBatch.refresh.status).toBe('failed');
     expect(await env.uow.read.sessions.findById('down')).toMatchObject({
@@ -209,14 +236,20 @@ describe('live-update services (in process, fake agentctl)', () => {
       refreshAttempts: 1,
       refreshError: expect.stringMatching(/Deadline exceeded/),
     });
-    expect(env.agentctl.pushes()).toEqual([]); // the probe found each case; nothing was pushed
+    // No probe: each push went out and agentctl's answer decided the case; the ahead one kept its set.
+    expect(env.agentctl.pushes()).toEqual([
+      'UpdateProviders ahead github 2',
+      'UpdateProviders lost github 2',
+      'UpdateProviders down github 2',
+    ]);
+    expect(env.agentctl.held.get('ahead')?.revision).toBe(10);
   });
 
   test('the reconciler: one pending retry per session, never gives up on a live session, repairs when agentctl answers', async () => {
     const env = await setup({ maxAttempts: 3 });
     await task(env, 't');
     await runningSession(env, 's', 't');
-    env.agentctl.failure = new AppError('unavailable', 'agentctl GetSession: connection refused');
+    env.agentctl.failure = new AppError('unavailable', 'agentctl UpdateProvidersBatch: connection refused');
     await env.sources.add('t', { sources: [remote('gitlab.com/a/1')] }); // fails, schedules the reconciler
     for (let i = 0; i < 5; i += 1) env.reconciler.schedule('s'); // no storm: still one pending retry
     // Past maxAttempts (3) and past the old limit (8): still retrying, one retry pending.
@@ -236,7 +269,8 @@ describe('live-update services (in process, fake agentctl)', () => {
       refreshError: null,
       refreshAttempts: 0,
     });
-    expect(env.agentctl.pushes()).toEqual(['UpdateProviders s gitlab 2']);
+    expect(new Set(env.agentctl.pushes())).toEqual(new Set(['UpdateProviders s gitlab 2'])); // only ever revision 2
+    expect(env.agentctl.held.get('s')).toMatchObject({ revision: 2, providers: ['gitlab'] });
     expect(env.reconciler.hasPendingRetry('s')).toBe(false);
   });
 
@@ -244,7 +278,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const env = await setup({ maxAttempts: 3 });
     await task(env, 't');
     await runningSession(env, 's', 't');
-    env.agentctl.failure = new AppError('unavailable', 'agentctl GetSession: connection refused');
+    env.agentctl.failure = new AppError('unavailable', 'agentctl UpdateProvidersBatch: connection refused');
     const pending: { fire: () => void; delayMs: number }[] = [];
     const delays: number[] = [];
     const policy = { baseMs: 100, maxDelayMs: 1_000, maxAttempts: 3 };
@@ -262,7 +296,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     });
     cleanup.defer(() => reconciler.stop());
     const desired = launchConfigFor({ id: 's', taskId: 't', workspaceId: 'w' }, { revision: 2, providers: ['gitlab'] });
-    await env.uow.read.sessions.updateDesired('s', desired, NOW);
+    await env.uow.read.sessions.updateDesiredMany([desired], NOW);
     reconciler.schedule('s');
     for (let attempt = 1; attempt <= 20; attempt += 1) {
       // Barrier: the previous retry ran to its end and scheduled the next one.
@@ -273,6 +307,6 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(delays).toHaveLength(21);
     expect(delays.slice(0, 5)).toEqual([100, 200, 400, 800, 1_000]);
     expect(delays.every((ms) => ms <= policy.maxDelayMs)).toBe(true);
-    expect(env.agentctl.calls.filter((c) => c === 'GetSession s')).toHaveLength(20);
+    expect(env.agentctl.calls.filter((c) => c === 'UpdateProviders s gitlab 2')).toHaveLength(20);
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '../helpers/parent-question-harness';
 import { refusal } from '../helpers/tool-harness';
 import { jsonColumn } from '../helpers/test-database';
+import { waitUntil } from '../helpers/wait';
 
 /** The child asks during a turn, then ends it; resolves the question id (the parent's turn runs it). */
 async function childAsks(h: ParentQuestionHarness, f: { childSession: string }): Promise<string> {
@@ -19,6 +20,22 @@ async function childAsks(h: ParentQuestionHarness, f: { childSession: string }):
   h.agentctl.finishTurn(f.childSession, { text: 'asked my parent; ending my turn' });
   await h.untilState(f.childSession, 'waiting_for_input');
   return h.structured(asked).question_id as string;
+}
+
+/**
+ * Barrier before a snapshot: every claimed (dispatched) prompt has reached the fake agentctl. The parent's
+ * prompt about the question is claimed and then delivered asynchronously; a snapshot between the two
+ * would see the delivery land later.
+ */
+async function deliveriesSettled(h: ParentQuestionHarness): Promise<void> {
+  await waitUntil(
+    async () => {
+      const dispatched: { id: string }[] = await h.db('prompt_queue').where({ status: 'dispatched' }).select('id');
+      const delivered = new Set(h.agentctl.promptCalls.filter((c) => c.outcome === 'delivered').map((c) => c.promptId));
+      return dispatched.every((p) => delivered.has(p.id));
+    },
+    { timeoutMs: 5_000, what: 'every dispatched prompt delivered' },
+  );
 }
 
 /** Everything a rejected reply must leave alone: the queues, the questions, what reached agents. */
@@ -142,6 +159,7 @@ describe('parent questions: ask, gate, answer', () => {
     const sibling = await h.agentTask({ workspaceId: f.workspaceId, parentId: f.root, autopilot: true });
     const siblingSession = await h.launch(sibling);
     const id = await childAsks(h, f);
+    await deliveriesSettled(h);
     const before = await sideEffects(h);
 
     const unknown = await refusal(

@@ -1,8 +1,9 @@
 // Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): two in-process backends on ONE PostgreSQL
 // database. A tool call held on replica A (ask_user_question, a permission request asked of the
 // operator or of the parent) settles when the answer is committed on replica B; an event stream on B
-// sees what A commits; A's listener connection killed, the wake-up still arrives (resync). Runs only on
-// PostgreSQL (the service-pg project): on SQLite there is one process and nothing to wake across.
+// sees what A commits; A's listener connection killed, the wake-up still arrives (resync); A gone, B
+// takes its leases at once (presence). Runs only on PostgreSQL (the service-pg project): on SQLite
+// there is one process and nothing to wake across.
 import { randomUUID } from 'node:crypto';
 import type { PermissionRequestInfo } from '@kandev/protocol';
 import { createAuthMiddleware } from '../../packages/backend/src/auth/auth-middleware';
@@ -20,6 +21,7 @@ import { createInProcessBackend, type InProcessBackendOptions } from '../helpers
 import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { tempDir } from '../helpers/processes';
 import { SseStream } from '../helpers/sse';
+import { waitUntil } from '../helpers/wait';
 import { onPostgres, openTestDatabase } from '../helpers/test-database';
 
 const TOKEN = 'replica-wakeups-token-0123456789abcdef';
@@ -215,6 +217,23 @@ describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
     await b.questions.answer(question.id, { answers: [{ question_index: 0, option: 'Allow once' }] });
     timer.fireAll();
     await expect(decided).resolves.toBe('allow');
+    // The resync starts inside the reconnect, which counts itself a moment after: wait for the count.
+    await waitUntil(() => signalsA?.connects === 2, { timeoutMs: 5_000, what: 'the reconnect counted' });
     expect(signalsA?.connects).toBe(2);
+  });
+
+  test('a replica gone from the database: its leases are taken over at once, not after their TTL', async () => {
+    const { a, b } = await replicas();
+    const names = ['attach:10.0.0.1:9000', 'drain:sRoot'];
+    expect(await a.replicas.claims.claim(names[0] ?? '', 60_000)).toBe(true);
+    expect(await a.replicas.claims.claimMany(names.slice(1), 60_000)).toEqual(new Set(names.slice(1)));
+    // A is present: its leases hold.
+    expect(await b.replicas.claims.claim(names[0] ?? '', 60_000)).toBe(false);
+    expect(await b.replicas.claims.claimMany(names, 60_000)).toEqual(new Set());
+    await a.signals.close(); // what a process dying does: its connections end
+    // The server drops an ended connection from pg_stat_activity on its own time: read until it has.
+    while (await b.signals.isAlive(a.replicas.id)) await new Promise((resolve) => setImmediate(resolve));
+    expect(await b.replicas.claims.claim(names[0] ?? '', 60_000)).toBe(true);
+    expect(await b.replicas.claims.claimMany(names, 60_000)).toEqual(new Set(names));
   });
 });

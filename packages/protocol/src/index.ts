@@ -24,6 +24,13 @@ export type {
   UpdateProvidersResponse as WireUpdateProvidersResponse,
   UpdateProvidersResponse__Output as WireUpdateProvidersResponseOutput,
 } from './generated/kandev/agentctl/v1/UpdateProvidersResponse';
+export type { UpdateProvidersBatchRequest__Output as WireUpdateProvidersBatchRequestOutput } from './generated/kandev/agentctl/v1/UpdateProvidersBatchRequest';
+export type {
+  UpdateProvidersBatchResponse as WireUpdateProvidersBatchResponse,
+  UpdateProvidersBatchResponse__Output as WireUpdateProvidersBatchResponseOutput,
+} from './generated/kandev/agentctl/v1/UpdateProvidersBatchResponse';
+export type { ProvidersHeld__Output as WireProvidersHeldOutput } from './generated/kandev/agentctl/v1/ProvidersHeld';
+export type { UpdateProvidersBatchResult as WireUpdateProvidersBatchResult } from './generated/kandev/agentctl/v1/UpdateProvidersBatchResult';
 export type {
   BackendMessage as WireBackendMessage,
   BackendMessage__Output as WireBackendMessageOutput,

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../../packages/backend/src/store/database';
+import type { Cleanup } from '../cleanup';
 import { onPostgres, openTestDatabase } from '../test-database';
 
 /** Columns that change on every authenticated request or by the clock, not by what a request asked. */
 const VOLATILE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   api_tokens: ['last_used_at'],
+  // Renewed by the replica's background work (the Attach lease every renew interval on PostgreSQL).
+  leases: ['expires_at_ms', 'acquired_at_ms'],
 };
 
 export interface DatabaseDigest {
@@ -34,30 +37,33 @@ async function tableRows(db: Database, name: string): Promise<Record<string, unk
   return rows;
 }
 
-/**
- * Reads the backend's database while the backend runs (a second connection) and digests every
- * table: equal digests before and after a refused request mean it wrote nothing.
- */
-export async function digestDatabase(dataDir: string): Promise<DatabaseDigest> {
-  const db = await openTestDatabase(dataDir);
-  try {
-    const counts: Record<string, number> = {};
-    const digests: Record<string, string> = {};
-    for (const name of await tableNames(db)) {
-      const rows = await tableRows(db, name);
-      const volatile = VOLATILE_COLUMNS[name] ?? [];
-      const hash = createHash('sha256');
-      for (const row of rows) {
-        const kept = Object.entries(row).filter(([column]) => !volatile.includes(column));
-        hash.update(
-          JSON.stringify(kept, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value)),
-        );
-      }
-      counts[name] = rows.length;
-      digests[name] = hash.digest('hex');
+/** sha256 per table and row counts, over one connection. */
+async function digestOver(db: Database): Promise<DatabaseDigest> {
+  const counts: Record<string, number> = {};
+  const digests: Record<string, string> = {};
+  for (const name of await tableNames(db)) {
+    const rows = await tableRows(db, name);
+    const volatile = VOLATILE_COLUMNS[name] ?? [];
+    const hash = createHash('sha256');
+    for (const row of rows) {
+      const kept = Object.entries(row).filter(([column]) => !volatile.includes(column));
+      hash.update(
+        JSON.stringify(kept, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value)),
+      );
     }
-    return { counts, digests };
-  } finally {
-    await db.destroy();
+    counts[name] = rows.length;
+    digests[name] = hash.digest('hex');
   }
+  return { counts, digests };
+}
+
+/**
+ * Reads the backend's database while the backend runs (a second connection, kept open until `cleanup`
+ * runs: a fuzz run digests before and after every request) and digests every table: equal digests
+ * before and after a refused request mean it wrote nothing.
+ */
+export async function databaseDigester(dataDir: string, cleanup: Cleanup): Promise<() => Promise<DatabaseDigest>> {
+  const db = await openTestDatabase(dataDir);
+  cleanup.defer(() => db.destroy());
+  return () => digestOver(db);
 }

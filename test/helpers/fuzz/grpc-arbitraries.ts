@@ -64,6 +64,9 @@ export function unaryRequests(liveIds: readonly string[]): Record<string, fc.Arb
   return {
     CreateSession: launchConfig(liveIds),
     UpdateProviders: fc.record({ session_id: id, providers, revision }),
+    UpdateProvidersBatch: fc.record({
+      updates: fc.array(fc.record({ session_id: id, providers, revision }), { maxLength: 5 }),
+    }),
     RestoreSession: fc.record({
       config: launchConfig(liveIds),
       mcp_token_sha256: fc.oneof(fc.string({ maxLength: 70 }), fc.stringMatching(/^[0-9a-f]{64}$/)),

@@ -2,14 +2,15 @@ import {
   type AgentCtlHandlers,
   sessionStateToWire,
   turnRecordToWire,
-  updateOutcomeToWire,
   type WireLaunchConfigOutput,
   type WireRestoreSessionRequestOutput,
+  type WireUpdateProvidersBatchRequestOutput,
   type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
 import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { SessionRegistry } from '../sessions/session-registry';
-import { parseLaunchConfig, parsePrompt, parseProviderUpdate, parseRestore, parseSessionId } from './request-parsers';
+import { updateBatch, updateOne } from './provider-updates';
+import { parseLaunchConfig, parsePrompt, parseRestore, parseSessionId } from './request-parsers';
 import type { UnaryAdapter } from './unary-adapter';
 
 /**
@@ -27,15 +28,12 @@ export function createAgentctlHandlers(
     CreateSession: unary('CreateSession', async (request: WireLaunchConfigOutput) =>
       sessionStateToWire(await registry.create(parseLaunchConfig(request))),
     ),
-    UpdateProviders: unary('UpdateProviders', async (request: WireUpdateProvidersRequestOutput) => {
-      const apply = () => registry.updateProviders(parseProviderUpdate(request));
-      const result = await (metrics?.updateProviders(apply) ?? apply());
-      return {
-        outcome: updateOutcomeToWire(result.outcome),
-        tools_changed: result.toolsChanged,
-        session: sessionStateToWire(result.session),
-      };
-    }),
+    UpdateProviders: unary('UpdateProviders', (request: WireUpdateProvidersRequestOutput) =>
+      updateOne(registry, request, metrics),
+    ),
+    UpdateProvidersBatch: unary('UpdateProvidersBatch', (request: WireUpdateProvidersBatchRequestOutput) =>
+      updateBatch(registry, request, metrics),
+    ),
     RestoreSession: unary('RestoreSession', (request: WireRestoreSessionRequestOutput) =>
       sessionStateToWire(registry.restore(parseRestore(request))),
     ),

@@ -1,7 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { SessionConnection } from '../sessions/session-connection';
+import type { ToolSet } from '../tools/tool-set-cache';
+import {
+  getStreamRefusal,
+  postAcceptsAnswers,
+  protocolVersionRefusal,
+  sseHeaders,
+  TOOLS_LIST_CHANGED_EVENT,
+  toolsListRequestId,
+  toolsListResponse,
+  writeRefusal,
+} from './streamable-http';
 
 export interface IdlePolicy {
   readonly timeoutMs: number;
@@ -9,22 +21,38 @@ export interface IdlePolicy {
   readonly onIdle: () => void;
 }
 
+export interface ConnectionDeps {
+  /** The session's CURRENT tool set (read on every tools/list). */
+  readonly toolSet: () => ToolSet;
+  readonly idle: IdlePolicy;
+  readonly metrics?: Pick<AgentctlMetrics, 'toolsList'>;
+}
+
 /**
- * One MCP client connection: its Streamable HTTP transport and its own low-level Server. A client
- * that goes away without DELETE would otherwise hold its transport forever, so the connection closes
- * itself once no request or stream has been open for the idle timeout.
+ * One MCP client connection. The SDK's low-level Server and Streamable HTTP transport run the protocol
+ * (initialize, tools/call, ping, cancellation, DELETE, every error), except on the two paths where a
+ * session spends its time and memory:
+ * - tools/list: answered from the tool set's body serialised once, as application/json (a client must
+ *   accept it); the SDK path parses it with zod, wraps the node request as a web Request and streams
+ *   the answer as SSE, about 1 ms per call.
+ * - the GET stream: held as the bare node response. Through the SDK it is a web ReadableStream piped
+ *   into the response, which kept ~15 KB per idle connection. Its only event, list_changed, is written
+ *   here; the SDK sends nothing else without a related request (those go on the POST's own stream).
+ * A client that goes away without DELETE would otherwise hold its transport forever, so the connection
+ * closes itself once no request or stream has been open for the idle timeout.
  */
 export class McpConnection implements SessionConnection {
   /** Requests and streams (the GET stream, a POST's SSE answer) whose response is still open. */
   private open = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
+  private stream: ServerResponse | undefined;
 
   constructor(
     readonly id: string,
     private readonly server: Server,
     private readonly transport: StreamableHTTPServerTransport,
-    private readonly idle: IdlePolicy,
+    private readonly deps: ConnectionDeps,
   ) {}
 
   /** Holds the idle clock while this response is open; it starts again once nothing is open. */
@@ -38,13 +66,17 @@ export class McpConnection implements SessionConnection {
   }
 
   /** A follow-up request (POST/GET/DELETE) carrying this connection's mcp-session-id. */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (req.method === 'GET') return this.openStream(req, res);
+    if (req.method === 'POST' && this.answerToolsList(req, res, body)) return;
     this.track(res);
-    return this.transport.handleRequest(req, res, body);
+    await this.transport.handleRequest(req, res, body);
   }
 
   notifyToolsChanged(): Promise<void> {
-    return this.server.sendToolListChanged();
+    // No stream open: the client gets nothing, as with the SDK (it re-lists when it reconnects).
+    if (this.stream !== undefined && !this.stream.writableEnded) this.stream.write(TOOLS_LIST_CHANGED_EVENT);
+    return Promise.resolve();
   }
 
   close(): Promise<void> {
@@ -52,10 +84,49 @@ export class McpConnection implements SessionConnection {
     return this.server.close();
   }
 
-  /** The transport closed (DELETE, close(), idle): no idle clock runs again. */
+  /** The transport closed (DELETE, close(), idle): the stream ends and no idle clock runs again. */
   markEnded(): void {
     this.ended = true;
     this.stopIdleClock();
+    this.stream?.end();
+    this.stream = undefined;
+  }
+
+  /** True when the body was a plain tools/list request and has been answered. */
+  private answerToolsList(req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+    const id = toolsListRequestId(body);
+    // Refusals (406, 400) are the SDK's to write: it knows every case.
+    if (id === undefined || this.ended || !postAcceptsAnswers(req) || protocolVersionRefusal(req) !== undefined) {
+      return false;
+    }
+    const answer = () => toolsListResponse(this.deps.toolSet().listResultJson, id);
+    const json = this.deps.metrics?.toolsList(answer) ?? answer();
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(json),
+      'mcp-session-id': this.id,
+    });
+    res.end(json);
+    // An answered request is activity: the idle clock starts over.
+    if (this.open === 0) this.startIdleClock();
+    return true;
+  }
+
+  private openStream(req: IncomingMessage, res: ServerResponse): void {
+    const refusal = this.ended
+      ? { status: 404, code: -32001, message: 'Session not found' }
+      : getStreamRefusal(req, this.stream !== undefined);
+    if (refusal !== undefined) {
+      writeRefusal(res, refusal);
+      return;
+    }
+    this.stream = res;
+    this.track(res);
+    res.once('close', () => {
+      if (this.stream === res) this.stream = undefined;
+    });
+    res.writeHead(200, sseHeaders(this.id));
+    res.flushHeaders();
   }
 
   private startIdleClock(): void {
@@ -63,9 +134,9 @@ export class McpConnection implements SessionConnection {
     this.stopIdleClock();
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      this.idle.onIdle();
+      this.deps.idle.onIdle();
       void this.close();
-    }, this.idle.timeoutMs);
+    }, this.deps.idle.timeoutMs);
     // An idle connection must not keep agentctl alive.
     this.idleTimer.unref();
   }

@@ -71,33 +71,45 @@ interface Exchange {
   readonly body: unknown;
 }
 
-/** Holds `slot` until the connection closes, however it closes (DELETE, idle, stop, refused, failed). */
+/**
+ * Holds `slot` until the connection closes, however it closes (DELETE, idle, stop, refused, failed).
+ * The closures below live as long as the connection: they capture neither the initialize request nor
+ * a child logger (both were kilobytes per idle connection), only what they need.
+ */
 async function openConnection(
   deps: McpEndpointDeps,
   session: RuntimeSession,
   slot: ConnectionSlot,
   { req, res, body }: Exchange,
 ): Promise<void> {
-  const log = deps.log.child({ sessionId: session.sessionId });
+  const { log } = deps;
+  const sessionId = session.sessionId;
   const authenticatedWith = session.mcpTokenHash;
   const server = createSessionMcpServer(session, deps.forwarder, log, deps.metrics);
   let connection: McpConnection | undefined;
+  // The initialize answer holds the idle clock like any open response; dropped once it is tracked.
+  let initializeResponse: Response | undefined = res;
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
     onsessioninitialized: (id) => {
       connection = new McpConnection(id, server, transport, {
-        timeoutMs: deps.idleTimeoutMs,
-        onIdle: () => log.debug({ mcpSessionId: id }, 'MCP connection idle; closing it'),
+        toolSet: () => session.toolSet,
+        idle: {
+          timeoutMs: deps.idleTimeoutMs,
+          onIdle: () => log.debug({ sessionId, mcpSessionId: id }, 'MCP connection idle; closing it'),
+        },
+        metrics: deps.metrics,
       });
       // The token was replaced or the session stopped while this client initialised: do not attach.
-      if (session.mcpTokenHash !== authenticatedWith || deps.registry.find(session.sessionId) !== session) {
+      if (session.mcpTokenHash !== authenticatedWith || deps.registry.find(sessionId) !== session) {
         void connection.close();
         return;
       }
-      connection.track(res);
+      if (initializeResponse !== undefined) connection.track(initializeResponse);
+      initializeResponse = undefined;
       session.addConnection(connection);
-      log.debug({ mcpSessionId: id }, 'MCP connection opened');
+      log.debug({ sessionId, mcpSessionId: id }, 'MCP connection opened');
     },
   });
   server.onclose = () => {
@@ -106,13 +118,14 @@ async function openConnection(
     if (transport.sessionId === undefined) return;
     // Only this connection's own entry (a stopped session's list was already detached).
     if (session.connection(transport.sessionId) === connection) session.removeConnection(transport.sessionId);
-    log.debug({ mcpSessionId: transport.sessionId }, 'MCP connection closed');
+    log.debug({ sessionId, mcpSessionId: transport.sessionId }, 'MCP connection closed');
   };
-  server.onerror = (err) => log.warn({ err }, 'MCP connection error');
+  server.onerror = (err) => log.warn({ err, sessionId }, 'MCP connection error');
   try {
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   } finally {
+    initializeResponse = undefined;
     if (transport.sessionId === undefined) {
       slot.release();
       await server.close();

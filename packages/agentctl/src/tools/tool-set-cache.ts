@@ -14,6 +14,8 @@ export interface ToolSet {
   readonly names: readonly string[];
   /** Shared by every connection: never mutate it. */
   readonly listResult: ListToolsResult;
+  /** `listResult` serialised once, so a tools/list answer costs no serialisation per call. */
+  readonly listResultJson: string;
   find(name: string): ToolDefinition | undefined;
 }
 
@@ -24,11 +26,13 @@ function buildToolSet(key: string, groups: readonly ToolGroup[]): ToolSet {
     byName.set(tool.name, tool);
   }
   const tools = Object.freeze([...byName.values()]);
+  const listResult: ListToolsResult = { tools: tools.map(toListedTool) };
   return Object.freeze({
     key,
     tools,
     names: Object.freeze([...byName.keys()].sort()),
-    listResult: { tools: tools.map(toListedTool) },
+    listResult,
+    listResultJson: JSON.stringify(listResult),
     find: (name: string) => byName.get(name),
   });
 }

@@ -12,6 +12,8 @@ export interface ReplicaOptions {
   replicaId?: string;
   /** Default: LEASE_TIMING_DEFAULTS, shared exactly when the database is PostgreSQL. */
   replicas?: Partial<LeaseTiming> & { shared?: boolean };
+  /** Replica presence in the database, when there is one (PgReplicaSignals.presencePrefix). */
+  presencePrefix?: string;
 }
 
 /**
@@ -25,7 +27,8 @@ export function replicaSetup(options: ReplicaOptions) {
     renewMs: options.replicas?.renewMs ?? LEASE_TIMING_DEFAULTS.renewMs,
   };
   const { db, clock, logger } = options;
-  const claims = replicaClaims({ db, clock, logger, replicaId: id, shared: options.replicas?.shared });
+  const { presencePrefix } = options;
+  const claims = replicaClaims({ db, clock, logger, replicaId: id, shared: options.replicas?.shared, presencePrefix });
   const scope: ClaimScope | undefined = claims.shared ? { claims, ttlMs: timing.ttlMs } : undefined;
   return { id, claims, timing, scope };
 }

@@ -23,8 +23,28 @@ function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(rows) ? (rows as T[]) : [];
 }
 
+export interface LeaseStoreOptions {
+  /**
+   * PostgreSQL with replica presence (pg-replica-signals): a lease whose owner has no connection named
+   * `<presencePrefix><owner>` in pg_stat_activity is free before it expires. That replica's process is
+   * gone (its connections ended with it), so its work is taken over at once, not after the TTL.
+   */
+  presencePrefix?: string;
+}
+
 export class LeaseStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly options: LeaseStoreOptions = {},
+  ) {}
+
+  /** The condition "the owner of the `leases` row is gone" and its binding; undefined without presence. */
+  private ownerGone(): { sql: string; bindings: string[] } | undefined {
+    const prefix = this.options.presencePrefix;
+    if (prefix === undefined) return undefined;
+    const sql = 'NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = ? || leases.owner)';
+    return { sql, bindings: [prefix] };
+  }
 
   async find(name: string): Promise<Lease | undefined> {
     const row = await this.db('leases').where({ name }).first<LeaseRow | undefined>('name', 'owner', 'expires_at_ms');
@@ -36,6 +56,7 @@ export class LeaseStore {
    * True when `owner` holds `name` until `nowMs + ttlMs` afterwards.
    */
   async claim(name: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    const gone = this.ownerGone();
     const result: unknown = await this.db.raw(
       `INSERT INTO leases (name, owner, expires_at_ms, acquired_at_ms) VALUES (?, ?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET
@@ -43,9 +64,9 @@ export class LeaseStore {
          expires_at_ms = excluded.expires_at_ms,
          acquired_at_ms = CASE WHEN leases.owner = excluded.owner THEN leases.acquired_at_ms
                                ELSE excluded.acquired_at_ms END
-       WHERE leases.owner = excluded.owner OR leases.expires_at_ms <= ?
+       WHERE leases.owner = excluded.owner OR leases.expires_at_ms <= ?${gone === undefined ? '' : ` OR ${gone.sql}`}
        RETURNING name`,
-      [name, owner, nowMs + ttlMs, nowMs, nowMs],
+      [name, owner, nowMs + ttlMs, nowMs, nowMs, ...(gone?.bindings ?? [])],
     );
     return rowsOf<{ name: string }>(result).length === 1;
   }
@@ -64,9 +85,13 @@ export class LeaseStore {
         .insert(sorted.map((name) => ({ name, owner: '', expires_at_ms: 0, acquired_at_ms: 0 })))
         .onConflict('name')
         .ignore();
+      const gone = this.ownerGone();
       let query = trx('leases')
         .whereIn('name', sorted)
-        .where((q) => void q.where('owner', owner).orWhere('expires_at_ms', '<=', nowMs))
+        .where((q) => {
+          q.where('owner', owner).orWhere('expires_at_ms', '<=', nowMs);
+          if (gone !== undefined) q.orWhereRaw(gone.sql, gone.bindings);
+        })
         .orderBy('name')
         .select<{ name: string; owner: string }[]>('name', 'owner');
       if (dialectOf(this.db) === 'postgres') query = query.forUpdate().skipLocked();

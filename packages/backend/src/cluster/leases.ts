@@ -51,6 +51,8 @@ export interface DatabaseLeasesDeps {
   replicaId: string;
   clock: () => Date;
   logger: Logger;
+  /** PostgreSQL replica presence: a gone owner's leases are free at once (LeaseStoreOptions). */
+  presencePrefix?: string;
 }
 
 /** Leases in the shared database's `leases` table (PostgreSQL; SQLite in tests of several replicas). */
@@ -61,7 +63,7 @@ export class DatabaseLeases implements WorkClaims {
 
   constructor(private readonly deps: DatabaseLeasesDeps) {
     this.replicaId = deps.replicaId;
-    this.store = new LeaseStore(deps.db);
+    this.store = new LeaseStore(deps.db, { presencePrefix: deps.presencePrefix });
   }
 
   private nowMs(): number {
@@ -119,11 +121,14 @@ export interface ReplicaSetup {
   replicaId: string;
   /** Default: shared exactly when the database is PostgreSQL (SQLite is one process's file). */
   shared?: boolean;
+  /** Set when every replica keeps a presence connection (PgReplicaSignals): see LeaseStoreOptions. */
+  presencePrefix?: string;
 }
 
 /** This replica's claims: leases in the database when replicas may share it, SingleReplica otherwise. */
 export function replicaClaims(setup: ReplicaSetup): WorkClaims {
   const shared = setup.shared ?? dialectOf(setup.db) === 'postgres';
   if (!shared) return new SingleReplica(setup.replicaId);
-  return new DatabaseLeases({ db: setup.db, replicaId: setup.replicaId, clock: setup.clock, logger: setup.logger });
+  const { db, replicaId, clock, logger, presencePrefix } = setup;
+  return new DatabaseLeases({ db, replicaId, clock, logger, presencePrefix });
 }

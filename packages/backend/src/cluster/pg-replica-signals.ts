@@ -51,6 +51,8 @@ export function listenerConnectionOf(db: Knex): ClientConfig {
 
 export class PgReplicaSignals implements ReplicaSignals, ReplicaPresence {
   readonly replicaId: string;
+  /** Each replica's presence connection is `<presencePrefix><replica id>` in pg_stat_activity. */
+  readonly presencePrefix = PRESENCE_PREFIX;
   private readonly listeners = new SignalListeners();
   private readonly listener: KeptConnection;
   private readonly presence: KeptConnection;

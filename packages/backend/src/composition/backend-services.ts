@@ -3,6 +3,8 @@ import { replicaSetup } from '../cluster/lease-setup';
 import { EVENT_LOG_DEFAULTS } from '../events/event-log-config';
 import { eventWakeupsOver, publishCommitted } from '../cluster/replica-signals';
 import { replicaSignalsFor } from '../cluster/replica-signals-for';
+import { PgReplicaSignals } from '../cluster/pg-replica-signals';
+import { newReplicaId } from '../cluster/replica-id';
 import { EventPruner } from '../events/event-pruner';
 import { EventStreams } from '../events/event-stream';
 import { Agentctls } from '../executors/agentctls';
@@ -139,9 +141,16 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
   // This replica's id (ports.replicaId or a fresh one) and its claims: one id for everything cluster/ does.
-  const replicas = replicaSetup({ ...ports, replicas: config.replicas, logger: logger.child({ component: 'leases' }) });
+  const replicaId = ports.replicaId ?? newReplicaId();
   // Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): commits signal, holders re-read.
-  const signals = ports.signals ?? replicaSignalsFor(ports.db, replicas.id, logger);
+  const signals = ports.signals ?? replicaSignalsFor(ports.db, replicaId, logger);
+  // With presence in the database, a dead replica's leases are taken over at once (not after the TTL).
+  const presencePrefix = signals instanceof PgReplicaSignals ? signals.presencePrefix : undefined;
+  const replicas = replicaSetup({
+    ...{ ...ports, replicaId, presencePrefix },
+    replicas: config.replicas,
+    logger: logger.child({ component: 'leases' }),
+  });
   const notifier = eventWakeupsOver(signals);
   const uow = createUnitOfWork(ports.db, ports.secrets, publishCommitted(signals));
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
@@ -198,8 +207,12 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     clock,
     repositories,
     refresh,
-    recordTaskUpdated: (stores, taskId, now, providers) =>
-      tasks.recordEventWithin(stores, 'task.updated', taskId, now, [...providers]),
+    recordTaskUpdated: (stores, task, now, plan) =>
+      tasks.recordEventWithin(stores, 'task.updated', task.id, now, {
+        task,
+        repositoryIds: plan.repositoryIds,
+        providers: plan.providers,
+      }),
     logger: component('sources'),
   });
   const runtimeSessions = new AgentctlRuntimeSessions({ agentctls });
@@ -237,11 +250,11 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     refreshes: reconciler,
     orphans,
     lanes: turns.lanes,
-    prompts,
     runtimeSessions,
     questions,
     recordArchived: (stores, taskId, now) => tasks.recordEventWithin(stores, 'task.archived', taskId, now),
     logger: component('sessions'),
+    claims: scope,
   });
   const toolHandlers = createToolHandlers({
     uow,

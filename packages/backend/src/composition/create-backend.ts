@@ -154,6 +154,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
     { name: 'event streams', run: () => eventStreams.closeAll() },
+    { name: 'provider pushes', run: () => services.refresh.settle() }, // answered while agentctl is reachable
     { name: 'event pruner', run: () => eventPruner.stop() },
     { name: 'mr poller', run: () => poller.stop() },
     { name: 'pr poller', run: () => prPoller.stop() },
@@ -219,6 +220,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       // After boot, so a poll's prompts find the recovered sessions.
       poller.start();
       prPoller.start();
+      turns.sweeper?.start();
       eventPruner.start();
     },
 

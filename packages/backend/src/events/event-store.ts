@@ -28,6 +28,19 @@ function fromRow(row: EventRow): StoredEvent {
   };
 }
 
+/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (5 per event). */
+const INSERT_CHUNK = 500;
+
+function toRow(event: NewEvent) {
+  return {
+    type: event.type,
+    task_id: event.taskId,
+    session_id: event.sessionId,
+    payload: JSON.stringify(event.data),
+    created_at: event.at,
+  };
+}
+
 /** What bounds the log: events older than `maxAgeMs`, and all but the newest `maxRows`, are dropped. */
 export interface EventRetention {
   maxAgeMs: number;
@@ -46,16 +59,18 @@ export class EventStore {
   ) {}
 
   async append(event: NewEvent): Promise<void> {
+    await this.appendMany([event]);
+  }
+
+  /** Several events in order, in multi-row inserts (a fan-out's acknowledgements: one per session). */
+  async appendMany(events: readonly NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
     await underEventOrder(this.db, async (db) => {
-      await db('events').insert({
-        type: event.type,
-        task_id: event.taskId,
-        session_id: event.sessionId,
-        payload: JSON.stringify(event.data),
-        created_at: event.at,
-      });
+      for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+        await db('events').insert(events.slice(i, i + INSERT_CHUNK).map(toRow));
+      }
     });
-    this.appended(event);
+    for (const event of events) this.appended(event);
   }
 
   /** Up to `limit` events with an id above `afterId` that match the filter, oldest first. */

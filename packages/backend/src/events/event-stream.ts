@@ -83,7 +83,9 @@ export class EventStreams {
     };
 
     let cursor = 0;
-    let reading = false;
+    // Until the start cursor is known a wake-up only asks for another read: a pump from cursor 0 would
+    // replay the whole log ahead of the replay or reset.
+    let reading = true;
     let again = false;
     const pump = async (): Promise<void> => {
       if (reading) {
@@ -125,6 +127,7 @@ export class EventStreams {
     await write(': connected\n\n');
 
     cursor = await this.startCursor(start, write);
+    reading = false;
     await pump();
   }
 

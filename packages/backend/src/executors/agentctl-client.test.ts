@@ -1,51 +1,56 @@
-import { AppError, launchConfigToWire, type WireUpdateProvidersResponseOutput } from '@kandev/protocol';
-import { promptAcceptedFromWire, providerUpdateFromWire } from './agentctl-client';
+import { AppError, type WireUpdateProvidersBatchResponseOutput } from '@kandev/protocol';
+import { promptAcceptedFromWire, providerUpdatesFromWire } from './agentctl-client';
 
-const CONFIG = {
-  sessionId: 's1',
-  taskId: 't1',
-  workspaceId: 'w1',
-  surface: 'kanban_task' as const,
-  questionCapability: 'user' as const,
-  providers: ['github' as const, 'gitlab' as const],
-  revision: 3,
-  ownsTaskTitle: false,
-  mcpToken: '',
-  systemPrompt: 'p',
-  agent: null,
-};
+const UPDATE = { sessionId: 's1', providers: ['github' as const, 'gitlab' as const], revision: 3 };
 
-function response(overrides: Partial<WireUpdateProvidersResponseOutput> = {}): WireUpdateProvidersResponseOutput {
-  const config = launchConfigToWire(CONFIG);
-  return {
-    outcome: 'UPDATE_OUTCOME_APPLIED',
-    tools_changed: true,
-    session: {
-      config: { ...config, agent: null, providers: ['PROVIDER_GITHUB', 'PROVIDER_GITLAB'] },
+function held(overrides: Record<string, unknown> = {}): WireUpdateProvidersBatchResponseOutput {
+  const item = {
+    session_id: 's1',
+    outcome: 'held',
+    held: {
+      outcome: 'UPDATE_OUTCOME_APPLIED',
+      tools_changed: true,
+      revision: '3',
+      providers: ['PROVIDER_GITHUB', 'PROVIDER_GITLAB'],
       tool_names: ['get_task_pr_automation_kandev'],
-      connection_count: 2,
-      mcp_path: '/sessions/s1/mcp',
-      created_at: 'c',
-      updated_at: 'u',
+      ...overrides,
     },
-    ...overrides,
-  } as WireUpdateProvidersResponseOutput;
+  };
+  return { results: [item] } as WireUpdateProvidersBatchResponseOutput;
 }
 
-describe('providerUpdateFromWire', () => {
+describe('providerUpdatesFromWire', () => {
   test.each([
     ['UPDATE_OUTCOME_APPLIED', 'applied'],
     ['UPDATE_OUTCOME_UNCHANGED', 'unchanged'],
     ['UPDATE_OUTCOME_STALE', 'stale'],
   ] as const)('%s -> %s, with what agentctl holds', (wire, outcome) => {
-    const result = providerUpdateFromWire(response({ outcome: wire }));
-    expect(result).toMatchObject({ outcome, toolsChanged: true, session: { connectionCount: 2 } });
-    expect(result.session.config).toMatchObject({ revision: 3, providers: ['github', 'gitlab'] });
+    expect(providerUpdatesFromWire([UPDATE], held({ outcome: wire }))).toEqual([
+      {
+        ok: true,
+        result: {
+          outcome,
+          toolsChanged: true,
+          revision: 3,
+          providers: ['github', 'gitlab'],
+          toolNames: ['get_task_pr_automation_kandev'],
+        },
+      },
+    ]);
   });
 
-  test('an unspecified outcome or a missing session is an internal error, never guessed', () => {
-    expect(() => providerUpdateFromWire(response({ outcome: 'UPDATE_OUTCOME_UNSPECIFIED' }))).toThrow(AppError);
-    expect(() => providerUpdateFromWire(response({ session: null }))).toThrow(/no session state/);
+  test('a refused update is its own result, with its code (unknown codes are internal)', () => {
+    const refusal = (code: string) =>
+      ({ results: [{ session_id: 's1', outcome: 'error', error: { code, message: 'no' } }] }) as never;
+    const [lost] = providerUpdatesFromWire([UPDATE], refusal('not_found'));
+    expect(lost).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(providerUpdatesFromWire([UPDATE], refusal('bogus'))[0]).toMatchObject({ error: { code: 'internal' } });
+  });
+
+  test('an unspecified outcome, a missing result or one out of order is an internal error, never guessed', () => {
+    expect(() => providerUpdatesFromWire([UPDATE], held({ outcome: 'UPDATE_OUTCOME_UNSPECIFIED' }))).toThrow(AppError);
+    expect(() => providerUpdatesFromWire([UPDATE, UPDATE], held())).toThrow(/1 results for 2 updates/);
+    expect(() => providerUpdatesFromWire([{ ...UPDATE, sessionId: 's2' }], held())).toThrow(/out of order/);
   });
 });
 

@@ -5,12 +5,15 @@ import {
   AppError,
   appErrorFromGrpc,
   controlTokenMetadata,
+  ERROR_CODES,
   isTlsFailure,
   type LaunchConfig,
   launchConfigToWire,
   loadAgentctlProto,
   type Provider,
+  providersFromWire,
   providerToWire,
+  revisionFromWire,
   type RuntimeSessionState,
   sessionStateFromWire,
   tlsFailureMessage,
@@ -21,27 +24,64 @@ import {
   type WireCancelTurnResponseOutput,
   type WirePromptResponseOutput,
   type WireSessionStateOutput,
-  type WireUpdateProvidersResponseOutput,
+  type WireProvidersHeldOutput,
+  type WireUpdateProvidersBatchResponseOutput,
 } from '@kandev/protocol';
 import type { AgentctlEndpoint } from './executor';
 
 type Invoke<Res> = (metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
-/** What an UpdateProviders call did (ADR: answer UpdateProviders with an explicit outcome). */
-export interface ProviderUpdateResult {
+function providersHeldFromWire(held: WireProvidersHeldOutput): ProvidersHeld {
+  const outcome = updateOutcomeFromWire(held.outcome);
+  if (outcome === undefined) throw new AppError('internal', `agentctl UpdateProvidersBatch: outcome ${held.outcome}`);
+  return {
+    outcome,
+    toolsChanged: held.tools_changed,
+    revision: revisionFromWire(held.revision),
+    providers: providersFromWire(held.providers),
+    toolNames: [...held.tool_names],
+  };
+}
+
+/** One session's provider update, as UpdateProvidersBatch carries it. */
+export interface ProviderUpdate {
+  sessionId: string;
+  providers: readonly Provider[];
+  revision: number;
+}
+
+/** What one update of a batch left agentctl holding. */
+export interface ProvidersHeld {
   outcome: UpdateOutcome;
   /** True exactly when the effective tool list changed (and list_changed went to each connection). */
   toolsChanged: boolean;
-  /** What agentctl holds after the call. */
-  session: RuntimeSessionState;
+  revision: number;
+  providers: Provider[];
+  toolNames: string[];
 }
 
-/** The wire response, parsed: an unknown outcome or a missing session is agentctl's fault, never guessed. */
-export function providerUpdateFromWire(response: WireUpdateProvidersResponseOutput): ProviderUpdateResult {
-  const outcome = updateOutcomeFromWire(response.outcome);
-  if (outcome === undefined) throw new AppError('internal', `agentctl UpdateProviders: outcome ${response.outcome}`);
-  if (response.session === null) throw new AppError('internal', 'agentctl UpdateProviders: no session state');
-  return { outcome, toolsChanged: response.tools_changed, session: sessionStateFromWire(response.session) };
+/** One update's result in a batch: what agentctl holds after it, or why it refused this update. */
+export type ProviderUpdateOutcome = { ok: true; result: ProvidersHeld } | { ok: false; error: AppError };
+
+/** The batch answer, parsed: exactly one result per update, for that update's session, in order. */
+export function providerUpdatesFromWire(
+  updates: readonly ProviderUpdate[],
+  response: WireUpdateProvidersBatchResponseOutput,
+): ProviderUpdateOutcome[] {
+  if (response.results.length !== updates.length) {
+    throw new AppError(
+      'internal',
+      `agentctl UpdateProvidersBatch: ${response.results.length} results for ${updates.length} updates`,
+    );
+  }
+  return response.results.map((item, i) => {
+    if (item.session_id !== updates[i]?.sessionId) {
+      throw new AppError('internal', 'agentctl UpdateProvidersBatch: results out of order');
+    }
+    if (item.held != null) return { ok: true, result: providersHeldFromWire(item.held) };
+    const code = ERROR_CODES.find((known) => known === item.error?.code) ?? 'internal';
+    return { ok: false, error: new AppError(code, `agentctl UpdateProviders: ${item.error?.message ?? 'no result'}`) };
+  });
 }
 
 /** agentctl took a prompt (or had already: `duplicate`, never delivered twice). */
@@ -64,7 +104,8 @@ export function promptAcceptedFromWire(response: WirePromptResponseOutput): Prom
 /** The AgentCtl calls the backend makes (small, so services can be tested with a fake). */
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
-  updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProviderUpdateResult>;
+  /** Many sessions' provider updates in one call; one result per update, in order. */
+  updateProvidersBatch(updates: readonly ProviderUpdate[]): Promise<ProviderUpdateOutcome[]>;
   /** An MCP-only session the agentctl lost, registered again from its stored config and token hash. */
   restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState>;
   getSession(sessionId: string): Promise<RuntimeSessionState>;
@@ -96,16 +137,18 @@ export class AgentctlClient implements AgentctlApi {
     return sessionStateFromWire(state);
   }
 
-  async updateProviders(
-    sessionId: string,
-    providers: readonly Provider[],
-    revision: number,
-  ): Promise<ProviderUpdateResult> {
-    const request = { session_id: sessionId, providers: providers.map(providerToWire), revision: String(revision) };
-    const response = await this.call<WireUpdateProvidersResponseOutput>('UpdateProviders', (md, opts, cb) =>
-      this.client.UpdateProviders(request, md, opts, cb),
+  async updateProvidersBatch(updates: readonly ProviderUpdate[]): Promise<ProviderUpdateOutcome[]> {
+    const request = {
+      updates: updates.map(({ sessionId, providers, revision }) => ({
+        session_id: sessionId,
+        providers: providers.map(providerToWire),
+        revision: String(revision),
+      })),
+    };
+    const response = await this.call<WireUpdateProvidersBatchResponseOutput>('UpdateProvidersBatch', (md, opts, cb) =>
+      this.client.UpdateProvidersBatch(request, md, opts, cb),
     );
-    return providerUpdateFromWire(response);
+    return providerUpdatesFromWire(updates, response);
   }
 
   async restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState> {

@@ -6,15 +6,9 @@ import { connectableHost } from '../connectable-host';
 import { containerSpec, LABELS, labelFilter, publishedPorts } from './docker-container-spec';
 import { DockerTlsFiles } from './docker-tls-files';
 import { DockerTokenFiles } from './docker-token-files';
-import type {
-  AgentctlEndpoint,
-  AgentctlEvents,
-  AgentctlStatus,
-  ExecutorBackend,
-  SessionPlacement,
-  WorkspaceMount,
-} from './executor';
+import type { AgentctlEndpoint, AgentctlEvents, ExecutorBackend, WorkspaceMount } from './executor';
 import type { DockerTls } from './executor-tls-config';
+import { PerSessionExecutor } from './per-session-executor';
 import { waitForServing } from './wait-for-serving';
 
 export interface DockerExecutorOptions {
@@ -52,44 +46,15 @@ interface Managed {
  * 127.0.0.1. A launch waits for gRPC health; stop (and a graceful backend stop) removes the container;
  * a container that exits on its own is reported lost (the session fails, resume starts a new one).
  */
-export class DockerExecutor implements ExecutorBackend {
+export class DockerExecutor extends PerSessionExecutor<Managed> implements ExecutorBackend {
   readonly kind = 'docker';
-  private readonly managed = new Map<string, Managed>();
-  private readonly starting = new Map<string, Promise<Managed>>();
   private readonly tokens: DockerTokenFiles;
   private readonly tlsFiles: DockerTlsFiles;
 
   constructor(private readonly options: DockerExecutorOptions) {
+    super();
     this.tokens = new DockerTokenFiles(options.tokenDir);
     this.tlsFiles = new DockerTlsFiles(options.tokenDir);
-  }
-
-  /** The session's running container, or a new one (a resume after the old one died). */
-  async acquire(sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint> {
-    const existing = this.managed.get(sessionId);
-    if (existing !== undefined && (await this.isRunning(existing))) return existing.endpoint;
-    let start = this.starting.get(sessionId);
-    if (start === undefined) {
-      start = this.start(sessionId, workspace).finally(() => this.starting.delete(sessionId));
-      this.starting.set(sessionId, start);
-    }
-    return (await start).endpoint;
-  }
-
-  endpointAt(grpcAddress: string): AgentctlEndpoint | undefined {
-    for (const m of this.managed.values()) if (m.endpoint.grpcAddress === grpcAddress) return m.endpoint;
-    return undefined;
-  }
-
-  endpoints(): AgentctlEndpoint[] {
-    return [...this.managed.values()].map((m) => m.endpoint);
-  }
-
-  async release(session: SessionPlacement): Promise<void> {
-    await this.starting.get(session.id)?.catch(() => undefined);
-    const m = this.managed.get(session.id);
-    if (m !== undefined) await this.retire(m);
-    await this.removeLeftovers(session.id);
   }
 
   /** Reattaches this backend's running containers of live sessions; removes every other one. */
@@ -110,23 +75,13 @@ export class DockerExecutor implements ExecutorBackend {
     }
   }
 
-  status(): AgentctlStatus {
-    const first = this.managed.values().next().value;
-    return {
-      running: first !== undefined,
-      pid: null,
-      grpcAddress: first?.endpoint.grpcAddress ?? null,
-      mcpBaseUrl: first?.endpoint.mcpBaseUrl ?? null,
-    };
-  }
-
   /** Graceful backend stop: removes every container it runs (the executor cleans up what it launched). */
   async stop(): Promise<void> {
     await Promise.allSettled([...this.starting.values()]);
     await Promise.allSettled([...this.managed.values()].map((m) => this.retire(m)));
   }
 
-  private async start(sessionId: string, workspace: WorkspaceMount | undefined): Promise<Managed> {
+  protected override async start(sessionId: string, workspace: WorkspaceMount | undefined): Promise<Managed> {
     const { docker, logger } = this.options;
     const stale = this.managed.get(sessionId);
     if (stale !== undefined) await this.retire(stale);
@@ -223,7 +178,7 @@ export class DockerExecutor implements ExecutorBackend {
       .catch((err: unknown) => this.options.logger.warn({ err, containerId: m.containerId }, 'container watch failed'));
   }
 
-  private async retire(m: Managed): Promise<void> {
+  protected override async retire(m: Managed): Promise<void> {
     m.retiring = true;
     if (this.managed.get(m.sessionId) === m) this.managed.delete(m.sessionId);
     this.options.events.down(this.slotOf(m.sessionId), m.endpoint);
@@ -231,7 +186,7 @@ export class DockerExecutor implements ExecutorBackend {
   }
 
   /** Containers labelled with the session that the executor does not track (e.g. a failed start). */
-  private async removeLeftovers(sessionId: string): Promise<void> {
+  protected override async removeLeftovers(sessionId: string): Promise<void> {
     const { docker, backendId, name } = this.options;
     const found = await docker.listContainers({ all: true, filters: labelFilter(backendId, name, sessionId) });
     for (const info of found) {
@@ -254,7 +209,7 @@ export class DockerExecutor implements ExecutorBackend {
     this.tlsFiles.remove(name);
   }
 
-  private async isRunning(m: Managed): Promise<boolean> {
+  protected override async isRunning(m: Managed): Promise<boolean> {
     try {
       return (await this.options.docker.getContainer(m.containerId).inspect()).State.Running;
     } catch {

@@ -4,18 +4,12 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import { LABELS } from './docker-container-spec';
-import type {
-  AgentctlEndpoint,
-  AgentctlEvents,
-  AgentctlStatus,
-  ExecutorBackend,
-  SessionPlacement,
-  WorkspaceMount,
-} from './executor';
+import type { AgentctlEndpoint, AgentctlEvents, ExecutorBackend, WorkspaceMount } from './executor';
 import type { KubernetesApi } from './kubernetes-api';
 import type { KubernetesEntry } from './kubernetes-config';
 import { PodWatch } from './kubernetes-pod-watch';
 import { labelSelector, podCondition, podSpec, SECRET_KEYS, secretSpec, workspaceMounts } from './kubernetes-pod-spec';
+import { PerSessionExecutor } from './per-session-executor';
 import { waitForServing } from './wait-for-serving';
 
 export interface KubernetesExecutorOptions {
@@ -47,13 +41,12 @@ interface Managed {
  * (another replica, or this one restarted, adopts them); at boot the pods of sessions the database
  * says are gone are deleted (ADR 2026-12-02 kubernetes executor).
  */
-export class KubernetesExecutor implements ExecutorBackend {
+export class KubernetesExecutor extends PerSessionExecutor<Managed> implements ExecutorBackend {
   readonly kind = 'kubernetes';
-  private readonly managed = new Map<string, Managed>();
-  private readonly starting = new Map<string, Promise<Managed>>();
   private readonly watch: PodWatch;
 
   constructor(private readonly options: KubernetesExecutorOptions) {
+    super();
     // Reports the pods that end or vanish without being asked to.
     this.watch = new PodWatch({
       api: options.api,
@@ -66,33 +59,6 @@ export class KubernetesExecutor implements ExecutorBackend {
 
   private get selector(): string {
     return labelSelector(this.options.backendId, this.options.profile.name);
-  }
-
-  async acquire(sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint> {
-    const existing = this.managed.get(sessionId);
-    if (existing !== undefined && (await this.isRunning(existing))) return existing.endpoint;
-    let start = this.starting.get(sessionId);
-    if (start === undefined) {
-      start = this.start(sessionId, workspace).finally(() => this.starting.delete(sessionId));
-      this.starting.set(sessionId, start);
-    }
-    return (await start).endpoint;
-  }
-
-  endpointAt(grpcAddress: string): AgentctlEndpoint | undefined {
-    for (const m of this.managed.values()) if (m.endpoint.grpcAddress === grpcAddress) return m.endpoint;
-    return undefined;
-  }
-
-  endpoints(): AgentctlEndpoint[] {
-    return [...this.managed.values()].map((m) => m.endpoint);
-  }
-
-  async release(session: SessionPlacement): Promise<void> {
-    await this.starting.get(session.id)?.catch(() => undefined);
-    const m = this.managed.get(session.id);
-    if (m !== undefined) await this.retire(m);
-    await this.removeLeftovers(session.id);
   }
 
   /**
@@ -119,16 +85,6 @@ export class KubernetesExecutor implements ExecutorBackend {
     }
   }
 
-  status(): AgentctlStatus {
-    const first = this.managed.values().next().value;
-    return {
-      running: first !== undefined,
-      pid: null,
-      grpcAddress: first?.endpoint.grpcAddress ?? null,
-      mcpBaseUrl: first?.endpoint.mcpBaseUrl ?? null,
-    };
-  }
-
   /** Graceful backend stop: stops watching and leaves the pods to whoever adopts them next. */
   async stop(): Promise<void> {
     this.watch.stop();
@@ -137,7 +93,7 @@ export class KubernetesExecutor implements ExecutorBackend {
     this.managed.clear();
   }
 
-  private async start(sessionId: string, workspace: WorkspaceMount | undefined): Promise<Managed> {
+  protected override async start(sessionId: string, workspace: WorkspaceMount | undefined): Promise<Managed> {
     const { api, profile, logger } = this.options;
     const stale = this.managed.get(sessionId);
     if (stale !== undefined) await this.retire(stale);
@@ -249,7 +205,7 @@ export class KubernetesExecutor implements ExecutorBackend {
     void this.removePod(m.name);
   }
 
-  private async retire(m: Managed): Promise<void> {
+  protected override async retire(m: Managed): Promise<void> {
     m.retiring = true;
     if (this.managed.get(m.sessionId) === m) this.managed.delete(m.sessionId);
     this.options.events.down(this.slotOf(m.sessionId), m.endpoint);
@@ -257,7 +213,7 @@ export class KubernetesExecutor implements ExecutorBackend {
   }
 
   /** Pods labelled with the session that the executor does not track (a failed start, another replica's). */
-  private async removeLeftovers(sessionId: string): Promise<void> {
+  protected override async removeLeftovers(sessionId: string): Promise<void> {
     const { api, backendId, profile } = this.options;
     for (const pod of await api.listPods(labelSelector(backendId, profile.name, sessionId))) {
       const name = pod.metadata?.name ?? '';
@@ -278,7 +234,7 @@ export class KubernetesExecutor implements ExecutorBackend {
     }
   }
 
-  private async isRunning(m: Managed): Promise<boolean> {
+  protected override async isRunning(m: Managed): Promise<boolean> {
     try {
       const pod = await this.options.api.readPod(m.name);
       return pod !== undefined && podCondition(pod).state === 'running';

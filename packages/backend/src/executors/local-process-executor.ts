@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import { connectableHost } from '../connectable-host';
 import { canAdopt } from './agentctl-adoption';
@@ -33,6 +34,8 @@ export interface LocalProcessExecutorOptions {
 }
 
 const RESTART_BACKOFF = { baseMs: 250, maxDelayMs: 5_000 };
+/** How long, and how often, an adopted agentctl whose stream ended is checked for having exited. */
+const ADOPTED_EXIT_WATCH = { intervalMs: 100, forMs: 5_000 };
 
 interface Running {
   handle: AgentctlHandle;
@@ -91,7 +94,11 @@ export class LocalProcessExecutor {
    */
   noticeDetached(): void {
     const running = this.running;
-    if (running !== undefined && !running.handle.isAlive()) this.lost(running);
+    if (running === undefined) return;
+    if (!running.handle.isAlive()) return this.lost(running);
+    // The stream can end while a killed process is still exiting (its sockets close before it is a
+    // zombie), so an adopted one that still looks alive is watched a little longer.
+    if (running.handle.adopted) void this.watchAdoptedExit(running);
   }
 
   /** The running agentctl, without starting one. */
@@ -158,6 +165,14 @@ export class LocalProcessExecutor {
         if (this.restartTimer !== undefined) clearTimeout(this.restartTimer.timer);
         this.restartTimer = undefined;
       }
+    }
+  }
+
+  private async watchAdoptedExit(running: Running): Promise<void> {
+    const { intervalMs, forMs } = ADOPTED_EXIT_WATCH;
+    for (let waited = 0; waited < forMs && this.running === running && !this.stopped; waited += intervalMs) {
+      await delay(intervalMs);
+      if (!running.handle.isAlive()) return this.lost(running);
     }
   }
 

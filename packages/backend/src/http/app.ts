@@ -1,6 +1,7 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from '../logger';
 import { createErrorMiddleware, notFoundHandler } from './error-middleware';
+import { refuseNul } from './nul-guard';
 import { LOOPBACK_ACCESS, type RequestAccess } from './request-access';
 import { requestGuard } from './request-guard';
 import { requestId } from './request-id';
@@ -22,8 +23,9 @@ export interface AppOptions {
 
 /**
  * The express app: request ids, the Host/Origin/media-type guard, open /healthz and /readyz, the
- * operator token on /api and /metrics, JSON bodies (1 MB), the given routers, one error middleware. A
- * foreign Host is refused (403) before a missing token (401), and neither refusal reads the body.
+ * operator token on /api and /metrics, JSON bodies (1 MB; a NUL anywhere in the request is a 400), the
+ * given routers, one error middleware. A foreign Host is refused (403) before a missing token (401),
+ * and neither refusal reads the body.
  */
 export function createApp(logger: Logger, routers: readonly Router[], options: AppOptions = {}): Express {
   const app = express();
@@ -42,6 +44,7 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
   if (options.auth !== undefined) app.use(['/api', '/metrics'], options.auth);
   if (options.metrics !== undefined) app.get('/metrics', options.metrics);
   app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(refuseNul);
   for (const router of routers) app.use(router);
   // After the routers, for GET and HEAD only: no route of theirs is shadowed by a file.
   if (options.console !== undefined) app.use(options.console);

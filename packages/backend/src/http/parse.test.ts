@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
-import { parseInput } from './parse';
+import fc from 'fast-check';
+import { holdsNul, parseInput } from './parse';
 
 const Schema = z.object({ name: z.string().min(1), tags: z.array(z.string()).optional() }).strict();
 
@@ -29,5 +30,27 @@ describe('parseInput', () => {
 
   test('a non-object body is an issue at the root', () => {
     expect(failure(undefined).details).toEqual({ issues: [{ path: '', message: expect.any(String) }] });
+  });
+});
+
+describe('holdsNul', () => {
+  const noNul = fc.string().filter((text) => !text.includes('\u0000'));
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(noNul, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 4 }),
+    object: fc.dictionary(noNul, tie('value'), { maxKeys: 4 }),
+  })).value;
+
+  test('JSON without NUL holds none', () => {
+    fc.assert(fc.property(json, (value) => !holdsNul(value)));
+  });
+
+  test('a NUL in any string, value or key, is found', () => {
+    fc.assert(
+      fc.property(json, noNul, noNul, (value, before, after) => {
+        const nul = `${before}\u0000${after}`;
+        return holdsNul({ wrapped: [value, nul] }) && holdsNul({ [nul]: value }) && holdsNul(nul);
+      }),
+    );
   });
 });

@@ -19,3 +19,17 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
   const summary = first === undefined ? '' : `: ${first.path === '' ? '' : `${first.path}: `}${first.message}`;
   throw new AppError('invalid_argument', `invalid ${what}${summary}`, { issues });
 }
+
+/**
+ * Whether a string anywhere in `value` (keys included) holds NUL (U+0000). PostgreSQL's text cannot
+ * store one and no field of this API has a use for it, so it is refused at the boundary on either
+ * database (same answer everywhere).
+ */
+export function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null || depth > 64) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsNul(item, depth + 1));
+  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
+}
+
+export const NUL_REFUSED = 'text must not contain NUL (U+0000) characters';

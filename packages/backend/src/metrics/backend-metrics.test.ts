@@ -16,14 +16,17 @@ describe('backend metrics', () => {
     expect(await value(b, 'kandev_backend_tool_calls_total', { tool: 'get_task_kandev' })).toBeUndefined();
   });
 
-  test('UpdateProviders: the outcome of a result, the code of an AppError, internal for anything else', async () => {
+  test('UpdateProvidersBatch: each update by its outcome or its error code; a failed call counts every update', async () => {
     const metrics = createBackendMetrics();
-    await metrics.updateProviders(() => Promise.resolve({ outcome: 'stale' }));
-    const refused = metrics.updateProviders(() => Promise.reject(new AppError('unavailable', 'down')));
+    const stale = { ok: true as const, result: { outcome: 'stale' } };
+    const lost = { ok: false as const, error: new AppError('not_found', 'gone') };
+    await metrics.updateProvidersBatch(2, () => Promise.resolve([stale, lost]));
+    const refused = metrics.updateProvidersBatch(2, () => Promise.reject(new AppError('unavailable', 'down')));
     await expect(refused).rejects.toThrow('down');
-    await expect(metrics.updateProviders(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    for (const outcome of ['stale', 'unavailable', 'internal']) {
-      expect(await value(metrics, 'kandev_backend_update_providers_total', { outcome })).toBe(1);
+    await expect(metrics.updateProvidersBatch(1, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    const expected = { stale: 1, not_found: 1, unavailable: 2, internal: 1 };
+    for (const [outcome, count] of Object.entries(expected)) {
+      expect(await value(metrics, 'kandev_backend_update_providers_total', { outcome })).toBe(count);
     }
   });
 

@@ -112,20 +112,26 @@ export function createBackendMetrics() {
     toolCall(tool: string, outcome: string): void {
       toolCalls.inc({ tool, outcome });
     },
-    /** Runs an UpdateProviders call, counted and timed by its outcome (or its error's code). */
-    async updateProviders<T extends { outcome: string }>(run: () => Promise<T>): Promise<T> {
-      const end = updateSeconds.startTimer();
-      let outcome = 'internal';
-      try {
-        const result = await run();
-        outcome = result.outcome;
-        return result;
-      } catch (err) {
-        outcome = outcomeOf(err);
-        throw err;
-      } finally {
+    /**
+     * Runs an UpdateProvidersBatch call: each update counted by its outcome (or its error's code), and
+     * the call's round trip observed once per update, as each push's round trip.
+     */
+    async updateProvidersBatch<T extends ({ ok: true; result: { outcome: string } } | { ok: false; error: unknown })[]>(
+      updateCount: number,
+      run: () => Promise<T>,
+    ): Promise<T> {
+      const started = process.hrtime.bigint();
+      const observe = (outcome: string) => {
         updates.inc({ outcome });
-        end({ outcome });
+        updateSeconds.observe({ outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+      };
+      try {
+        const outcomes = await run();
+        for (const item of outcomes) observe(item.ok ? item.result.outcome : outcomeOf(item.error));
+        return outcomes;
+      } catch (err) {
+        for (let i = 0; i < updateCount; i++) observe(outcomeOf(err));
+        throw err;
       }
     },
     /** One poll of one linked MR (a read and what follows it). */

@@ -200,4 +200,23 @@ export class PromptQueueStore {
     const failed = await this.finish(dispatched.id, sessionId, { status: 'failed', error }, now);
     return failed ? dispatched.id : undefined;
   }
+
+  /**
+   * Sessions with an agent turn that may be stuck (several replicas, one of them gone): running or
+   * idle, with a prompt in flight since before `before`, or a prompt queued for them (bound, or unbound
+   * for their task) since before it. Ids in no particular order.
+   */
+  async sessionsWaitingSince(before: string): Promise<string[]> {
+    const rows = await this.db('sessions as s')
+      .whereIn('s.state', ['running', 'waiting_for_input'])
+      .whereRaw(
+        `EXISTS (SELECT 1 FROM prompt_queue p WHERE
+           (p.session_id = s.id AND p.status = 'dispatched' AND p.dispatched_at < ?)
+           OR (p.status = 'queued' AND p.created_at < ?
+               AND (p.session_id = s.id OR (p.session_id IS NULL AND p.task_id = s.task_id))))`,
+        [before, before],
+      )
+      .select<{ id: string }[]>('s.id');
+    return rows.map((row) => row.id);
+  }
 }

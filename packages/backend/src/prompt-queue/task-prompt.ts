@@ -63,6 +63,5 @@ export async function recordTaskPrompt(
 }
 
 async function newestLiveSession(stores: Stores, taskId: string): Promise<string | null> {
-  const live = await stores.sessions.listLive(taskId);
-  return live[live.length - 1]?.id ?? null;
+  return (await stores.sessions.newestLiveId(taskId)) ?? null;
 }

@@ -1,4 +1,5 @@
 import { AppError, isAppError, type Provider } from '@kandev/protocol';
+import type { AgentctlApi, ProviderUpdateOutcome } from '../executors/agentctl-client';
 import type { Agentctls } from '../executors/agentctls';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
@@ -6,6 +7,7 @@ import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { AgentGone } from '../sessions/agent-session';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Acknowledged } from '../sessions/session-store';
+import type { ToolListEntry } from '../sessions/session-events';
 import {
   aheadMessage,
   compareHeldRevision,
@@ -41,79 +43,144 @@ export interface ProviderPusherDeps {
   clock: () => Date;
   agentctls: Agentctls;
   logger: Logger;
-  /** Counts and times UpdateProviders by outcome. */
-  metrics?: Pick<BackendMetrics, 'updateProviders'>;
+  /** Counts and times provider updates by outcome. */
+  metrics?: Pick<BackendMetrics, 'updateProvidersBatch'>;
 }
 
 function asAppError(error: unknown): AppError {
   return isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
 }
 
+/** A target that reached agentctl and what agentctl holds now, to be recorded. */
+interface Reached {
+  index: number;
+  target: PushTarget;
+  held: Acknowledged;
+}
+
+/** A target whose push failed, with why. */
+interface Failed {
+  index: number;
+  target: PushTarget;
+  error: unknown;
+}
+
 /**
- * Brings one session's provider set in agentctl to its desired revision and records what came of it
- * on the session row: success moves the acknowledged revision; a failure leaves agentctl's older
- * (smaller) set in place and records why. Never throws for agentctl's sake.
+ * Brings sessions' provider sets in agentctl to their desired revisions and records what came of it
+ * on the session rows: success moves the acknowledged revision; a failure records why (agentctl keeps
+ * its older set, unless a push that outlived its deadline lands later). Never throws for agentctl's sake.
  */
 export class ProviderPusher {
   constructor(private readonly deps: ProviderPusherDeps) {}
 
-  /**
-   * Brings one session to `target`: asks agentctl what it holds, then sends UpdateProviders only when
-   * it is behind. Asking first means a paused or unreachable agentctl fails the probe and is never
-   * handed a mutation it might apply after this call gave up (a gRPC deadline is ambiguous: the server
-   * may still run a call whose client stopped waiting); the probe also finds lost sessions and
-   * agentctl being ahead without pushing.
-   */
+  /** One session: syncMany of one. */
   async sync(target: PushTarget): Promise<PushResult> {
-    const sessionId = target.session.id;
-    try {
-      const client = this.deps.agentctls.forSession(target.session);
-      let state = await client.getSession(sessionId);
-      let held = state.config;
-      if (compareHeldRevision(held.revision, target.revision) === 'behind') {
-        const send = () => client.updateProviders(sessionId, target.providers, target.revision);
-        const result = await (this.deps.metrics?.updateProviders(send) ?? send());
-        state = result.session;
-        held = state.config;
-        this.deps.logger.debug(
-          {
-            sessionId,
-            revision: target.revision,
-            outcome: result.outcome,
-            toolsChanged: result.toolsChanged,
-          },
-          'providers pushed',
-        );
-      }
-      const acknowledged = { revision: held.revision, providers: held.providers, toolNames: state.toolNames };
-      return await this.acknowledge(target, acknowledged);
-    } catch (error) {
-      return this.fail(target, error);
-    }
+    const [result] = await this.syncMany([target]);
+    if (result === undefined) throw new Error('syncMany returned no result');
+    return result;
   }
 
   /**
-   * Records what agentctl holds. At or below the desired revision it is a revision this backend
-   * issued (also after a STALE answer to a late push); above it, agentctl is ahead and only a resume
-   * (which rebuilds from the database) repairs it.
+   * Sends each target's revision straight to its agentctl, one UpdateProvidersBatch per agentctl, and
+   * records every acknowledgement in one transaction. agentctl applies only a revision above the one
+   * it holds (STALE otherwise) and answers with what it holds, so no probe is needed: a push whose
+   * deadline passed may still land later, but it carries a revision this backend issued, never one
+   * past the desired one (ADR 2026-12-02-batched-provider-pushes).
    */
-  async acknowledge(target: PushTarget, held: Acknowledged): Promise<PushResult> {
-    const sessionId = target.session.id;
-    const now = this.deps.clock().toISOString();
-    const desired = await this.deps.uow.transaction(async (stores) => {
-      const session = await stores.sessions.findById(sessionId);
-      if (session !== undefined && compareHeldRevision(held.revision, session.revision) !== 'ahead') {
-        await stores.sessions.recordApplied(sessionId, held, now);
+  async syncMany(targets: readonly PushTarget[]): Promise<PushResult[]> {
+    const reached: Reached[] = [];
+    const failed: Failed[] = [];
+    await Promise.all(
+      this.groupByAgentctl(targets, failed).map(async ({ client, members }) => {
+        try {
+          const outcomes = await this.send(client, members);
+          outcomes.forEach((outcome, i) => {
+            const member = members[i];
+            if (member === undefined) return;
+            if (!outcome.ok) return failed.push({ ...member, error: outcome.error });
+            const { outcome: kind, toolsChanged, ...held } = outcome.result;
+            this.deps.logger.debug(
+              { sessionId: member.target.session.id, revision: member.target.revision, outcome: kind, toolsChanged },
+              'providers pushed',
+            );
+            reached.push({ ...member, held });
+          });
+        } catch (error) {
+          for (const member of members) failed.push({ ...member, error });
+        }
+      }),
+    );
+    const results: PushResult[] = new Array<PushResult>(targets.length);
+    for (const [index, result] of await this.acknowledgeMany(reached)) results[index] = result;
+    for (const { index, target, error } of failed) results[index] = await this.fail(target, error);
+    return results;
+  }
+
+  private groupByAgentctl(
+    targets: readonly PushTarget[],
+    failed: Failed[],
+  ): { client: AgentctlApi; members: { index: number; target: PushTarget }[] }[] {
+    const groups = new Map<AgentctlApi, { index: number; target: PushTarget }[]>();
+    targets.forEach((target, index) => {
+      try {
+        const client = this.deps.agentctls.forSession(target.session);
+        const members = groups.get(client) ?? [];
+        members.push({ index, target });
+        groups.set(client, members);
+      } catch (error) {
+        failed.push({ index, target, error });
       }
-      return session?.revision ?? target.revision;
     });
-    if (compareHeldRevision(held.revision, desired) !== 'ahead') {
-      return { sessionId, status: 'applied', revision: target.revision, retry: false };
-    }
-    const reason = aheadMessage(held.revision, desired);
-    await this.deps.uow.read.sessions.recordRefreshError(sessionId, reason, now);
-    this.deps.logger.warn({ sessionId, held: held.revision, desired }, 'agentctl is ahead');
-    return { sessionId, status: 'failed', revision: target.revision, reason, retry: false };
+    return [...groups].map(([client, members]) => ({ client, members }));
+  }
+
+  private async send(
+    client: AgentctlApi,
+    members: readonly { target: PushTarget }[],
+  ): Promise<ProviderUpdateOutcome[]> {
+    const updates = members.map(({ target }) => ({
+      sessionId: target.session.id,
+      providers: target.providers,
+      revision: target.revision,
+    }));
+    const send = () => client.updateProvidersBatch(updates);
+    return this.deps.metrics?.updateProvidersBatch(updates.length, send) ?? send();
+  }
+
+  /**
+   * Records what agentctl holds, for every reached session in one transaction. At or below the desired
+   * revision it is a revision this backend issued (also after a STALE answer to a late push); above
+   * it, agentctl is ahead and only a resume (which rebuilds from the database) repairs it.
+   */
+  private async acknowledgeMany(reached: readonly Reached[]): Promise<Map<number, PushResult>> {
+    if (reached.length === 0) return new Map();
+    const now = this.deps.clock().toISOString();
+    const ahead: { sessionId: string; held: number; desired: number }[] = [];
+    const results = await this.deps.uow.transaction(async (stores) => {
+      const recorded = new Map<number, PushResult>();
+      const rows = await stores.sessions.revisionsOf(reached.map(({ target }) => target.session.id));
+      const applied: ToolListEntry[] = [];
+      for (const { index, target, held } of reached) {
+        const sessionId = target.session.id;
+        const row = rows.get(sessionId);
+        const desired = row?.revision ?? target.revision;
+        if (compareHeldRevision(held.revision, desired) !== 'ahead') {
+          if (row !== undefined && row.appliedRevision <= held.revision) {
+            applied.push({ id: sessionId, taskId: row.taskId, acknowledged: held });
+          }
+          recorded.set(index, { sessionId, status: 'applied', revision: target.revision, retry: false });
+          continue;
+        }
+        const reason = aheadMessage(held.revision, desired);
+        await stores.sessions.recordRefreshError(sessionId, reason, now);
+        ahead.push({ sessionId, held: held.revision, desired });
+        recorded.set(index, { sessionId, status: 'failed', revision: target.revision, reason, retry: false });
+      }
+      await stores.sessions.recordAppliedMany(applied, now);
+      return recorded;
+    });
+    for (const entry of ahead) this.deps.logger.warn(entry, 'agentctl is ahead');
+    return results;
   }
 
   /**

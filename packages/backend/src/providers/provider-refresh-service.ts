@@ -1,8 +1,8 @@
-import type { Provider } from '@kandev/protocol';
+import type { LaunchConfig, Provider } from '@kandev/protocol';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/unit-of-work';
-import { loadProviderSet } from './provider-set';
+import { loadAttachedSet } from './provider-set';
 import type { AgentSessionState } from '../sessions/agent-session';
 import type { ProviderPusher } from './provider-pusher';
 import { isSettledLive } from '../sessions/session-lifecycle';
@@ -29,6 +29,8 @@ export interface PlannedSession {
 export interface RefreshPlan {
   taskId: string;
   providers: Provider[];
+  /** The task's attached repositories after the change, in attach order (the provider set's source). */
+  repositoryIds: string[];
   sessions: PlannedSession[];
 }
 
@@ -41,22 +43,24 @@ export interface ProviderRefreshServiceDeps {
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
- * after the commit, one UpdateProviders per such settled session (after a GetSession probe). A failed push keeps agentctl's
+ * after the commit, one UpdateProvidersBatch per agentctl for the settled ones. A failed push keeps agentctl's
  * older, smaller set (fail closed) and hands the session to the reconciler.
  */
 export class ProviderRefreshService {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(private readonly deps: ProviderRefreshServiceDeps) {}
 
   /** Call inside the transaction that changed the task's sources. */
   async plan(stores: Stores, taskId: string, now: string): Promise<RefreshPlan> {
-    const providers = await loadProviderSet(stores, taskId);
+    const { providers, repositoryIds } = await loadAttachedSet(stores, taskId);
     const sessions: PlannedSession[] = [];
+    const bumped: LaunchConfig[] = [];
     for (const session of await stores.sessions.listLive(taskId)) {
       const current = { revision: session.revision, providers: session.launchConfig.providers };
       const decision = decideProviderRefresh(current, providers);
       if (decision.kind === 'bump') {
-        const config = { ...session.launchConfig, providers: decision.providers, revision: decision.revision };
-        await stores.sessions.updateDesired(session.id, config, now);
+        bumped.push({ ...session.launchConfig, providers: decision.providers, revision: decision.revision });
       }
       sessions.push({
         sessionId: session.id,
@@ -67,7 +71,8 @@ export class ProviderRefreshService {
         bumped: decision.kind === 'bump',
       });
     }
-    return { taskId, providers, sessions };
+    await stores.sessions.updateDesiredMany(bumped, now);
+    return { taskId, providers, repositoryIds, sessions };
   }
 
   /**
@@ -75,22 +80,59 @@ export class ProviderRefreshService {
    * starting is caught up when it leaves starting (after CreateSession, or at agent_started), which
    * sees the bumped revision.
    */
+  /**
+   * Starts the pushes (their calls are on the wire when this returns) without waiting for agentctl:
+   * each session it pushed to is `dispatched`; what agentctl acknowledged is recorded on the session
+   * (`applied_revision`, a tools.changed event) when its answer comes, a failure as with push().
+   */
+  dispatch(plan: RefreshPlan): RefreshSummary {
+    const pushing = this.push(plan).catch((err: unknown) =>
+      this.deps.logger.error({ err, taskId: plan.taskId }, 'provider refresh failed'),
+    );
+    this.inFlight.add(pushing);
+    void pushing.finally(() => this.inFlight.delete(pushing));
+    const results = plan.sessions
+      .filter((session) => isSettledLive(session.state))
+      .map((session): SessionRefreshResult => ({
+        sessionId: session.sessionId,
+        status: session.bumped ? 'dispatched' : 'not_needed',
+        revision: session.revision,
+      }));
+    const dispatched = results.some((result) => result.status === 'dispatched');
+    return { status: dispatched ? 'dispatched' : 'not_needed', sessions: results };
+  }
+
+  /** Resolves once every dispatched push has been answered and recorded (shutdown waits for it). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   async push(plan: RefreshPlan): Promise<RefreshSummary> {
     const running = plan.sessions.filter((session) => isSettledLive(session.state));
-    const results = await Promise.all(running.map((session) => this.pushOne(session)));
+    const bumped = running.filter((session) => session.bumped);
+    const targets = bumped.map((session) => ({
+      session: session.placement,
+      providers: session.providers,
+      revision: session.revision,
+    }));
+    const pushed = new Map<string, SessionRefreshResult>();
+    for (const { retry, ...result } of await this.deps.pusher.syncMany(targets)) {
+      if (retry) this.deps.scheduler.schedule(result.sessionId);
+      pushed.set(result.sessionId, result);
+    }
+    const results = running.map(
+      (session): SessionRefreshResult =>
+        pushed.get(session.sessionId) ?? {
+          sessionId: session.sessionId,
+          status: 'not_needed',
+          revision: session.revision,
+        },
+    );
     const summary = summarizeRefresh(results);
     this.deps.logger.info(
       { taskId: plan.taskId, providers: plan.providers, status: summary.status },
       'providers refreshed',
     );
     return summary;
-  }
-
-  private async pushOne(session: PlannedSession): Promise<SessionRefreshResult> {
-    if (!session.bumped) return { sessionId: session.sessionId, status: 'not_needed', revision: session.revision };
-    const target = { session: session.placement, providers: session.providers, revision: session.revision };
-    const { retry, ...result } = await this.deps.pusher.sync(target);
-    if (retry) this.deps.scheduler.schedule(session.sessionId);
-    return result;
   }
 }

@@ -4,7 +4,8 @@ import { sameProviderSet } from './provider-set';
 // Pure rules of live provider refreshes: when a session's desired revision moves, what agentctl's
 // answer means for the backend's record, and how a batch's outcome is summarised.
 
-export const SESSION_REFRESH_STATUSES = ['applied', 'failed', 'not_needed'] as const;
+/** `dispatched`: pushed, not waited for (the REST default; the acknowledgement follows on the session). */
+export const SESSION_REFRESH_STATUSES = ['applied', 'failed', 'not_needed', 'dispatched'] as const;
 export type SessionRefreshStatus = (typeof SESSION_REFRESH_STATUSES)[number];
 /** A batch over several sessions can also be partly applied. */
 export type RefreshStatus = SessionRefreshStatus | 'partial';

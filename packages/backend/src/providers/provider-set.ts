@@ -16,9 +16,21 @@ export function providerSetOf(repositoryProviders: Iterable<string | null>): Pro
   return normalizeProviderSet(repositoryProviders);
 }
 
+/** The task's COMMITTED provider set and the attached repositories it comes from (attach order), in ONE query. */
+export async function loadAttachedSet(
+  stores: Stores,
+  taskId: string,
+): Promise<{ providers: ProviderSet; repositoryIds: string[] }> {
+  const attached = await stores.tasks.attachedRepositories(taskId);
+  return {
+    providers: providerSetOf(attached.map((a) => a.provider)),
+    repositoryIds: attached.map((a) => a.repositoryId),
+  };
+}
+
 /** The task's COMMITTED provider set: the union over every attached repository, in ONE query (the join). */
 export async function loadProviderSet(stores: Stores, taskId: string): Promise<ProviderSet> {
-  return providerSetOf((await stores.tasks.attachedRepositories(taskId)).map((a) => a.provider));
+  return (await loadAttachedSet(stores, taskId)).providers;
 }
 
 /** Two normalised sets are the same set exactly when they list the same providers in order. */

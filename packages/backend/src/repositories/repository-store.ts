@@ -66,7 +66,13 @@ export class RepositoryStore {
    * PostgreSQL, not only under SQLite's single writer.
    */
   async insertIfAbsent(repository: Repository): Promise<Repository> {
-    await this.db('repositories').insert(toRow(repository)).onConflict(['workspace_id', 'identity_key']).ignore();
+    const inserted: unknown[] = await this.db('repositories')
+      .insert(toRow(repository))
+      .onConflict(['workspace_id', 'identity_key'])
+      .ignore()
+      .returning('id');
+    // RETURNING answers a row only when this insert happened: no read back in the common case.
+    if (inserted.length > 0) return repository;
     const stored = await this.findByIdentity(repository.workspaceId, repository.identityKey);
     if (stored === undefined) throw new Error(`repository ${repository.identityKey} vanished after its insert`);
     return stored;

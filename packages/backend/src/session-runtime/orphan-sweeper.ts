@@ -44,15 +44,21 @@ export class OrphanSweeper {
   }
 
   /**
-   * Held by this agentctl but ended, unknown, or recorded on another agentctl (resumed elsewhere).
-   * StopSession goes to this agentctl, never to the one the row records.
+   * Held by this agentctl but ended, unknown, or recorded on another agentctl that is up (resumed
+   * elsewhere). One recorded on an agentctl that is gone is left alone: the repair on attach may be
+   * moving it here right now (it restores first, then records the new address). StopSession goes to
+   * this agentctl, never to the one the row records.
    */
   private async sweepOne({ endpoint, client }: ReachedAgentctl): Promise<string[]> {
     const stopped: string[] = [];
     for (const runtime of await client.listSessions()) {
       const sessionId = runtime.config.sessionId;
       const row = await this.deps.uow.read.sessions.findById(sessionId);
-      const elsewhere = row?.agentctlAddress != null && row.agentctlAddress !== endpoint.grpcAddress;
+      const recordedOn = row?.agentctlAddress ?? null;
+      const elsewhere =
+        recordedOn !== null &&
+        recordedOn !== endpoint.grpcAddress &&
+        this.deps.agentctls.ownerOf(recordedOn) !== undefined;
       if (row !== undefined && !isEnded(row.state) && !elsewhere) continue;
       if (await client.stopSession(sessionId)) stopped.push(sessionId);
     }

@@ -3,7 +3,6 @@ import type { TurnCancellation } from '../executors/agentctl-client';
 import { unknownExecutor } from '../executors/agentctl-directory';
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
-import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { newId } from '../store/row-values';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { AgentSession, LaunchSessionBody } from '../sessions/agent-session';
@@ -15,6 +14,8 @@ import { canResume, isLive } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../providers/provider-reconciler';
 import { type LaunchedSession, SessionStarter } from './session-starter';
+import { whileStarting } from '../cluster/launch-lease';
+import type { ClaimScope } from '../cluster/leases';
 import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';
 import { type ListSessionsQuery, listSessions } from './session-list';
@@ -37,7 +38,6 @@ export interface SessionServiceDeps {
   /** Cleans up a CreateSession (or StopSession) agentctl may still apply after the backend gave up on it. */
   orphans: { sweepSoon(): void };
   lanes: SessionLanes;
-  prompts: PromptKicker;
   runtimeSessions: RuntimeSessionControl;
   /** Ends the pending questions of stopped sessions (their held calls return). */
   questions: { endForSessions(sessionIds: readonly string[]): Promise<void> };
@@ -45,6 +45,8 @@ export interface SessionServiceDeps {
   recordArchived: (stores: Stores, taskId: string, now: string) => Promise<void>;
   /** Each task's workspace, the agent's cwd (undefined: none, the agent runs where agentctl does; tests only). */
   workspaces?: TaskWorkspaces;
+  /** Several replicas: a start holds the session's launch lease (cluster/launch-lease). */
+  claims?: ClaimScope;
   logger: Logger;
 }
 
@@ -62,25 +64,27 @@ export class SessionService {
     const task = await this.deps.uow.read.tasks.findById(taskId);
     const workspace = await prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, task, executor);
     const mcpToken = generateMcpToken();
-    const { session, config } = await this.deps.uow.transaction(async (stores) => {
-      const sessionId = newId();
-      const config = await loadLaunchConfig(stores, {
-        taskId,
-        sessionId,
-        surface: body.surface,
-        ownsTaskTitle: body.owns_task_title,
-        revision: 1,
-        mcpToken,
-        resumeAcpSessionId: null,
-        agentCwd: workspace.agentCwd,
+    const sessionId = newId();
+    return whileStarting(this.deps.claims, sessionId, async () => {
+      const { session, config } = await this.deps.uow.transaction(async (stores) => {
+        const config = await loadLaunchConfig(stores, {
+          taskId,
+          sessionId,
+          surface: body.surface,
+          ownsTaskTitle: body.owns_task_title,
+          revision: 1,
+          mcpToken,
+          resumeAcpSessionId: null,
+          agentCwd: workspace.agentCwd,
+        });
+        const session = this.newSession(config, mcpToken, executor);
+        await stores.sessions.insert(session);
+        return { session, config };
       });
-      const session = this.newSession(config, mcpToken, executor);
-      await stores.sessions.insert(session);
-      return { session, config };
+      return this.deps.lanes.run(session.id, () =>
+        this.starter.start(session, config, 'session launched', workspace.mount),
+      );
     });
-    return this.deps.lanes.run(session.id, () =>
-      this.starter.start(session, config, 'session launched', workspace.mount),
-    );
   }
 
   /**
@@ -90,45 +94,50 @@ export class SessionService {
    * drains.
    */
   resume(sessionId: string): Promise<LaunchedSession> {
-    return this.deps.lanes.run(sessionId, async () => {
-      const mcpToken = generateMcpToken();
-      const row = await this.require(sessionId, this.deps.uow.read.sessions);
-      const { workspaces, agentctls } = this.deps;
-      const task = await this.deps.uow.read.tasks.findById(row.taskId);
-      const workspace = await prepareSessionWorkspace(workspaces, agentctls, task, row.executor);
-      const now = this.deps.clock().toISOString();
-      const { session, config } = await this.deps.uow.transaction(async (stores) => {
-        const existing = await this.require(sessionId, stores.sessions);
-        if (!canResume(existing.state)) {
-          throw new AppError('failed_precondition', `session ${sessionId} is ${existing.state}; resume it once it ran`);
-        }
-        const config = await loadLaunchConfig(stores, {
-          taskId: existing.taskId,
-          sessionId,
-          surface: existing.surface,
-          ownsTaskTitle: existing.launchConfig.ownsTaskTitle,
-          revision: existing.revision + 1,
-          mcpToken,
-          resumeAcpSessionId: existing.acpSessionId,
-          agentCwd: workspace.agentCwd,
+    return this.deps.lanes.run(sessionId, () =>
+      whileStarting(this.deps.claims, sessionId, async () => {
+        const mcpToken = generateMcpToken();
+        const row = await this.require(sessionId, this.deps.uow.read.sessions);
+        const { workspaces, agentctls } = this.deps;
+        const task = await this.deps.uow.read.tasks.findById(row.taskId);
+        const workspace = await prepareSessionWorkspace(workspaces, agentctls, task, row.executor);
+        const now = this.deps.clock().toISOString();
+        const { session, config } = await this.deps.uow.transaction(async (stores) => {
+          const existing = await this.require(sessionId, stores.sessions);
+          if (!canResume(existing.state)) {
+            throw new AppError(
+              'failed_precondition',
+              `session ${sessionId} is ${existing.state}; resume it once it ran`,
+            );
+          }
+          const config = await loadLaunchConfig(stores, {
+            taskId: existing.taskId,
+            sessionId,
+            surface: existing.surface,
+            ownsTaskTitle: existing.launchConfig.ownsTaskTitle,
+            revision: existing.revision + 1,
+            mcpToken,
+            resumeAcpSessionId: existing.acpSessionId,
+            agentCwd: workspace.agentCwd,
+          });
+          const mcpTokenHash = sha256Hex(mcpToken);
+          await stores.promptQueue.failDispatched(sessionId, INTERRUPTED_BY_RESUME, now);
+          if (!(await stores.sessions.replaceForResume(existing, { config, mcpTokenHash, now }))) {
+            throw new AppError('failed_precondition', `session ${sessionId} changed while resuming; try again`);
+          }
+          const session: AgentSession = {
+            ...existing,
+            state: 'starting',
+            revision: config.revision,
+            launchConfig: redactLaunchConfig(config),
+            mcpTokenHash,
+            updatedAt: now,
+          };
+          return { session, config };
         });
-        const mcpTokenHash = sha256Hex(mcpToken);
-        await stores.promptQueue.failDispatched(sessionId, INTERRUPTED_BY_RESUME, now);
-        if (!(await stores.sessions.replaceForResume(existing, { config, mcpTokenHash, now }))) {
-          throw new AppError('failed_precondition', `session ${sessionId} changed while resuming; try again`);
-        }
-        const session: AgentSession = {
-          ...existing,
-          state: 'starting',
-          revision: config.revision,
-          launchConfig: redactLaunchConfig(config),
-          mcpTokenHash,
-          updatedAt: now,
-        };
-        return { session, config };
-      });
-      return this.starter.start(session, config, 'session resumed', workspace.mount);
-    });
+        return this.starter.start(session, config, 'session resumed', workspace.mount);
+      }),
+    );
   }
 
   async get(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {

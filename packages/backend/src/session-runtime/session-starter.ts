@@ -2,9 +2,9 @@ import { AppError, isAppError, type LaunchConfig, mcpPathFor } from '@kandev/pro
 import type { Agentctls } from '../executors/agentctls';
 import type { AgentctlEndpoint, WorkspaceMount } from '../executors/executor';
 import type { Logger } from '../logger';
-import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { AgentSession } from '../sessions/agent-session';
+import type { Acknowledged } from '../sessions/session-events';
 import type { RefreshScheduler } from '../providers/provider-reconciler';
 
 export interface SessionStarterDeps {
@@ -13,7 +13,6 @@ export interface SessionStarterDeps {
   agentctls: Agentctls;
   refreshes: RefreshScheduler;
   orphans: { sweepSoon(): void };
-  prompts: PromptKicker;
   logger: Logger;
 }
 
@@ -49,14 +48,16 @@ export class SessionStarter {
     const log = this.deps.logger.child({ sessionId: session.id, taskId: session.taskId });
     const now = () => this.deps.clock().toISOString();
     const sessions = this.deps.uow.read.sessions;
+    const hasAgent = config.agent !== null;
     let endpoint: AgentctlEndpoint;
+    let stored: AgentSession;
     try {
       const agentctl = await this.deps.agentctls.forLaunch(session, workspace);
       endpoint = agentctl.endpoint;
       await this.markStarting(session, endpoint, now());
       const created = await agentctl.client.createSession(config);
       const acknowledged = { revision: config.revision, providers: config.providers, toolNames: created.toolNames };
-      await sessions.recordAccepted(session.id, acknowledged, now());
+      stored = await this.recordAccepted(session, acknowledged, hasAgent, now());
     } catch (error) {
       const failure = isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
       await sessions.advanceCurrent(session.id, { kind: 'start_failed' }, now(), { lastError: failure.message });
@@ -65,8 +66,6 @@ export class SessionStarter {
       const message = `session ${session.id} could not start: ${failure.message}`;
       throw new AppError(failure.code, message, { session_id: session.id }, { cause: error });
     }
-    const hasAgent = config.agent !== null;
-    const waiting = await sessions.advanceCurrent(session.id, { kind: 'accepted', hasAgent }, now());
     log.info(
       {
         revision: config.revision,
@@ -76,13 +75,30 @@ export class SessionStarter {
       },
       event,
     );
-    const stored = (await sessions.findById(session.id)) ?? session;
-    if (waiting !== null) {
-      // A source batch committed while CreateSession was in flight bumped the desired revision.
-      if (stored.revision > config.revision) this.deps.refreshes.schedule(session.id);
-      void this.deps.prompts.kick(session.id);
+    // A source batch committed while CreateSession was in flight bumped the desired revision.
+    if (stored.state === 'waiting_for_input' && stored.revision > config.revision) {
+      this.deps.refreshes.schedule(session.id);
     }
     return { session: stored, config, mcpUrl: mcpUrlOf(endpoint, session.id) };
+  }
+
+  /**
+   * agentctl took the config: its acknowledgement and the state that follows (waiting for input without
+   * an agent; still starting until agent_started with one) in one transaction. Resolves the row as stored.
+   */
+  private recordAccepted(
+    session: AgentSession,
+    acknowledged: Acknowledged,
+    hasAgent: boolean,
+    now: string,
+  ): Promise<AgentSession> {
+    return this.deps.uow.transaction(async ({ sessions }) => {
+      await sessions.recordAccepted(session, acknowledged, now);
+      const current = await sessions.findById(session.id);
+      if (current === undefined) return session;
+      const state = await sessions.advance(current, { kind: 'accepted', hasAgent }, now);
+      return state === null ? current : { ...current, state, updatedAt: now };
+    });
   }
 
   /** created -> starting (launch) or still starting (resume), on the agentctl about to take it. */

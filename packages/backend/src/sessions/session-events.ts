@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import type { EventStore } from '../events/event-store';
+import type { EventStore, NewEvent } from '../events/event-store';
 import { parseJsonColumn } from '../store/row-values';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import type { Provider } from '@kandev/protocol';
@@ -62,33 +62,55 @@ export class SessionEventRecorder {
     });
   }
 
-  /** Keeps the tool list agentctl reported and records what changed (nothing when it did not). */
-  async toolList(id: string, acknowledged: Acknowledged, at: string): Promise<void> {
-    if (acknowledged.toolNames === undefined) return;
-    const row = await this.db('sessions').select('task_id').where({ id }).first<{ task_id: string } | undefined>();
-    if (row === undefined) return;
-    const kept = await this.db('session_tool_lists')
-      .select('tool_names')
-      .where({ session_id: id })
-      .first<{ tool_names: unknown } | undefined>();
-    const previous =
-      kept === undefined
-        ? []
-        : parseJsonColumn(ToolNamesColumnSchema, kept.tool_names, 'session_tool_lists.tool_names');
-    const next = [...new Set(acknowledged.toolNames)].sort();
-    const { added, removed } = toolListDiff(previous, next);
-    if (added.length === 0 && removed.length === 0 && kept !== undefined) return;
-    await this.db('session_tool_lists')
-      .insert({ session_id: id, tool_names: JSON.stringify(next) })
-      .onConflict('session_id')
-      .merge();
-    if (added.length === 0 && removed.length === 0) return;
-    await this.events.append({
-      type: 'tools.changed',
-      taskId: row.task_id,
-      sessionId: id,
-      data: { revision: acknowledged.revision, providers: [...acknowledged.providers], added, removed },
-      at,
-    });
+  /**
+   * Keeps the tool lists agentctl reported and records what changed (nothing where it did not), for
+   * sessions whose tasks the caller knows: one read, one upsert, one insert of events.
+   */
+  async toolLists(entries: readonly ToolListEntry[], at: string): Promise<void> {
+    const reported = entries.filter((entry) => entry.acknowledged.toolNames !== undefined);
+    const kept = new Map<string, string[]>();
+    for (const ids of chunks(reported.map((entry) => entry.id))) {
+      const rows = await this.db('session_tool_lists')
+        .select('session_id', 'tool_names')
+        .whereIn('session_id', ids)
+        .then((found: { session_id: string; tool_names: unknown }[]) => found);
+      for (const row of rows) {
+        kept.set(
+          row.session_id,
+          parseJsonColumn(ToolNamesColumnSchema, row.tool_names, 'session_tool_lists.tool_names'),
+        );
+      }
+    }
+    const upserts: { session_id: string; tool_names: string }[] = [];
+    const changed: NewEvent[] = [];
+    for (const { id, taskId, acknowledged } of reported) {
+      const previous = kept.get(id);
+      const next = [...new Set(acknowledged.toolNames)].sort();
+      const { added, removed } = toolListDiff(previous ?? [], next);
+      const same = added.length === 0 && removed.length === 0;
+      if (same && previous !== undefined) continue;
+      upserts.push({ session_id: id, tool_names: JSON.stringify(next) });
+      if (same) continue;
+      const data = { revision: acknowledged.revision, providers: [...acknowledged.providers], added, removed };
+      changed.push({ type: 'tools.changed', taskId, sessionId: id, data, at });
+    }
+    for (const rows of chunks(upserts)) {
+      await this.db('session_tool_lists').insert(rows).onConflict('session_id').merge();
+    }
+    await this.events.appendMany(changed);
   }
+}
+
+/** A session's acknowledged tool list, with its task. */
+export interface ToolListEntry {
+  id: string;
+  taskId: string;
+  acknowledged: Acknowledged;
+}
+
+/** Slices of at most 500: far below SQLite's 32,766 bound variables per statement. */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const sliced: T[][] = [];
+  for (let i = 0; i < items.length; i += size) sliced.push(items.slice(i, i + size));
+  return sliced;
 }

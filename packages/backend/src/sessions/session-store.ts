@@ -12,7 +12,14 @@ import {
 import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import { type AgentSession, type AgentSessionState, AgentSessionStateSchema } from './agent-session';
-import { type Acknowledged, SessionEventRecorder } from './session-events';
+import { type Acknowledged, SessionEventRecorder, type ToolListEntry } from './session-events';
+import {
+  acknowledgedColumns,
+  recordAppliedMany,
+  revisionsOf,
+  type SessionRevisions,
+  updateDesiredMany,
+} from './session-fan-out-writes';
 import {
   assertTransition,
   LIVE_SESSION_STATES,
@@ -81,14 +88,6 @@ export interface StateColumns {
   agentctlAddress?: string;
   acpSessionId?: string;
 }
-
-const acknowledgedColumns = (ack: Acknowledged, now: string) => ({
-  applied_revision: ack.revision,
-  applied_providers: JSON.stringify(ack.providers),
-  refresh_error: null,
-  refresh_attempts: 0,
-  refreshed_at: now,
-});
 
 export interface SessionListFilter {
   taskId?: string;
@@ -159,6 +158,20 @@ export class SessionStore {
       .whereIn('state', [...LIVE_SESSION_STATES])
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);
+  }
+
+  /** The id of the task's newest live session (listLive's last), without reading the others. */
+  async newestLiveId(taskId: string): Promise<string | undefined> {
+    const row = await this.db('sessions')
+      .select('id')
+      .where({ task_id: taskId })
+      .whereIn('state', [...LIVE_SESSION_STATES])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first<{ id: string } | undefined>();
+    return row?.id;
   }
 
   /** Every session of the task, newest first. */
@@ -256,17 +269,6 @@ export class SessionStore {
     return rows.map(fromRow);
   }
 
-  /** A new desired config (live update): revision and config move together. */
-  async updateDesired(id: string, config: LaunchConfig, now: string): Promise<void> {
-    await this.db('sessions')
-      .where({ id })
-      .update({
-        revision: config.revision,
-        launch_config: JSON.stringify(redactLaunchConfig(config)),
-        updated_at: now,
-      });
-  }
-
   /**
    * Resume: a rebuilt desired config with a fresh token, pending until agentctl takes it; the state
    * moves to starting by compare-and-set on the state the resume read (false: it moved on).
@@ -292,12 +294,16 @@ export class SessionStore {
   }
 
   /** agentctl accepted the whole config (launch or resume): it holds this revision now. */
-  async recordAccepted(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
+  async recordAccepted(
+    session: Pick<AgentSession, 'id' | 'taskId'>,
+    acknowledged: Acknowledged,
+    now: string,
+  ): Promise<void> {
     const updated = await this.db('sessions')
-      .where({ id })
+      .where({ id: session.id })
       .where('applied_revision', '<=', acknowledged.revision)
       .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now });
-    if (updated > 0) await this.recorder.toolList(id, acknowledged, now);
+    if (updated > 0) await this.recorder.toolLists([{ id: session.id, taskId: session.taskId, acknowledged }], now);
   }
 
   /**
@@ -305,7 +311,7 @@ export class SessionStore {
    * acknowledged revision; only while it is still live where the caller found it (compare-and-set).
    */
   async recordRestoredOn(
-    session: Pick<AgentSession, 'id' | 'state' | 'agentctlAddress'>,
+    session: Pick<AgentSession, 'id' | 'taskId' | 'state' | 'agentctlAddress'>,
     agentctlAddress: string,
     acknowledged: Acknowledged,
     now: string,
@@ -313,17 +319,24 @@ export class SessionStore {
     const updated = await this.db('sessions')
       .where({ id: session.id, state: session.state, agentctl_address: session.agentctlAddress })
       .update({ agentctl_address: agentctlAddress, ...acknowledgedColumns(acknowledged, now), updated_at: now });
-    if (updated > 0) await this.recorder.toolList(session.id, acknowledged, now);
+    if (updated > 0) await this.recorder.toolLists([{ id: session.id, taskId: session.taskId, acknowledged }], now);
     return updated > 0;
   }
 
-  /** agentctl acknowledged a revision; never moves the acknowledged revision backwards. */
-  async recordApplied(id: string, acknowledged: Acknowledged, now: string): Promise<void> {
-    const updated = await this.db('sessions')
-      .where({ id })
-      .where('applied_revision', '<=', acknowledged.revision)
-      .update({ ...acknowledgedColumns(acknowledged, now), updated_at: now });
-    if (updated > 0) await this.recorder.toolList(id, acknowledged, now);
+  /** Where each of these sessions stands (missing ids are gone): the pusher's one read per fan-out. */
+  revisionsOf(ids: readonly string[]): Promise<Map<string, SessionRevisions>> {
+    return revisionsOf(this.db, ids);
+  }
+
+  /** recordApplied for many sessions whose applied revision the caller read in this transaction. */
+  async recordAppliedMany(entries: readonly ToolListEntry[], now: string): Promise<void> {
+    await recordAppliedMany(this.db, entries, now);
+    await this.recorder.toolLists(entries, now);
+  }
+
+  /** New desired configs (a live update's revision bumps): each session's revision and config move together. */
+  updateDesiredMany(configs: readonly LaunchConfig[], now: string): Promise<void> {
+    return updateDesiredMany(this.db, configs, now);
   }
 
   /** A refresh did not land: the session keeps what agentctl last acknowledged. */

@@ -10,10 +10,14 @@ import { dialectOf } from './database';
  */
 const EVENT_ORDER_LOCK = 7_417_002;
 
-/** Takes the lock in `trx` on PostgreSQL (re-entrant within one transaction); nothing on SQLite. */
+/** Transactions that hold the lock: it is held to their end, so taking it again is a wasted round trip. */
+const holding = new WeakSet<Knex>();
+
+/** Takes the lock in `trx` on PostgreSQL (once per transaction); nothing on SQLite. */
 export async function lockEventOrder(trx: Knex): Promise<void> {
-  if (dialectOf(trx) !== 'postgres') return;
+  if (dialectOf(trx) !== 'postgres' || holding.has(trx)) return;
   await trx.raw('SELECT pg_advisory_xact_lock(?)', [EVENT_ORDER_LOCK]);
+  holding.add(trx);
 }
 
 /** Runs `write` under the lock: in the caller's transaction, or in a transaction of its own. */

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import knex, { type Knex } from 'knex';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
+import { cacheStatements } from './sqlite-statement-cache';
 
 export const DATABASE_FILE_NAME = 'kandev.sqlite3';
 
@@ -16,13 +17,19 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 interface PragmaConnection {
   pragma(statement: string, options?: { simple?: boolean }): unknown;
+  prepare(sql: string): unknown;
 }
 
 /** The knex instances this module opened: the checkpoint helpers are no-ops on any other database. */
 const sqliteDatabases = new WeakSet<Knex>();
 
 function isPragmaConnection(value: unknown): value is PragmaConnection {
-  return typeof value === 'object' && value !== null && typeof (value as PragmaConnection).pragma === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PragmaConnection).pragma === 'function' &&
+    typeof (value as PragmaConnection).prepare === 'function'
+  );
 }
 
 /**
@@ -33,6 +40,7 @@ function isPragmaConnection(value: unknown): value is PragmaConnection {
  *   nothing, a power loss or OS crash may lose the last commits (never corrupts the file).
  * - busy_timeout: wait for a lock instead of failing at once (SQLITE_BUSY_TIMEOUT_MS).
  * - foreign keys: SQLite enforces them only when asked.
+ * - compiled statements are kept per SQL text (store/sqlite-statement-cache.ts).
  * - secure_delete: zeroes the bytes a row update or delete frees, so a replaced value (a plaintext
  *   secret sealed at start, a rotated token) does not linger in free space inside the page. In WAL mode
  *   the older copies of a page stay in the -wal file until it is reset: `checkpointSqlite` truncates it
@@ -50,6 +58,7 @@ function prepareConnection(connection: unknown, done: (error: Error | null, conn
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
     connection.pragma('secure_delete = ON');
+    cacheStatements(connection);
     done(null, connection);
   } catch (error) {
     done(error instanceof Error ? error : new Error(String(error)), connection);

@@ -107,24 +107,22 @@ export class TaskService {
 
   /**
    * Appends the task's event with its REST view (as GET /api/tasks/:id shows it) in the caller's
-   * transaction. A caller that just computed the provider set passes it: the set is read once per batch.
+   * transaction. A caller that just wrote the task and recomputed its repositories passes them (`known`):
+   * they are read once per batch; only what it waits for is read here.
    */
   async recordEventWithin(
     stores: Stores,
     type: TaskEventType,
     id: string,
     at: string,
-    providers?: TaskDetails['providers'],
+    known?: Omit<TaskDetails, 'pendingAction'>,
   ): Promise<void> {
     let details: TaskDetails;
-    if (providers === undefined) {
+    if (known === undefined) {
       details = await this.readDetails(stores, id);
     } else {
-      const task = await stores.tasks.findById(id);
-      if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
       const actions = await this.deps.pendingActions(stores, [id], at);
-      const repositoryIds = (await stores.tasks.attachments(id)).map((a) => a.repositoryId);
-      details = { task, repositoryIds, providers, pendingAction: actions.get(id) ?? null };
+      details = { ...known, pendingAction: actions.get(id) ?? null };
     }
     await stores.events.append({ type, taskId: id, sessionId: null, data: { task: toTaskView(details) }, at });
   }

@@ -1,4 +1,6 @@
 import { isAppError, type RuntimeSessionState } from '@kandev/protocol';
+import { unlessStarting } from '../cluster/launch-lease';
+import type { ClaimScope } from '../cluster/leases';
 import type { Agentctls } from '../executors/agentctls';
 import type { Logger } from '../logger';
 import type { PromptDrainer } from './prompt-drainer';
@@ -21,6 +23,8 @@ export interface BootReconcilerDeps {
   lanes: SessionLanes;
   drainer: Pick<PromptDrainer, 'kick' | 'redeliver'>;
   logger: Logger;
+  /** Several replicas: sessions another replica is starting now are left to it (cluster/launch-lease). */
+  claims?: ClaimScope;
 }
 
 export interface BootReconcileSummary {
@@ -50,14 +54,20 @@ export class BootReconciler {
     const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [], restorable: [] };
     const sessions = this.deps.uow.read.sessions;
     for (const session of await sessions.listByStates(['created'])) {
-      const failed = await this.deps.lanes.run(session.id, () =>
-        sessions.advanceCurrent(session.id, { kind: 'start_failed' }, this.now(), { lastError: NEVER_STARTED_REASON }),
-      );
-      if (failed !== null) summary.failed.push(session.id);
+      await unlessStarting(this.deps.claims, session.id, async () => {
+        const failed = await this.deps.lanes.run(session.id, () =>
+          sessions.advanceCurrent(session.id, { kind: 'start_failed' }, this.now(), {
+            lastError: NEVER_STARTED_REASON,
+          }),
+        );
+        if (failed !== null) summary.failed.push(session.id);
+      });
     }
     try {
       for (const session of await sessions.listByStates(LIVE_SESSION_STATES)) {
-        await this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary));
+        const reconcile = () => this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary));
+        if (session.state === 'starting') await unlessStarting(this.deps.claims, session.id, reconcile);
+        else await reconcile();
       }
     } catch (error) {
       summary.aborted = error instanceof Error ? error.message : String(error);
@@ -67,6 +77,18 @@ export class BootReconciler {
     const idle = await sessions.listByStates(['waiting_for_input']);
     await Promise.all(idle.map((session) => this.deps.drainer.kick(session.id)));
     this.deps.logger.info({ ...summary, kicked: idle.length }, 'sessions reconciled with agentctl');
+    return summary;
+  }
+
+  /**
+   * One live session against agentctl now, on its lane, as at boot (the turn sweep of several
+   * replicas); then its queue is kicked if it idles. Throws when agentctl cannot be asked.
+   */
+  async reconcileOne(sessionId: string): Promise<BootReconcileSummary> {
+    const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [], restorable: [] };
+    await this.deps.lanes.run(sessionId, () => this.reconcile(sessionId, summary));
+    const session = await this.deps.uow.read.sessions.findById(sessionId);
+    if (session?.state === 'waiting_for_input') await this.deps.drainer.kick(sessionId);
     return summary;
   }
 
@@ -151,7 +173,7 @@ export class BootReconciler {
         providers: held.config.providers,
         toolNames: held.toolNames,
       };
-      await stores.sessions.recordAccepted(session.id, acknowledged, now);
+      await stores.sessions.recordAccepted(session, acknowledged, now);
       const acp = held.agent.acpSessionId;
       if (acp !== null) await stores.sessions.recordAcpSession(session.id, acp, now);
       const hasAgent = session.launchConfig.agent !== null;

@@ -140,9 +140,8 @@ export class PromptDrainer implements PromptKicker {
         const inFlight = (await stores.promptQueue.findDispatched(sessionId)) !== undefined;
         const idle = session.state === 'waiting_for_input' && hasAgent && !inFlight;
         const gateReason = idle ? await this.gate.heldBecause(stores, session) : null;
-        const live = await stores.sessions.listLive(session.taskId);
-        const newest = live[live.length - 1]?.id === sessionId;
         // Read even behind a closed gate: a parent's answer (first in line) passes it.
+        const newest = idle && (await stores.sessions.newestLiveId(session.taskId)) === sessionId;
         const next = idle ? await stores.promptQueue.nextQueued(session, newest) : undefined;
         const decision = decideDrain({ session: { state: session.state, hasAgent }, inFlight, gateReason, next });
         if (decision.kind === 'hold') {

@@ -9,6 +9,7 @@ import type { RefreshScheduler } from '../providers/provider-reconciler';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { BootReconciler } from './boot-reconcile';
 import { SessionEventHandler } from './session-event-handler';
+import { TurnSweeper } from './turn-sweeper';
 
 export interface TurnRuntimeDeps {
   uow: UnitOfWork;
@@ -22,7 +23,10 @@ export interface TurnRuntimeDeps {
   logger: Logger;
   random?: () => number;
   metrics?: PromptDrainerDeps['metrics'];
-  /** Several replicas: drains are claimed per session (PromptDrainerDeps.claims). */
+  /**
+   * Several replicas: drains are claimed per session (PromptDrainerDeps.claims), and turns a dead
+   * replica left waiting are swept every `retryMs` once they waited a lease's TTL (TurnSweeper).
+   */
   claims?: PromptDrainerDeps['claims'];
 }
 
@@ -60,14 +64,27 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     lanes,
     drainer,
     logger: logger.child({ component: 'boot-reconcile' }),
+    claims: deps.claims,
   });
+  const claims = deps.claims;
+  const sweeper =
+    claims === undefined
+      ? undefined
+      : new TurnSweeper({
+          ...{ uow, clock, agentctls, reconciler: boot, claims },
+          ...{ intervalMs: claims.retryMs, staleMs: claims.ttlMs },
+          logger: logger.child({ component: 'turn-sweeper' }),
+        });
   return {
     lanes,
     drainer,
     events,
     boot,
-    /** No more re-sends; waits for the work already on the lanes. */
+    /** Several replicas only: the sweep of turns a dead replica left waiting. */
+    sweeper,
+    /** No more re-sends or sweeps; waits for the work already on the lanes. */
     async stop(): Promise<void> {
+      await sweeper?.stop();
       drainer.stop();
       await lanes.idle();
     },

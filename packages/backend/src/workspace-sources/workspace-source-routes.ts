@@ -9,6 +9,7 @@ import {
   toAddedSourceView,
   toRefreshView,
   WorkspaceSourceParamsSchema,
+  WorkspaceSourceQuerySchema,
 } from './workspace-source';
 import type { WorkspaceSourceService } from './workspace-source-service';
 
@@ -16,8 +17,9 @@ export function createWorkspaceSourceRoutes(sources: WorkspaceSourceService): Ro
   const router = Router();
   router.post('/api/tasks/:id/workspace-sources', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    const { wait } = parseInput(WorkspaceSourceQuerySchema, req.query, 'query');
     const body = parseInput(AddWorkspaceSourcesBodySchema, req.body, 'request body');
-    const batch = await sources.add(id, body);
+    const batch = await sources.add(id, body, wait);
     const view: SourceBatchView = {
       task_id: batch.taskId,
       batch_id: batch.batchId,
@@ -29,7 +31,8 @@ export function createWorkspaceSourceRoutes(sources: WorkspaceSourceService): Ro
   });
   router.delete('/api/tasks/:id/workspace-sources/:repository_id', async (req, res) => {
     const params = parseInput(WorkspaceSourceParamsSchema, req.params, 'path');
-    const removal = await sources.remove(params.id, params.repository_id);
+    const { wait } = parseInput(WorkspaceSourceQuerySchema, req.query, 'query');
+    const removal = await sources.remove(params.id, params.repository_id, wait);
     const view: SourceRemovalView = {
       task_id: removal.taskId,
       removed: toRepositoryView(removal.removed),

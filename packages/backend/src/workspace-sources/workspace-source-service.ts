@@ -11,13 +11,19 @@ import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Task, TaskAttachment } from '../tasks/task';
 import { type AddWorkspaceSourcesBody, planBatch, type WorkspaceSource } from './workspace-source';
 
+/**
+ * What a change's answer waits for: `applied` (agentctl's answers, recorded) or `dispatched` (the
+ * pushes sent; ADR 2026-12-02-rest-answers-after-dispatch).
+ */
+export type RefreshWait = 'applied' | 'dispatched';
+
 export interface WorkspaceSourceServiceDeps {
   uow: UnitOfWork;
   clock: () => Date;
   repositories: RepositoryService;
   refresh: ProviderRefreshService;
-  /** task.updated (its repositories and providers moved) in the batch's transaction. */
-  recordTaskUpdated: (stores: Stores, taskId: string, now: string, providers: readonly Provider[]) => Promise<void>;
+  /** task.updated (its repositories and providers moved) in the batch's transaction; `task` as written. */
+  recordTaskUpdated: (stores: Stores, task: Task, now: string, plan: RefreshPlan) => Promise<void>;
   /** After a batch committed: checks out the new sources in the task's workspace, when it has one. */
   workspaces?: { refresh(taskId: string): Promise<unknown> };
   logger: Logger;
@@ -65,7 +71,7 @@ function invalidSources(issues: { path: string; message: string }[]): AppError {
 export class WorkspaceSourceService {
   constructor(private readonly deps: WorkspaceSourceServiceDeps) {}
 
-  async add(taskId: string, body: AddWorkspaceSourcesBody): Promise<SourceBatch> {
+  async add(taskId: string, body: AddWorkspaceSourcesBody, wait: RefreshWait = 'applied'): Promise<SourceBatch> {
     const sources = this.prepare(body.sources);
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(async (stores) => {
@@ -85,10 +91,10 @@ export class WorkspaceSourceService {
       await stores.tasks.attachRepositories(taskId, toAttach, { batchId, createdAt: now });
       await stores.tasks.update(taskId, { updatedAt: now });
       const plan = await this.deps.refresh.plan(stores, taskId, now);
-      await this.deps.recordTaskUpdated(stores, taskId, now, plan.providers);
+      await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, plan);
       return { batchId, toAttach, resolved, providers: plan.providers, plan };
     });
-    const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.deps.refresh.push(committed.plan);
+    const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.refresh(committed.plan, wait);
     if (committed.batchId !== null) await this.checkOutAdded(taskId);
     const added = committed.toAttach.map((attachment) => ({
       repository: committed.resolved.repositories.get(attachment.repositoryId) as Repository,
@@ -99,6 +105,10 @@ export class WorkspaceSourceService {
       'sources added',
     );
     return { taskId, batchId: committed.batchId, added, providers: committed.providers, refresh };
+  }
+
+  private refresh(plan: RefreshPlan, wait: RefreshWait): Promise<RefreshSummary> {
+    return wait === 'applied' ? this.deps.refresh.push(plan) : Promise.resolve(this.deps.refresh.dispatch(plan));
   }
 
   /**
@@ -117,22 +127,22 @@ export class WorkspaceSourceService {
    * Detaches one repository; the provider set shrinks the same way (404 when it was not attached). Its
    * folder in the task workspace is left as it is, no longer managed (docs/workspaces.md).
    */
-  async remove(taskId: string, repositoryId: string): Promise<SourceRemoval> {
+  async remove(taskId: string, repositoryId: string, wait: RefreshWait = 'applied'): Promise<SourceRemoval> {
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(
       async (stores): Promise<{ removed: Repository; plan: RefreshPlan }> => {
-        await requireTask(stores, taskId);
+        const task = await requireTask(stores, taskId);
         const removed = await stores.repositories.findById(repositoryId);
         if (removed === undefined || !(await stores.tasks.detachRepository(taskId, repositoryId))) {
           throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
         }
         await stores.tasks.update(taskId, { updatedAt: now });
         const plan = await this.deps.refresh.plan(stores, taskId, now);
-        await this.deps.recordTaskUpdated(stores, taskId, now, plan.providers);
+        await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, plan);
         return { removed, plan };
       },
     );
-    const refresh = await this.deps.refresh.push(committed.plan);
+    const refresh = await this.refresh(committed.plan, wait);
     this.deps.logger.info({ taskId, repositoryId, refresh: refresh.status }, 'source removed');
     return { taskId, removed: committed.removed, providers: committed.plan.providers, refresh };
   }

@@ -43,6 +43,11 @@ export const AddWorkspaceSourcesBodySchema = z
   .strict();
 export type AddWorkspaceSourcesBody = z.infer<typeof AddWorkspaceSourcesBodySchema>;
 
+/** `?wait=`: what the answer of a change waits for (ADR 2026-12-02-rest-answers-after-dispatch). */
+export const WorkspaceSourceQuerySchema = z
+  .object({ wait: z.enum(['dispatched', 'applied']).default('dispatched') })
+  .strict();
+
 export const WorkspaceSourceParamsSchema = z.object({ id: IdSchema, repository_id: IdSchema }).strict();
 
 /**

@@ -22,6 +22,7 @@ import type { PermissionOption as _kandev_agentctl_v1_PermissionOption, Permissi
 import type { PermissionRequest as _kandev_agentctl_v1_PermissionRequest, PermissionRequest__Output as _kandev_agentctl_v1_PermissionRequest__Output } from './kandev/agentctl/v1/PermissionRequest';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from './kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from './kandev/agentctl/v1/PromptResponse';
+import type { ProvidersHeld as _kandev_agentctl_v1_ProvidersHeld, ProvidersHeld__Output as _kandev_agentctl_v1_ProvidersHeld__Output } from './kandev/agentctl/v1/ProvidersHeld';
 import type { RestoreSessionRequest as _kandev_agentctl_v1_RestoreSessionRequest, RestoreSessionRequest__Output as _kandev_agentctl_v1_RestoreSessionRequest__Output } from './kandev/agentctl/v1/RestoreSessionRequest';
 import type { SessionEvent as _kandev_agentctl_v1_SessionEvent, SessionEvent__Output as _kandev_agentctl_v1_SessionEvent__Output } from './kandev/agentctl/v1/SessionEvent';
 import type { SessionState as _kandev_agentctl_v1_SessionState, SessionState__Output as _kandev_agentctl_v1_SessionState__Output } from './kandev/agentctl/v1/SessionState';
@@ -36,6 +37,10 @@ import type { ToolOutput as _kandev_agentctl_v1_ToolOutput, ToolOutput__Output a
 import type { TurnEnded as _kandev_agentctl_v1_TurnEnded, TurnEnded__Output as _kandev_agentctl_v1_TurnEnded__Output } from './kandev/agentctl/v1/TurnEnded';
 import type { TurnRecord as _kandev_agentctl_v1_TurnRecord, TurnRecord__Output as _kandev_agentctl_v1_TurnRecord__Output } from './kandev/agentctl/v1/TurnRecord';
 import type { TurnStarted as _kandev_agentctl_v1_TurnStarted, TurnStarted__Output as _kandev_agentctl_v1_TurnStarted__Output } from './kandev/agentctl/v1/TurnStarted';
+import type { UpdateFailure as _kandev_agentctl_v1_UpdateFailure, UpdateFailure__Output as _kandev_agentctl_v1_UpdateFailure__Output } from './kandev/agentctl/v1/UpdateFailure';
+import type { UpdateProvidersBatchRequest as _kandev_agentctl_v1_UpdateProvidersBatchRequest, UpdateProvidersBatchRequest__Output as _kandev_agentctl_v1_UpdateProvidersBatchRequest__Output } from './kandev/agentctl/v1/UpdateProvidersBatchRequest';
+import type { UpdateProvidersBatchResponse as _kandev_agentctl_v1_UpdateProvidersBatchResponse, UpdateProvidersBatchResponse__Output as _kandev_agentctl_v1_UpdateProvidersBatchResponse__Output } from './kandev/agentctl/v1/UpdateProvidersBatchResponse';
+import type { UpdateProvidersBatchResult as _kandev_agentctl_v1_UpdateProvidersBatchResult, UpdateProvidersBatchResult__Output as _kandev_agentctl_v1_UpdateProvidersBatchResult__Output } from './kandev/agentctl/v1/UpdateProvidersBatchResult';
 import type { UpdateProvidersRequest as _kandev_agentctl_v1_UpdateProvidersRequest, UpdateProvidersRequest__Output as _kandev_agentctl_v1_UpdateProvidersRequest__Output } from './kandev/agentctl/v1/UpdateProvidersRequest';
 import type { UpdateProvidersResponse as _kandev_agentctl_v1_UpdateProvidersResponse, UpdateProvidersResponse__Output as _kandev_agentctl_v1_UpdateProvidersResponse__Output } from './kandev/agentctl/v1/UpdateProvidersResponse';
 
@@ -71,6 +76,7 @@ export interface ProtoGrpcType {
         PromptRequest: MessageTypeDefinition<_kandev_agentctl_v1_PromptRequest, _kandev_agentctl_v1_PromptRequest__Output>
         PromptResponse: MessageTypeDefinition<_kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptResponse__Output>
         Provider: EnumTypeDefinition
+        ProvidersHeld: MessageTypeDefinition<_kandev_agentctl_v1_ProvidersHeld, _kandev_agentctl_v1_ProvidersHeld__Output>
         QuestionCapability: EnumTypeDefinition
         RestoreSessionRequest: MessageTypeDefinition<_kandev_agentctl_v1_RestoreSessionRequest, _kandev_agentctl_v1_RestoreSessionRequest__Output>
         SessionEvent: MessageTypeDefinition<_kandev_agentctl_v1_SessionEvent, _kandev_agentctl_v1_SessionEvent__Output>
@@ -88,7 +94,11 @@ export interface ProtoGrpcType {
         TurnRecord: MessageTypeDefinition<_kandev_agentctl_v1_TurnRecord, _kandev_agentctl_v1_TurnRecord__Output>
         TurnStarted: MessageTypeDefinition<_kandev_agentctl_v1_TurnStarted, _kandev_agentctl_v1_TurnStarted__Output>
         TurnStatus: EnumTypeDefinition
+        UpdateFailure: MessageTypeDefinition<_kandev_agentctl_v1_UpdateFailure, _kandev_agentctl_v1_UpdateFailure__Output>
         UpdateOutcome: EnumTypeDefinition
+        UpdateProvidersBatchRequest: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersBatchRequest, _kandev_agentctl_v1_UpdateProvidersBatchRequest__Output>
+        UpdateProvidersBatchResponse: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersBatchResponse, _kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>
+        UpdateProvidersBatchResult: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersBatchResult, _kandev_agentctl_v1_UpdateProvidersBatchResult__Output>
         UpdateProvidersRequest: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersRequest, _kandev_agentctl_v1_UpdateProvidersRequest__Output>
         UpdateProvidersResponse: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersResponse, _kandev_agentctl_v1_UpdateProvidersResponse__Output>
       }

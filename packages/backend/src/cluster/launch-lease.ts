@@ -1,0 +1,36 @@
+import { AppError } from '@kandev/protocol';
+import { type ClaimScope, withClaim } from './leases';
+
+/**
+ * Several replicas: a launch or resume holds `launch:<session>` from before its row is written until
+ * agentctl took the session, so another replica's boot reconcile leaves alone a session being started
+ * (it would fail it as never started, or as lost). The lease outlives any sane start; a dead starter's
+ * lease is free at once where replicas keep presence (PostgreSQL), else once it expires.
+ */
+export const LAUNCH_LEASE_MS = 10 * 60_000;
+
+function launchLeaseName(sessionId: string): string {
+  return `launch:${sessionId}`;
+}
+
+/** Runs `start` holding the session's launch lease (one replica: just runs it). */
+export async function whileStarting<T>(
+  claims: ClaimScope | undefined,
+  sessionId: string,
+  start: () => Promise<T>,
+): Promise<T> {
+  if (claims === undefined) return start();
+  const outcome = await withClaim(claims.claims, launchLeaseName(sessionId), LAUNCH_LEASE_MS, start);
+  if (!outcome.ran) throw new AppError('failed_precondition', `session ${sessionId} is being started already`);
+  return outcome.value;
+}
+
+/** Runs `work` (boot reconcile of a session not started yet) unless a replica is starting it now. */
+export async function unlessStarting(
+  claims: ClaimScope | undefined,
+  sessionId: string,
+  work: () => Promise<void>,
+): Promise<void> {
+  if (claims === undefined) return work();
+  await withClaim(claims.claims, launchLeaseName(sessionId), claims.ttlMs, work);
+}

@@ -1,0 +1,97 @@
+// The daemons of the live-update benchmark: one real backend (packages/backend/dist/main.js) with its own
+// local agentctl on 127.0.0.1, every port chosen by the OS, on a fresh data dir, with its database on the
+// embedded SQLite file or on a throwaway PostgreSQL cluster (scripts/pg-cluster.mjs: fsync off,
+// synchronous_commit off, as SQLite's synchronous=NORMAL: neither measures the disk's flush).
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { readReadyLine, signalPid } from './bench-processes.mjs';
+import { Api } from './live-update-clients.mjs';
+import { embeddedBackendEnv } from '../lib/embedded-backend-env.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const BACKEND_MAIN = join(root, 'packages/backend/dist/main.js');
+const PG_CLUSTER = join(root, 'scripts/pg-cluster.mjs');
+const START_TIMEOUT_MS = 30_000;
+
+/** Whether Debian's PostgreSQL server binaries are installed (what pg-cluster.mjs needs). */
+export function postgresInstalled() {
+  if (!existsSync('/usr/lib/postgresql')) return false;
+  try {
+    return execFileSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/initdb'], { encoding: 'utf8' }).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A throwaway cluster, stopped and removed by the scope's cleanup; resolves its URL. */
+function startPostgres(scope) {
+  // Made by pg-cluster.mjs itself: as root it hands the directory to the postgres user.
+  const dir = join(tmpdir(), `kandev-bench-pg-${process.pid}-${Date.now()}`);
+  const url = execFileSync(process.execPath, [PG_CLUSTER, 'start', dir], { encoding: 'utf8' }).trim();
+  scope.cleanups.push(() => execFileSync(process.execPath, [PG_CLUSTER, 'stop', dir], { stdio: 'ignore' }));
+  return url;
+}
+
+/** Lines of a log file (agentctl's, in the data dir) at warn level or above: pino levels 40+. */
+function warnLines(lines) {
+  return lines.filter((line) => {
+    try {
+      return JSON.parse(line).level >= 40;
+    } catch {
+      return line.trim().length > 0;
+    }
+  });
+}
+
+/**
+ * The backend on a fresh data dir (and database) with its own local agentctl; resolves once it printed
+ * its ready line. `database`: 'sqlite' or 'postgres'. MCP connection limits are raised for the fan-out.
+ */
+export async function startBackend(scope, { database, sessions }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kandev-bench-'));
+  scope.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const databaseEnv = database === 'postgres' ? { KANDEV_DATABASE_URL: startPostgres(scope) } : {};
+  const child = spawn(process.execPath, [BACKEND_MAIN], {
+    cwd: root,
+    env: embeddedBackendEnv(dataDir, {
+      KANDEV_MCP_MAX_CONNECTIONS: String(Math.max(1024, 2 * sessions + 16)),
+      ...databaseEnv,
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  scope.children.add(child);
+  // Registered before the ready line: SIGTERM (not the exit handler's SIGKILL) makes it stop its agentctl.
+  scope.cleanups.push(async () => {
+    await scope.stopChild(child);
+    for (const pid of scope.pids) signalPid(pid, 'SIGKILL');
+  });
+  // LOG_LEVEL=warn: every stderr line is a warning or an error.
+  const stderr = { lines: [], total: 0 };
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    stderr.total += 1;
+    stderr.lines.push(line);
+    if (stderr.lines.length > 50) stderr.lines.shift();
+  });
+  const agentctlLog = () => {
+    const file = join(dataDir, 'agentctl.log');
+    return existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+  };
+  const logs = () =>
+    `backend stderr (last lines):\n${stderr.lines.join('\n')}\nagentctl.log (last lines):\n` +
+    agentctlLog().slice(-30).join('\n');
+  const ready = await readReadyLine(child, START_TIMEOUT_MS).catch((err) => {
+    throw new Error(`backend: ${err.message}\n${logs()}`, { cause: err });
+  });
+  if (Number.isSafeInteger(ready.agentctl?.pid)) scope.pids.add(ready.agentctl.pid);
+  return {
+    url: ready.url,
+    api: new Api(ready.url, readFileSync(ready.apiTokenFile, 'utf8').trim()),
+    logs,
+    /** Warnings and errors so far: backend stderr lines and agentctl.log lines at warn or above. */
+    warnings: () => ({ backend: stderr.total, agentctl: warnLines(agentctlLog()).length }),
+  };
+}
