@@ -83,6 +83,9 @@ export async function createInProcessBackend(cleanup: Cleanup, options: InProces
     },
   );
   cleanup.defer(() => backend.stop());
+  // As start() does first: on PostgreSQL this replica's presence is visible before it claims anything,
+  // else another replica would take its fresh leases as a gone owner's (lease-store ownerGone).
+  await backend.signals.ready();
   return { db, dataDir, logger, backend };
 }
 

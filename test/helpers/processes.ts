@@ -95,7 +95,8 @@ export async function startDaemon<Ready>(
   });
   const logs = captureLines(child);
   cleanup.defer(() => stopProcess(child, { graceMs: 5_000 }));
-  const ready = await readReadyLine<Ready>(child, options.timeoutMs ?? 15_000, logs);
+  // Only bounds a hang: a daemon starting beside a full CI run has taken more than 15 s.
+  const ready = await readReadyLine<Ready>(child, options.timeoutMs ?? 45_000, logs);
   return { child, ready, logs };
 }
 

@@ -83,7 +83,6 @@ describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
         config: { apiToken: { token: TOKEN, source: 'the test' } },
         ...extra,
       });
-      await backend.signals.ready();
       return backend;
     };
     const timer = options.listenerTimer;

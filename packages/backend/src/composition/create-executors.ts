@@ -43,7 +43,7 @@ function localExecutor(config: Config, logger: Logger): LocalProcessExecutor {
     passEnv: config.agentctl.passEnv,
     logFile: join(config.dataDir, AGENTCTL_LOG_FILE),
     stateFile: join(config.dataDir, AGENTCTL_STATE_FILE),
-    startTimeoutMs: 15_000,
+    startTimeoutMs: 30_000, // as KANDEV_DOCKER_START_TIMEOUT_MS: a loaded host starts processes slowly
     stopGraceMs: Math.max(1, Math.floor(config.shutdownTimeoutMs / 2)),
     toolCallTimeoutMs: config.agentctl.toolCallTimeoutMs,
     logger,

@@ -12,10 +12,10 @@ const OTHER_UP = 'up:1';
 const GONE = 'gone:1';
 
 /** This agentctl holds one runtime session per row; `OTHER_UP` is another agentctl up, `GONE` is not. */
-function sweeperOver(rows: Partial<AgentSession>[]) {
+function sweeperOver(rows: Partial<AgentSession>[], listed: Promise<void> = Promise.resolve()) {
   const stopped: string[] = [];
   const client = {
-    listSessions: () => Promise.resolve(rows.map((row) => ({ config: { sessionId: row.id } }))),
+    listSessions: () => listed.then(() => rows.map((row) => ({ config: { sessionId: row.id } }))),
     stopSession: (id: string) => {
       stopped.push(id);
       return Promise.resolve(true);
@@ -50,5 +50,24 @@ describe('OrphanSweeper', () => {
     ]);
     expect(await sweeper.sweep()).toEqual(['ended', 'resumed-elsewhere']);
     expect(stopped).toEqual(['ended', 'resumed-elsewhere']);
+  });
+
+  test('stop waits for the pass under way; no pass starts after it', async () => {
+    let list!: () => void;
+    const listed = new Promise<void>((resolve) => (list = resolve));
+    const { sweeper, stopped } = sweeperOver(
+      [{ id: 'ended', state: 'failed', agentctlAddress: HERE.grpcAddress }],
+      listed,
+    );
+    const pass = sweeper.sweep();
+    let stoppedSweeper = false;
+    const stopping = sweeper.stop().then(() => (stoppedSweeper = true));
+    await Promise.resolve();
+    expect(stoppedSweeper).toBe(false);
+    list();
+    await stopping;
+    expect(await pass).toEqual(['ended']);
+    expect(await sweeper.sweep()).toEqual([]);
+    expect(stopped).toEqual(['ended']);
   });
 });

@@ -22,11 +22,24 @@ export interface OrphanSweeperDeps {
  */
 export class OrphanSweeper {
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<string[]>>();
+  private stopping = false;
 
   constructor(private readonly deps: OrphanSweeperDeps) {}
 
-  /** One pass over what every agentctl up holds; resolves the ids it stopped. */
+  /** One pass over what every agentctl up holds; resolves the ids it stopped (none once stopping). */
   async sweep(): Promise<string[]> {
+    if (this.stopping) return [];
+    const pass = this.sweepAll();
+    this.running.add(pass);
+    try {
+      return await pass;
+    } finally {
+      this.running.delete(pass);
+    }
+  }
+
+  private async sweepAll(): Promise<string[]> {
     const stopped: string[] = [];
     for (const agentctl of this.deps.agentctls.up()) {
       stopped.push(...(await this.sweepClaimed(agentctl)));
@@ -77,8 +90,11 @@ export class OrphanSweeper {
     }
   }
 
-  stop(): void {
+  /** No new pass starts; resolves once the passes under way ended (before the agentctl clients close). */
+  async stop(): Promise<void> {
+    this.stopping = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    await Promise.allSettled([...this.running]);
   }
 }
