@@ -40,11 +40,16 @@ export interface ProviderRefreshServiceDeps {
   logger: Logger;
 }
 
+/** The plan's sessions a push goes to: settled ones (running or waiting for input). */
+function settled(plan: RefreshPlan): PlannedSession[] {
+  return plan.sessions.filter((session) => isSettledLive(session.state));
+}
+
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
- * after the commit, one UpdateProvidersBatch per agentctl for the settled ones. A failed push keeps agentctl's
- * older, smaller set (fail closed) and hands the session to the reconciler.
+ * after the commit, one UpdateProvidersBatch per agentctl for the settled ones. A failed push keeps
+ * agentctl's older, smaller set (fail closed) and hands the session to the reconciler.
  */
 export class ProviderRefreshService {
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -76,11 +81,6 @@ export class ProviderRefreshService {
   }
 
   /**
-   * Call after the commit. Settled sessions only (running or waiting for input): a session still
-   * starting is caught up when it leaves starting (after CreateSession, or at agent_started), which
-   * sees the bumped revision.
-   */
-  /**
    * Starts the pushes (their calls are on the wire when this returns) without waiting for agentctl:
    * each session it pushed to is `dispatched`; what agentctl acknowledged is recorded on the session
    * (`applied_revision`, a tools.changed event) when its answer comes, a failure as with push().
@@ -91,13 +91,11 @@ export class ProviderRefreshService {
     );
     this.inFlight.add(pushing);
     void pushing.finally(() => this.inFlight.delete(pushing));
-    const results = plan.sessions
-      .filter((session) => isSettledLive(session.state))
-      .map((session): SessionRefreshResult => ({
-        sessionId: session.sessionId,
-        status: session.bumped ? 'dispatched' : 'not_needed',
-        revision: session.revision,
-      }));
+    const results = settled(plan).map((session): SessionRefreshResult => ({
+      sessionId: session.sessionId,
+      status: session.bumped ? 'dispatched' : 'not_needed',
+      revision: session.revision,
+    }));
     const dispatched = results.some((result) => result.status === 'dispatched');
     return { status: dispatched ? 'dispatched' : 'not_needed', sessions: results };
   }
@@ -107,8 +105,13 @@ export class ProviderRefreshService {
     await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * Call after the commit. Settled sessions only (running or waiting for input): a session still
+   * starting is caught up when it leaves starting (after CreateSession, or at agent_started), which
+   * sees the bumped revision.
+   */
   async push(plan: RefreshPlan): Promise<RefreshSummary> {
-    const running = plan.sessions.filter((session) => isSettledLive(session.state));
+    const running = settled(plan);
     const bumped = running.filter((session) => session.bumped);
     const targets = bumped.map((session) => ({
       session: session.placement,

@@ -1,4 +1,4 @@
-import { AppError, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
+import { AppError, type LaunchConfig, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
 import type { TurnCancellation } from '../executors/agentctl-client';
 import { unknownExecutor } from '../executors/agentctl-directory';
 import type { Agentctls } from '../executors/agentctls';
@@ -102,42 +102,48 @@ export class SessionService {
         const task = await this.deps.uow.read.tasks.findById(row.taskId);
         const workspace = await prepareSessionWorkspace(workspaces, agentctls, task, row.executor);
         const now = this.deps.clock().toISOString();
-        const { session, config } = await this.deps.uow.transaction(async (stores) => {
-          const existing = await this.require(sessionId, stores.sessions);
-          if (!canResume(existing.state)) {
-            throw new AppError(
-              'failed_precondition',
-              `session ${sessionId} is ${existing.state}; resume it once it ran`,
-            );
-          }
-          const config = await loadLaunchConfig(stores, {
-            taskId: existing.taskId,
-            sessionId,
-            surface: existing.surface,
-            ownsTaskTitle: existing.launchConfig.ownsTaskTitle,
-            revision: existing.revision + 1,
-            mcpToken,
-            resumeAcpSessionId: existing.acpSessionId,
-            agentCwd: workspace.agentCwd,
-          });
-          const mcpTokenHash = sha256Hex(mcpToken);
-          await stores.promptQueue.failDispatched(sessionId, INTERRUPTED_BY_RESUME, now);
-          if (!(await stores.sessions.replaceForResume(existing, { config, mcpTokenHash, now }))) {
-            throw new AppError('failed_precondition', `session ${sessionId} changed while resuming; try again`);
-          }
-          const session: AgentSession = {
-            ...existing,
-            state: 'starting',
-            revision: config.revision,
-            launchConfig: redactLaunchConfig(config),
-            mcpTokenHash,
-            updatedAt: now,
-          };
-          return { session, config };
-        });
+        const { session, config } = await this.deps.uow.transaction((stores) =>
+          this.replaceForResume(stores, sessionId, { mcpToken, agentCwd: workspace.agentCwd, now }),
+        );
         return this.starter.start(session, config, 'session resumed', workspace.mount);
       }),
     );
+  }
+
+  /** In resume's transaction: the row replaced by the next revision's config (starting, fresh token). */
+  private async replaceForResume(
+    stores: Stores,
+    sessionId: string,
+    { mcpToken, agentCwd, now }: { mcpToken: string; agentCwd: string | null; now: string },
+  ): Promise<{ session: AgentSession; config: LaunchConfig }> {
+    const existing = await this.require(sessionId, stores.sessions);
+    if (!canResume(existing.state)) {
+      throw new AppError('failed_precondition', `session ${sessionId} is ${existing.state}; resume it once it ran`);
+    }
+    const config = await loadLaunchConfig(stores, {
+      taskId: existing.taskId,
+      sessionId,
+      surface: existing.surface,
+      ownsTaskTitle: existing.launchConfig.ownsTaskTitle,
+      revision: existing.revision + 1,
+      mcpToken,
+      resumeAcpSessionId: existing.acpSessionId,
+      agentCwd,
+    });
+    const mcpTokenHash = sha256Hex(mcpToken);
+    await stores.promptQueue.failDispatched(sessionId, INTERRUPTED_BY_RESUME, now);
+    if (!(await stores.sessions.replaceForResume(existing, { config, mcpTokenHash, now }))) {
+      throw new AppError('failed_precondition', `session ${sessionId} changed while resuming; try again`);
+    }
+    const session: AgentSession = {
+      ...existing,
+      state: 'starting',
+      revision: config.revision,
+      launchConfig: redactLaunchConfig(config),
+      mcpTokenHash,
+      updatedAt: now,
+    };
+    return { session, config };
   }
 
   async get(id: string): Promise<{ session: AgentSession; runtime: RuntimeReport }> {
