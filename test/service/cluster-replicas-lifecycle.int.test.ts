@@ -45,7 +45,11 @@ describe('several replicas: MR lifecycle', () => {
     const event = { ...target, state: 'opened' as const, headSha: null, reviewers: { valid: true, usernames: [ME] } };
     await Promise.all([t.evaluator.handle(event), b.evaluator.handle(event)]);
     expect(await t.queued()).toEqual([expect.stringContaining('your review was requested')]);
-    expect((await t.lifecycle()).last_evaluation).toMatchObject({ prompted: ['review_requested'] });
+    // The other evaluation either lost the compare-and-set or ran after the first committed and found
+    // nothing new (then the last evaluation on record is its 'unchanged'): the transition is news once.
+    const events = await t.env.uow.read.events.after(0, { taskId: t.taskId }, 1000);
+    const lifecycle = events.filter((e) => e.type === 'mr.lifecycle');
+    expect(lifecycle.map((e) => e.data)).toEqual([expect.objectContaining({ prompted: ['review_requested'] })]);
   });
 
   it('recording an evaluation moves the lifecycle version by compare-and-set', async () => {
