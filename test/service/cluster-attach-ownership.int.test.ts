@@ -1,9 +1,10 @@
 // Attach ownership over real leases (cluster/attach-ownership.ts): of the replicas that follow one
 // agentctl, exactly one opens its stream; when that one dies (stops renewing) another takes the stream
 // once the lease expires, and the dead one, if it still runs, drops its stream; a graceful stop hands
-// it over at the next renewal, without waiting for the TTL. The clock decides expiry; renewals are
+// it over at the next renewal, without waiting for the TTL; a stream agentctl replaced with a newer
+// Attach is dropped and the lease asked at once. The clock decides expiry; renewals are
 // real timers a few milliseconds apart, waited for as events (claims counted), never slept on.
-import { OwnedAttach } from '../../packages/backend/src/cluster/attach-ownership';
+import { attachLeaseName, type LeaseTiming, OwnedAttach } from '../../packages/backend/src/cluster/attach-ownership';
 import { DatabaseLeases, type WorkClaims } from '../../packages/backend/src/cluster/leases';
 import type { AttachFollower } from '../../packages/backend/src/executors/attach-pool';
 import type { AgentctlEndpoint } from '../../packages/backend/src/executors/executor';
@@ -20,15 +21,16 @@ const TIMING = { ttlMs: 10_000, renewMs: 5 };
 const WAIT = { timeoutMs: 10_000 };
 
 class Replica {
-  readonly streams: { open: boolean }[] = [];
+  readonly streams: { open: boolean; replaced: () => void }[] = [];
   claimsMade = 0;
   dead = false;
   readonly owned: OwnedAttach;
 
   constructor(
     readonly name: string,
-    leases: WorkClaims,
+    readonly leases: WorkClaims,
     clock: () => Date,
+    timing: LeaseTiming,
   ) {
     // Counts every claim (a renewal tick) and fails them once "dead": its database is unreachable.
     const claims: WorkClaims = {
@@ -42,15 +44,15 @@ class Replica {
       release: (lease) => leases.release(lease),
       releaseAll: () => leases.releaseAll(),
     };
-    const create = (): AttachFollower => {
-      const stream = { open: false };
+    const create = (onReplaced: () => void): AttachFollower => {
+      const stream = { open: false, replaced: onReplaced };
       this.streams.push(stream);
       return {
         follow: () => void (stream.open = true),
         stop: () => Promise.resolve(void (stream.open = false)),
       };
     };
-    this.owned = new OwnedAttach({ claims, timing: TIMING, clock, logger: createLogger('silent'), create });
+    this.owned = new OwnedAttach({ claims, timing, clock, logger: createLogger('silent'), create });
     cleanup.defer(() => this.owned.stop());
   }
 
@@ -65,7 +67,7 @@ class Replica {
   }
 }
 
-async function setUp(count: number) {
+async function setUp(count: number, timing: LeaseTiming = TIMING) {
   const db = await openTestDatabase(tempDir(cleanup), cleanup);
   cleanup.defer(() => db.destroy());
   await migrateToLatest(db); // SQLite: a fresh file; PostgreSQL: already migrated (its template)
@@ -74,7 +76,7 @@ async function setUp(count: number) {
   const logger = createLogger('silent');
   const replicas = Array.from(
     { length: count },
-    (_, i) => new Replica(`r${i}`, new DatabaseLeases({ db, replicaId: `r${i}`, clock, logger }), clock),
+    (_, i) => new Replica(`r${i}`, new DatabaseLeases({ db, replicaId: `r${i}`, clock, logger }), clock, timing),
   );
   for (const replica of replicas) replica.owned.follow(ENDPOINT);
   const owner = await waitUntil(() => replicas.find((r) => r.attached), { ...WAIT, what: 'an owner' });
@@ -110,5 +112,31 @@ describe('Attach ownership', () => {
     await owner.owned.stop();
     expect(owner.attached).toBe(false);
     await waitUntil(() => others[0]!.attached, { ...WAIT, what: 'the other replica to take over' });
+  });
+
+  describe('a stream agentctl replaced with a newer Attach', () => {
+    // Renewals an hour apart: only the replaced stream makes the replica claim within the test.
+    const SLOW = { ttlMs: 10_000, renewMs: 3_600_000 };
+
+    it('is re-opened at once while the lease is still this replica’s', async () => {
+      const { owner } = await setUp(2, SLOW);
+      const claims = owner.claimsMade;
+      owner.streams[0]!.replaced();
+      await waitUntil(() => owner.streams.length === 2 && owner.attached, { ...WAIT, what: 'a fresh stream' });
+      expect(owner.claimsMade).toBe(claims + 1);
+      expect(owner.streams.map((s) => s.open)).toEqual([false, true]);
+    });
+
+    it('is dropped, not re-opened, once another replica holds the lease', async () => {
+      const { owner, others, now } = await setUp(2, SLOW);
+      now.ms += SLOW.ttlMs; // the owner's renewal was late: its lease ran out and the other took it
+      expect(await others[0]!.leases.claim(attachLeaseName(ENDPOINT.grpcAddress), SLOW.ttlMs)).toBe(true);
+      const claims = owner.claimsMade;
+      owner.streams[0]!.replaced();
+      await waitUntil(() => owner.claimsMade > claims, { ...WAIT, what: 'the owner to ask the lease' });
+      await owner.owned.stop(); // waits for that claim's outcome
+      expect(owner.streams).toHaveLength(1);
+      expect(owner.attached).toBe(false);
+    });
   });
 });

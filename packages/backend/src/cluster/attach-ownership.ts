@@ -21,16 +21,21 @@ export interface OwnedAttachDeps {
   timing: LeaseTiming;
   clock: () => Date;
   logger: Logger;
-  /** A fresh follower each time this replica takes the stream (a stopped one never follows again). */
-  create: () => AttachFollower;
+  /**
+   * A fresh follower each time this replica takes the stream (a stopped one never follows again). It
+   * calls `onReplaced` instead of re-opening when agentctl replaced its stream with a newer Attach.
+   */
+  create: (onReplaced: () => void) => AttachFollower;
 }
 
 /**
  * An AttachFollower that follows its agentctl only while this replica holds the agentctl's lease.
  * Every `renewMs` it claims the lease (a renewal while it holds it): taken → it opens the stream
  * (agentctl's latest-hello-wins replaces a stream a dead holder left); refused → another replica holds
- * it, and a stream this replica still had is stopped. A stop releases the lease so another replica
- * takes over at its next renewal instead of after the TTL.
+ * it, and a stream this replica still had is stopped. A stream agentctl replaced with a newer Attach
+ * (another replica took the lease while this one's renewal was late) is dropped and the lease asked at
+ * once, rather than both replicas re-opening in turn until the next renewal. A stop releases the lease
+ * so another replica takes over at its next renewal instead of after the TTL.
  */
 export class OwnedAttach implements AttachFollower {
   private endpoint: AgentctlEndpoint | undefined;
@@ -89,8 +94,9 @@ export class OwnedAttach implements AttachFollower {
         this.heldUntilMs = startedMs + timing.ttlMs;
         if (this.follower === undefined && !this.stopped) {
           logger.info({ grpcAddress: endpoint.grpcAddress, replicaId: claims.replicaId }, 'Attach lease taken');
-          this.follower = this.deps.create();
-          this.follower.follow(endpoint);
+          const follower = this.deps.create(() => this.replaced(follower));
+          this.follower = follower;
+          follower.follow(endpoint);
         }
       } else if (this.follower !== undefined) {
         logger.warn({ grpcAddress: endpoint.grpcAddress }, 'Attach lease held by another replica; stream stopped');
@@ -102,6 +108,14 @@ export class OwnedAttach implements AttachFollower {
       if (this.follower !== undefined && clock().getTime() >= this.heldUntilMs) await this.dropStream();
     }
     if (!this.stopped) this.tickSoon(timing.renewMs);
+  }
+
+  private replaced(follower: AttachFollower): void {
+    if (this.stopped || this.follower !== follower) return;
+    this.ticking = this.ticking.then(async () => {
+      if (this.follower === follower) await this.dropStream();
+    });
+    this.tickSoon(0); // runs after the drop: re-opens only if the lease is still this replica's
   }
 
   private async dropStream(): Promise<void> {

@@ -97,7 +97,7 @@ function followAgentctls(
       .then(() => repair.repair(endpoint))
       .catch((err: unknown) => logger.error({ err, grpcAddress: endpoint.grpcAddress }, 'agentctl repair failed'));
   };
-  const channel = () =>
+  const channel = (onReplaced?: () => void) =>
     createToolCallChannel({
       uow,
       handlers: s.toolHandlers,
@@ -111,13 +111,14 @@ function followAgentctls(
         reachability.detached(endpoint);
         executors.noticeDetached(endpoint);
       },
+      onReplaced,
     });
   // Several replicas: an agentctl's stream is opened only by the replica holding its lease.
   const { replicas } = s;
   const { claims, timing } = replicas;
   const ownedLogger = logger.child({ component: 'attach-lease' });
   const owned = () => new OwnedAttach({ claims, timing, clock: ports.clock, logger: ownedLogger, create: channel });
-  const attach = new AttachPool(replicas.scope === undefined ? channel : owned);
+  const attach = new AttachPool(replicas.scope === undefined ? () => channel() : owned);
   const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });
   ports.agentctl.events.subscribe({
     up: (slot, endpoint) => {

@@ -1,4 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
 import {
   agentctlChannel,
   type AgentCtlClient,
@@ -45,6 +46,11 @@ export interface AttachClientOptions {
   onAttached?: (endpoint: AgentctlEndpoint, agentctlId: string) => void;
   /** Told when an accepted stream ends (not after stop()). */
   onDetached?: (endpoint: AgentctlEndpoint) => void;
+  /**
+   * Several replicas: told, instead of re-opening, when agentctl ended the stream for a newer Attach
+   * (another replica's). Re-opening would take it back; whoever holds the Attach lease decides instead.
+   */
+  onReplaced?: () => void;
 }
 
 // The channel's own reconnect backoff stays within ours (grpc-js defaults grow to two minutes).
@@ -120,6 +126,11 @@ export class AttachClient {
       this.accepted = false;
       if (this.stopped) return logger.info({ grpcAddress: endpoint.grpcAddress }, 'detached from agentctl');
       if (wasAttached) this.options.onDetached?.(endpoint);
+      const { onReplaced } = this.options;
+      if (onReplaced !== undefined && (err as grpc.ServiceError | undefined)?.code === status.FAILED_PRECONDITION) {
+        logger.info({ reason, grpcAddress: endpoint.grpcAddress }, 'Attach stream replaced by a newer one');
+        return onReplaced();
+      }
       const delayMs = this.scheduleReopen();
       const level = wasAttached || this.attempt <= 1 ? 'warn' : 'debug';
       logger[level]({ err, reason, grpcAddress: endpoint.grpcAddress, delayMs }, 'Attach stream ended; re-opening');

@@ -23,6 +23,8 @@ export interface ToolCallChannelDeps {
   /** Each stream agentctl accepts, and each accepted stream that ends (agentctl loss and repair). */
   onAttached?: (endpoint: AgentctlEndpoint, agentctlId: string) => void;
   onDetached?: (endpoint: AgentctlEndpoint) => void;
+  /** Several replicas: a stream agentctl replaced with a newer Attach is not re-opened; this is told. */
+  onReplaced?: () => void;
 }
 
 /**
@@ -51,6 +53,7 @@ export function createToolCallChannel(deps: ToolCallChannelDeps): AttachSupervis
         logger: deps.logger,
         onAttached: deps.onAttached,
         onDetached: deps.onDetached,
+        onReplaced: deps.onReplaced,
       }),
   );
 }
