@@ -118,7 +118,7 @@ function followAgentctls(
   const { claims, timing } = replicas;
   const ownedLogger = logger.child({ component: 'attach-lease' });
   const owned = () => new OwnedAttach({ claims, timing, clock: ports.clock, logger: ownedLogger, create: channel });
-  const attach = new AttachPool(replicas.scope === undefined ? () => channel() : owned);
+  const attach = new AttachPool(replicas.scope === undefined ? channel : owned);
   const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });
   ports.agentctl.events.subscribe({
     up: (slot, endpoint) => {
