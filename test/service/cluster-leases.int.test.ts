@@ -10,12 +10,14 @@ import { createLogger } from '../../packages/backend/src/logger';
 import { migrateToLatest } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { openTestDatabase } from '../helpers/test-database';
+import { onPostgres, openTestDatabase, testDatabaseUrl } from '../helpers/test-database';
+import { KeptConnection } from '../../packages/backend/src/cluster/pg-kept-connection';
+import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();
 
-async function openDatabase() {
-  const db = await openTestDatabase(tempDir(cleanup), cleanup);
+async function openDatabase(dir = tempDir(cleanup)) {
+  const db = await openTestDatabase(dir, cleanup);
   cleanup.defer(() => db.destroy());
   await migrateToLatest(db); // SQLite: a fresh file; PostgreSQL: already migrated (its template)
   return db;
@@ -126,5 +128,43 @@ describe('lease store', () => {
     expect([...(await single.claimMany(['x', 'y']))]).toEqual(['x', 'y']);
     const rows = await db('leases').count<{ n: number | string }[]>({ n: '*' });
     expect(rows.map((row) => Number(row.n))).toEqual([0]);
+  });
+
+  if (!onPostgres()) return;
+
+  it('PostgreSQL presence: a lease is taken before it expires once its owner has no connection left', async () => {
+    const dir = tempDir(cleanup);
+    const db = await openDatabase(dir);
+    const store = new LeaseStore(db, { presencePrefix: 'test-presence:' });
+    const presence = new KeptConnection({
+      connection: { connectionString: await testDatabaseUrl(dir) },
+      applicationName: 'test-presence:a',
+      logger: createLogger('silent'),
+      onConnected: () => Promise.resolve(),
+    });
+    await presence.ready();
+    let connected = true;
+    cleanup.defer(async () => {
+      if (connected) await presence.close();
+    });
+    expect(await store.claim('attach:p', 'a', 0, 60_000)).toBe(true);
+    expect(await store.claim('poll:p', 'a', 0, 60_000)).toBe(true);
+    // a is present (its connection is open): nothing is taken before the TTL.
+    expect(await store.claim('attach:p', 'b', 1_000, 60_000)).toBe(false);
+    expect(await store.claimMany(['poll:p'], 'b', 1_000, 60_000)).toEqual([]);
+    await presence.close();
+    connected = false;
+    await waitUntil(
+      async () => {
+        const { rows } = await db.raw<{ rows: unknown[] }>(
+          "SELECT 1 FROM pg_stat_activity WHERE application_name = 'test-presence:a'",
+        );
+        return rows.length === 0;
+      },
+      { timeoutMs: 10_000, what: "the owner's connection to end" },
+    );
+    // Its connection ended with it: both are free at once, long before they expire.
+    expect(await store.claim('attach:p', 'b', 2_000, 60_000)).toBe(true);
+    expect(await store.claimMany(['poll:p'], 'b', 2_000, 60_000)).toEqual(['poll:p']);
   });
 });

@@ -93,8 +93,8 @@ export class SessionStarter {
     now: string,
   ): Promise<AgentSession> {
     return this.deps.uow.transaction(async ({ sessions }) => {
-      await sessions.recordAccepted(session, acknowledged, now);
-      const current = await sessions.findById(session.id);
+      const current =
+        (await sessions.recordAccepted(session, acknowledged, now)) ?? (await sessions.findById(session.id));
       if (current === undefined) return session;
       const state = await sessions.advance(current, { kind: 'accepted', hasAgent }, now);
       return state === null ? current : { ...current, state, updatedAt: now };

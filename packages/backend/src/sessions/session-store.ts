@@ -293,17 +293,23 @@ export class SessionStore {
     return updated > 0;
   }
 
-  /** agentctl accepted the whole config (launch or resume): it holds this revision now. */
+  /**
+   * agentctl accepted the whole config (launch or resume): it holds this revision now. Resolves the row
+   * as written, or undefined when a newer acknowledgement was already recorded (nothing written).
+   */
   async recordAccepted(
     session: Pick<AgentSession, 'id' | 'taskId'>,
     acknowledged: Acknowledged,
     now: string,
-  ): Promise<void> {
-    const updated = await this.db('sessions')
+  ): Promise<AgentSession | undefined> {
+    const [row] = await this.db<SessionRow>('sessions')
       .where({ id: session.id })
       .where('applied_revision', '<=', acknowledged.revision)
-      .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now });
-    if (updated > 0) await this.recorder.toolLists([{ id: session.id, taskId: session.taskId, acknowledged }], now);
+      .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now })
+      .returning('*');
+    if (row === undefined) return undefined;
+    await this.recorder.toolLists([{ id: session.id, taskId: session.taskId, acknowledged }], now);
+    return fromRow(row);
   }
 
   /**

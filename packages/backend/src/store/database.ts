@@ -19,7 +19,7 @@ export function createDatabase(dataDir: string, databaseUrl?: string): Database 
 
 /** Which database `db` talks to (for the few statements that differ). */
 export function dialectOf(db: Knex): DatabaseDialect {
-  return (db.client as { config: { client?: unknown } }).config.client === 'pg' ? 'postgres' : 'sqlite';
+  return (db.client as { dialect?: unknown }).dialect === 'postgresql' ? 'postgres' : 'sqlite';
 }
 
 /** What the logs say about the database: 'sqlite' or the URL without its password. */

@@ -1,4 +1,5 @@
 import knex, { type Knex } from 'knex';
+import { PostgresClient } from './postgres-client';
 
 // PostgreSQL (KANDEV_DATABASE_URL=postgres://…): knex with the `pg` driver. The URL may carry a
 // password: it is handed to the driver and nowhere else; anything shown (logs, errors) goes through
@@ -33,7 +34,7 @@ export function redactDatabaseUrl(value: string): string {
  */
 export function createPostgresDatabase(url: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Knex {
   return knex({
-    client: 'pg',
+    client: PostgresClient,
     connection: { connectionString: url, application_name: 'kandev' },
     pool,
   });

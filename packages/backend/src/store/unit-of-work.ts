@@ -12,6 +12,7 @@ import { QuestionStore } from '../questions/question-store';
 import { RepositoryStore } from '../repositories/repository-store';
 import type { SecretBox } from '../secrets/secret-box';
 import { lockEventOrder } from './event-order-lock';
+import { EVENT_ORDER_BEGIN } from './postgres-client';
 import { SessionStore } from '../sessions/session-store';
 import { TaskStore } from '../tasks/task-store';
 import { WorkspaceStore } from '../workspaces/workspace-store';
@@ -83,9 +84,9 @@ export function createUnitOfWork(
     transaction: async (work) => {
       const appended: NewEvent[] = [];
       const result = await db.transaction(async (trx) => {
-        await lockEventOrder(trx); // first, before any row lock (store/event-order-lock.ts)
+        await lockEventOrder(trx); // first, before any row lock (store/event-order-lock.ts); on PostgreSQL in BEGIN
         return work(createStores(trx, secrets, (events) => appended.push(...events)));
-      });
+      }, EVENT_ORDER_BEGIN);
       if (appended.length > 0) committed(appended);
       return result;
     },

@@ -1,0 +1,71 @@
+import type { Knex } from 'knex';
+
+// knex's PostgreSQL client, with one change: a transaction started with `EVENT_ORDER_BEGIN` takes the
+// event-order lock (store/event-order-lock.ts) in the same round trip as its BEGIN, one simple-query
+// message `BEGIN; SELECT pg_advisory_xact_lock(n);`. Every unit of work takes that lock first, so this
+// saves a round trip per transaction (ADR 2026-12-02-event-order-lock-in-begin). knex has no public hook
+// for its BEGIN: this subclasses its PostgreSQL client and transaction, which knex 3 keeps at these paths.
+
+/** The event-order lock's id (pg_advisory_xact_lock). */
+export const EVENT_ORDER_LOCK = 7_417_002;
+
+const LOCKING_BEGIN = `BEGIN; SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK});`;
+
+/** The marker a transaction's config carries to take the lock in its BEGIN. */
+const LOCK_IN_BEGIN = 'kandevEventOrderLock';
+
+/** `db.transaction(work, EVENT_ORDER_BEGIN)`: the transaction holds the event-order lock from its BEGIN. */
+export const EVENT_ORDER_BEGIN = { [LOCK_IN_BEGIN]: true } as Knex.TransactionConfig;
+
+/** The userParams flag of a transaction that holds the lock since its BEGIN (what lockEventOrder reads). */
+export const LOCKED_IN_BEGIN = 'eventOrderLockedInBegin';
+
+interface TransactionInternals {
+  userParams?: Record<string, unknown>;
+  /** The transaction's client, set before `begin` runs: sends a statement, rejecting on error. */
+  trxClient: { query(connection: unknown, sql: string): Promise<unknown> };
+  begin(connection: unknown): Promise<unknown>;
+  /** knex's own statement of a transaction; status 2 with `value` rejects the transaction once it ran. */
+  query(connection: unknown, sql: string, status?: number, value?: unknown): Promise<unknown>;
+}
+
+type TransactionClass = new (
+  client: unknown,
+  container: unknown,
+  config?: Record<string, unknown>,
+  outerTx?: unknown,
+) => TransactionInternals;
+
+/* eslint-disable @typescript-eslint/no-require-imports -- knex's internals have no typings */
+const PgClient = require('knex/lib/dialects/postgres/index.js') as typeof Knex.Client;
+const PgTransaction = require('knex/lib/dialects/postgres/execution/pg-transaction.js') as TransactionClass;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+class EventOrderTransaction extends PgTransaction {
+  private readonly locks: boolean;
+
+  constructor(client: unknown, container: unknown, config: Record<string, unknown> = {}, outerTx?: unknown) {
+    super(client, container, config, outerTx);
+    // A nested transaction is a savepoint: its outer transaction took the lock.
+    this.locks = config[LOCK_IN_BEGIN] === true && outerTx == null;
+  }
+
+  override begin(connection: unknown): Promise<unknown> {
+    if (!this.locks) return super.begin(connection);
+    // knex copies userParams onto the transaction's knex object once BEGIN answered.
+    this.userParams = { ...this.userParams, [LOCKED_IN_BEGIN]: true };
+    return this.trxClient.query(connection, LOCKING_BEGIN).catch(
+      // BEGIN ran and the lock failed (a lock_timeout, a cancel): the transaction is open and aborted.
+      // Roll it back and fail the transaction with the error, as knex's rollback does, so the
+      // connection goes back to the pool clean.
+      (error: unknown) => this.query(connection, 'ROLLBACK;', 2, error),
+    );
+  }
+}
+
+/** The client for `knex({ client: PostgresClient })`: knex's PostgreSQL client, locking in BEGIN on request. */
+export class PostgresClient extends PgClient {
+  override transaction(container: unknown, config: Record<string, unknown> | undefined, outerTx: unknown) {
+    return new EventOrderTransaction(this, container, config, outerTx) as unknown as Knex.Transaction;
+  }
+}
