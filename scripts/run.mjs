@@ -4,13 +4,14 @@
 // TypeScript build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
 //   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
-//                 unit + service + integration tests (again on PostgreSQL when KANDEV_TEST_DATABASE_URL
-//                 is set, or one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
+//                 unit + service + integration tests (again on PostgreSQL: KANDEV_TEST_DATABASE_URL's server or
+//                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
 //                 the manifest check (or one line: no kubectl), then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { postgresInstalled, startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
 import { ensureBuilt, env, root, run } from './lib/workspace.mjs';
 
 const command = process.argv[2];
@@ -39,18 +40,27 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'check:proto']);
   run('npm', ['run', '--silent', 'check:rest-docs']);
   run('npm', ['run', '--silent', 'typecheck']);
-  // The service and integration tests run again with every database on PostgreSQL when a server is
-  // given (node scripts/pg-cluster.mjs start <dir> prints a URL); otherwise one 'skipped' line (a
-  // failure in CI, where .ci/run starts one). One jest run for all: at least two workers, since most
-  // suites wait on real processes rather than compute (KANDEV_TEST_WORKERS overrides).
+  // The service and integration tests run again with every database on PostgreSQL: on the server
+  // KANDEV_TEST_DATABASE_URL names, else on a throwaway cluster when PostgreSQL's server binaries are
+  // installed (apt-get install postgresql), else one 'skipped' line (a failure in CI, where .ci/run
+  // starts one). One jest run for all: at least two workers, since most suites wait on real processes
+  // rather than compute (KANDEV_TEST_WORKERS overrides).
   const projects = ['unit', 'service', 'integration'];
-  if ((process.env.KANDEV_TEST_DATABASE_URL ?? '') !== '') {
+  if ((env.KANDEV_TEST_DATABASE_URL ?? '') === '' && postgresInstalled()) {
+    const cluster = startThrowawayPostgres('test');
+    process.on('exit', cluster.stop); // also when a step fails: run() exits
+    env.KANDEV_TEST_DATABASE_URL = cluster.url;
+    console.error('PostgreSQL tests: on a throwaway cluster (scripts/pg-cluster.mjs), removed afterwards');
+  }
+  if ((env.KANDEV_TEST_DATABASE_URL ?? '') !== '') {
     projects.push('service-pg', 'integration-pg');
   } else if (process.env.CI === 'true') {
     console.error('PostgreSQL tests: FAILED: no KANDEV_TEST_DATABASE_URL; .ci/run starts a cluster');
     process.exit(1);
   } else {
-    console.error('skipped: PostgreSQL tests: no PostgreSQL (set KANDEV_TEST_DATABASE_URL; docs/database.md)');
+    console.error(
+      'skipped: PostgreSQL tests: no PostgreSQL (apt-get install postgresql, or set KANDEV_TEST_DATABASE_URL; docs/database.md)',
+    );
   }
   const workers = process.env.KANDEV_TEST_WORKERS ?? String(Math.max(2, availableParallelism() - 1));
   run('jest', ['--selectProjects', ...projects, `--maxWorkers=${workers}`, ...process.argv.slice(3)]);

@@ -2,7 +2,7 @@
 // local agentctl on 127.0.0.1, every port chosen by the OS, on a fresh data dir, with its database on the
 // embedded SQLite file or on a throwaway PostgreSQL cluster (scripts/pg-cluster.mjs: fsync off,
 // synchronous_commit off, as SQLite's synchronous=NORMAL: neither measures the disk's flush).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,29 +11,19 @@ import { fileURLToPath } from 'node:url';
 import { readReadyLine, signalPid } from './bench-processes.mjs';
 import { Api } from './live-update-clients.mjs';
 import { embeddedBackendEnv } from '../lib/embedded-backend-env.mjs';
+import { startThrowawayPostgres } from '../lib/throwaway-postgres.mjs';
+
+export { postgresInstalled } from '../lib/throwaway-postgres.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BACKEND_MAIN = join(root, 'packages/backend/dist/main.js');
-const PG_CLUSTER = join(root, 'scripts/pg-cluster.mjs');
 const START_TIMEOUT_MS = 30_000;
-
-/** Whether Debian's PostgreSQL server binaries are installed (what pg-cluster.mjs needs). */
-export function postgresInstalled() {
-  if (!existsSync('/usr/lib/postgresql')) return false;
-  try {
-    return execFileSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/initdb'], { encoding: 'utf8' }).trim() !== '';
-  } catch {
-    return false;
-  }
-}
 
 /** A throwaway cluster, stopped and removed by the scope's cleanup; resolves its URL. */
 function startPostgres(scope) {
-  // Made by pg-cluster.mjs itself: as root it hands the directory to the postgres user.
-  const dir = join(tmpdir(), `kandev-bench-pg-${process.pid}-${Date.now()}`);
-  const url = execFileSync(process.execPath, [PG_CLUSTER, 'start', dir], { encoding: 'utf8' }).trim();
-  scope.cleanups.push(() => execFileSync(process.execPath, [PG_CLUSTER, 'stop', dir], { stdio: 'ignore' }));
-  return url;
+  const cluster = startThrowawayPostgres('bench');
+  scope.cleanups.push(cluster.stop);
+  return cluster.url;
 }
 
 /** Lines of a log file (agentctl's, in the data dir) at warn level or above: pino levels 40+. */
