@@ -53,4 +53,14 @@ describe('holdsNul', () => {
       }),
     );
   });
+
+  test('however deep the NUL is nested', () => {
+    const nest = (innermost: string): unknown => {
+      let deep: unknown = [innermost];
+      for (let level = 0; level < 10_000; level += 1) deep = level % 2 === 0 ? { next: deep } : [1, deep];
+      return deep;
+    };
+    expect(holdsNul(nest('\u0000'))).toBe(true);
+    expect(holdsNul(nest('x'))).toBe(false);
+  });
 });

@@ -25,11 +25,23 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
  * store one and no field of this API has a use for it, so it is refused at the boundary on either
  * database (same answer everywhere).
  */
-export function holdsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (typeof value !== 'object' || value === null || depth > 64) return false;
-  if (Array.isArray(value)) return value.some((item) => holdsNul(item, depth + 1));
-  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
+export function holdsNul(value: unknown): boolean {
+  // Depth-first with a stack of its own: any nesting the body parser accepted is searched to the end.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) pending.push(child);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 export const NUL_REFUSED = 'text must not contain NUL (U+0000) characters';
