@@ -3,9 +3,11 @@
 // embedded SQLite file or on a throwaway PostgreSQL cluster (scripts/pg-cluster.mjs: fsync off,
 // synchronous_commit off, as SQLite's synchronous=NORMAL: neither measures the disk's flush).
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { readReadyLine, signalPid } from './bench-processes.mjs';
@@ -26,6 +28,22 @@ function startPostgres(scope) {
   return cluster.url;
 }
 
+/**
+ * The PostgreSQL baseline: one `SELECT 1` over this process's own connection (the backend's driver,
+ * `pg`), timed; what each statement of the backend costs at least. Resolves a function timing one.
+ */
+async function connectRoundTrip(scope, url) {
+  const { Client } = createRequire(join(root, 'packages/backend/package.json'))('pg');
+  const client = new Client({ connectionString: url, application_name: 'kandev-bench' });
+  await client.connect();
+  scope.cleanups.push(() => client.end());
+  return async () => {
+    const started = performance.now();
+    await client.query('SELECT 1');
+    return performance.now() - started;
+  };
+}
+
 /** Lines of a log file (agentctl's, in the data dir) at warn level or above: pino levels 40+. */
 function warnLines(lines) {
   return lines.filter((line) => {
@@ -44,7 +62,8 @@ function warnLines(lines) {
 export async function startBackend(scope, { database, sessions }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'kandev-bench-'));
   scope.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const databaseEnv = database === 'postgres' ? { KANDEV_DATABASE_URL: startPostgres(scope) } : {};
+  const databaseUrl = database === 'postgres' ? startPostgres(scope) : undefined;
+  const databaseEnv = databaseUrl === undefined ? {} : { KANDEV_DATABASE_URL: databaseUrl };
   const child = spawn(process.execPath, [BACKEND_MAIN], {
     cwd: root,
     env: embeddedBackendEnv(dataDir, {
@@ -83,5 +102,7 @@ export async function startBackend(scope, { database, sessions }) {
     logs,
     /** Warnings and errors so far: backend stderr lines and agentctl.log lines at warn or above. */
     warnings: () => ({ backend: stderr.total, agentctl: warnLines(agentctlLog()).length }),
+    /** PostgreSQL only: times one database round trip (ms). */
+    databaseRoundTrip: databaseUrl === undefined ? undefined : await connectRoundTrip(scope, databaseUrl),
   };
 }

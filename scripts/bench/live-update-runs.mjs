@@ -69,7 +69,7 @@ export async function singleSession(backend, ids, options, clients) {
   const client = clients[clients.length - 1];
   const live = new Alternation(backend.api, liveTask, 'live');
   const baseline = new Alternation(backend.api, baselineTask, 'baseline');
-  const samples = { rest: [], sent: [], baseline: [] };
+  const samples = { rest: [], sent: [], baseline: [], roundTrip: [] };
 
   const liveRun = async (run, record) => {
     const expected = client.count() + 1;
@@ -94,7 +94,9 @@ export async function singleSession(backend, ids, options, clients) {
     const answered = performance.now();
     expectChange(`baseline run ${run} (${change.kind})`, change.response, change.status, 'not_needed', 0);
     baseline.applied(change);
-    if (record) samples.baseline.push(answered - sent);
+    if (!record) return;
+    samples.baseline.push(answered - sent);
+    if (backend.databaseRoundTrip !== undefined) samples.roundTrip.push(await backend.databaseRoundTrip());
   };
 
   const total = options.warmup + options.runs;
@@ -111,12 +113,13 @@ export async function singleSession(backend, ids, options, clients) {
 
 /**
  * Launches `count` sessions of one github-only task, each timed, each followed by a timed GET /healthz
- * (the baseline: what any request to the backend costs); then one client per session.
+ * (the baseline: what any request to the backend costs) and, on PostgreSQL, a timed database round trip;
+ * then one client per session.
  */
 export async function launchFanOut(backend, ids, count, clients) {
   const taskId = await backend.api.githubTask(ids.workspace, ids.github, 'fan-out');
   const sessions = [];
-  const samples = { launch: [], healthz: [] };
+  const samples = { launch: [], healthz: [], roundTrip: [] };
   for (let i = 0; i < count; i++) {
     let started = performance.now();
     sessions.push(await launch(backend.api, taskId));
@@ -124,6 +127,7 @@ export async function launchFanOut(backend, ids, count, clients) {
     started = performance.now();
     await backend.api.healthz();
     samples.healthz.push(performance.now() - started);
+    if (backend.databaseRoundTrip !== undefined) samples.roundTrip.push(await backend.databaseRoundTrip());
   }
   const fanOutClients = [];
   await connectAll(backend, sessions, fanOutClients, SDK_CLIENTS);

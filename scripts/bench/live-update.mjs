@@ -81,6 +81,10 @@ const stats = (label, samples) =>
     ...[mean(samples), quantile(samples, 0.5), quantile(samples, 0.99)].map((v) => v.toFixed(3)),
   );
 
+/** PostgreSQL's floor: `SELECT 1` from this process, one after each baseline call (none on SQLite). */
+const roundTrips = (when, samples) =>
+  samples.length === 0 ? [] : [stats(`baseline: PostgreSQL round trip (SELECT 1), ${when}`, samples)];
+
 /** One database: start its backend, measure, stop it; returns the figures. */
 async function measure(database, options) {
   const clients = [];
@@ -123,8 +127,10 @@ function report(database, options, figures) {
       stats('REST change, 1 live session', single.rest),
       stats('request -> list_changed, 1 live session', single.sent),
       stats('baseline: REST change, no live session', single.baseline),
+      ...roundTrips('between single-session runs', single.roundTrip),
       stats('launch (POST /api/tasks/:id/sessions)', launches.launch),
       stats('baseline: GET /healthz', launches.healthz),
+      ...roundTrips('between launches', launches.roundTrip),
       ...rounds.map((r, i) =>
         row(`fan-out round ${i + 1} (${r.kind}): REST / last client`, 1, r.rest.toFixed(3), r.all.toFixed(3), ''),
       ),
