@@ -3,8 +3,8 @@
 // embedded SQLite file or on a throwaway PostgreSQL cluster (scripts/pg-cluster.mjs: fsync off,
 // synchronous_commit off, as SQLite's synchronous=NORMAL: neither measures the disk's flush).
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

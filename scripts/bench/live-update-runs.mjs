@@ -45,6 +45,11 @@ async function launch(api, taskId) {
   return session;
 }
 
+/** On PostgreSQL, times one database round trip into `samples` (the floor under every statement). */
+async function sampleRoundTrip(backend, samples) {
+  if (backend.databaseRoundTrip !== undefined) samples.push(await backend.databaseRoundTrip());
+}
+
 /** One client per session, `CONNECT_CONCURRENCY` at a time; all streams open when it resolves. */
 export async function connectAll(backend, sessions, clients, sdkClients = sessions.length) {
   for (let i = 0; i < sessions.length; i += CONNECT_CONCURRENCY) {
@@ -96,7 +101,7 @@ export async function singleSession(backend, ids, options, clients) {
     baseline.applied(change);
     if (!record) return;
     samples.baseline.push(answered - sent);
-    if (backend.databaseRoundTrip !== undefined) samples.roundTrip.push(await backend.databaseRoundTrip());
+    await sampleRoundTrip(backend, samples.roundTrip);
   };
 
   const total = options.warmup + options.runs;
@@ -127,7 +132,7 @@ export async function launchFanOut(backend, ids, count, clients) {
     started = performance.now();
     await backend.api.healthz();
     samples.healthz.push(performance.now() - started);
-    if (backend.databaseRoundTrip !== undefined) samples.roundTrip.push(await backend.databaseRoundTrip());
+    await sampleRoundTrip(backend, samples.roundTrip);
   }
   const fanOutClients = [];
   await connectAll(backend, sessions, fanOutClients, SDK_CLIENTS);
