@@ -105,15 +105,17 @@ describe('the event-order lock', () => {
     const firstEntered = new Promise<void>((resolve) => {
       entered = resolve;
     });
-    const first = uow.transaction(async () => {
+    const first = uow.transaction(async (stores) => {
+      await stores.events.latestId(); // answered once its BEGIN took the lock (the BEGIN is sent, not awaited)
       entered();
       await released;
       order.push('first commits');
     });
     await firstEntered;
-    const second = uow.transaction(() => {
+    // Its BEGIN is sent, not awaited: its first statement is what waits for the lock.
+    const second = uow.transaction(async (stores) => {
+      await stores.events.latestId();
       order.push('second runs');
-      return Promise.resolve();
     });
     await waitUntil(
       async () => {
@@ -147,7 +149,8 @@ describe('the event-order lock', () => {
     const holding = new Promise<void>((resolve) => {
       entered = resolve;
     });
-    const held = holder.transaction(async () => {
+    const held = holder.transaction(async (stores) => {
+      await stores.events.latestId(); // answered once its BEGIN took the lock
       entered();
       await released;
     });

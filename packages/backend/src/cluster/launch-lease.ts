@@ -25,6 +25,21 @@ export async function whileStarting<T>(
   return outcome.value;
 }
 
+/**
+ * whileStarting for a session id just made, which nobody can hold yet: `prepare` runs alongside the
+ * claim (two round trips at once), and `start` gets what it resolved.
+ */
+export function whileLaunching<P, T>(
+  claims: ClaimScope | undefined,
+  sessionId: string,
+  prepare: () => Promise<P>,
+  start: (prepared: P) => Promise<T>,
+): Promise<T> {
+  const preparing = prepare();
+  preparing.catch(() => undefined); // awaited below, once the claim answered; until then, not unhandled
+  return whileStarting(claims, sessionId, async () => start(await preparing));
+}
+
 /** Runs `work` (boot reconcile of a session not started yet) unless a replica is starting it now. */
 export async function unlessStarting(
   claims: ClaimScope | undefined,

@@ -207,12 +207,14 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     clock,
     repositories,
     refresh,
-    recordTaskUpdated: (stores, task, now, plan) =>
-      tasks.recordEventWithin(stores, 'task.updated', task.id, now, {
-        task,
-        repositoryIds: plan.repositoryIds,
-        providers: plan.providers,
-      }),
+    recordTaskUpdated: (stores, task, now, planning) =>
+      tasks.recordEventWithin(
+        stores,
+        'task.updated',
+        task.id,
+        now,
+        planning.then((plan) => ({ task, repositoryIds: plan.repositoryIds, providers: plan.providers })),
+      ),
     logger: component('sources'),
   });
   const runtimeSessions = new AgentctlRuntimeSessions({ agentctls });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { underEventOrder } from '../store/event-order-lock';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
+import { sendWrite } from '../store/sent-writes';
 import { EventDataSchema, type EventFilter, EventTypeSchema, type NewEvent, type StoredEvent } from './event-types';
 
 export type { NewEvent } from './event-types';
@@ -49,8 +50,9 @@ export interface EventRetention {
 
 /**
  * The durable event log. `append` runs on the connection the store was built with: inside a unit of
- * work's transaction the event commits (or rolls back) with the change it describes. `appended` is
- * told each event after its insert; the unit of work hands them to its after-commit hook (the signals).
+ * work's transaction the event commits (or rolls back) with the change it describes, and its insert is
+ * sent with the next statement (store/sent-writes.ts). `appended` is told each event after its insert;
+ * the unit of work hands them to its after-commit hook (the signals).
  */
 export class EventStore {
   constructor(
@@ -67,7 +69,7 @@ export class EventStore {
     if (events.length === 0) return;
     await underEventOrder(this.db, async (db) => {
       for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-        await db('events').insert(events.slice(i, i + INSERT_CHUNK).map(toRow));
+        await sendWrite(db, db('events').insert(events.slice(i, i + INSERT_CHUNK).map(toRow)));
       }
     });
     for (const event of events) this.appended(event);

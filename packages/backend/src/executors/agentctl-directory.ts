@@ -11,6 +11,8 @@ export interface AgentctlDirectory {
   names(): string[];
   /** The agentctl for a session (re)starting on executor `name`. */
   acquire(name: string, sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint>;
+  /** The shared agentctl a new session on executor `name` would start on, when known now (ExecutorBackend). */
+  placementNow(name: string): AgentctlEndpoint | undefined;
   /** The kind of executor `name` (unknown name: invalid_argument). */
   kindOf(name: string): ExecutorKind;
   /** A remote executor's view of the workspaces dir (shared storage), when configured. */

@@ -40,6 +40,11 @@ export class Agentctls {
     return this.reach(endpoint);
   }
 
+  /** Where a new session on `executor` would start, when that is known without asking (a local agentctl up now). */
+  placementNow(executor: string): AgentctlEndpoint | undefined {
+    return this.directory.placementNow(executor);
+  }
+
   /** The kind of a configured executor (a docker session's agent works at the container's mount path). */
   kindOf(name: string): ExecutorKind {
     return this.directory.kindOf(name);

@@ -36,6 +36,10 @@ export class ExecutorRegistry implements AgentctlDirectory {
     return this.backend(name).acquire(sessionId, workspace);
   }
 
+  placementNow(name: string): AgentctlEndpoint | undefined {
+    return this.backend(name).placementNow?.();
+  }
+
   kindOf(name: string): ExecutorKind {
     return this.backend(name).kind;
   }

@@ -62,6 +62,11 @@ export interface ExecutorBackend {
   readonly sharedWorkspacesDir?: string;
   /** The agentctl for a session about to start (launch or resume); docker starts the session's container. */
   acquire(sessionId: string, workspace?: WorkspaceMount): Promise<AgentctlEndpoint>;
+  /**
+   * The shared agentctl a new session would start on, when it is up now: known without starting or
+   * asking anything (local). Absent or undefined: only `acquire` knows (containers, a remote's check).
+   */
+  placementNow?(): AgentctlEndpoint | undefined;
   /** The live agentctl at a recorded gRPC address, when this backend runs it. */
   endpointAt(grpcAddress: string): AgentctlEndpoint | undefined;
   /** Every agentctl this backend has up now. */

@@ -38,6 +38,10 @@ export class LocalExecutorBackend implements ExecutorBackend {
     return this.local.ensureAgentctl();
   }
 
+  placementNow(): AgentctlEndpoint | undefined {
+    return this.local.liveEndpoint();
+  }
+
   endpointAt(grpcAddress: string): AgentctlEndpoint | undefined {
     const current = this.local.liveEndpoint();
     return current?.grpcAddress === grpcAddress ? current : undefined;

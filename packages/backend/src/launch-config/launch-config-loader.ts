@@ -28,13 +28,18 @@ export interface LaunchRequest {
  */
 export async function loadLaunchConfig(stores: Stores, request: LaunchRequest): Promise<LaunchConfig> {
   const { taskId } = request;
-  const task = await stores.tasks.findById(taskId);
+  // Reads that do not wait for each other are sent together (on PostgreSQL: one round trip).
+  const [task, attached] = await Promise.all([
+    stores.tasks.findById(taskId),
+    stores.tasks.attachedRepositories(taskId),
+  ]);
   if (task === undefined) throw new AppError('not_found', `task ${taskId} not found`);
   if (task.archivedAt !== null) throw new AppError('failed_precondition', `task ${taskId} is archived`);
-  const hasParent = task.parentId !== null && (await stores.tasks.findById(task.parentId)) !== undefined;
-  const attached = await stores.tasks.attachedRepositories(taskId);
-  const profile =
-    task.agentProfileId === null ? undefined : await stores.agentProfiles.findCommand(task.agentProfileId);
+  const [parent, profile] = await Promise.all([
+    task.parentId === null ? undefined : stores.tasks.findById(task.parentId),
+    task.agentProfileId === null ? undefined : stores.agentProfiles.findCommand(task.agentProfileId),
+  ]);
+  const hasParent = parent !== undefined;
   const agent =
     profile === undefined
       ? null

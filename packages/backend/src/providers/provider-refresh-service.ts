@@ -58,10 +58,14 @@ export class ProviderRefreshService {
 
   /** Call inside the transaction that changed the task's sources. */
   async plan(stores: Stores, taskId: string, now: string): Promise<RefreshPlan> {
-    const { providers, repositoryIds } = await loadAttachedSet(stores, taskId);
+    // Two reads that do not wait for each other: sent together (on PostgreSQL one round trip).
+    const [{ providers, repositoryIds }, live] = await Promise.all([
+      loadAttachedSet(stores, taskId),
+      stores.sessions.listLive(taskId),
+    ]);
     const sessions: PlannedSession[] = [];
     const bumped: LaunchConfig[] = [];
-    for (const session of await stores.sessions.listLive(taskId)) {
+    for (const session of live) {
       const current = { revision: session.revision, providers: session.launchConfig.providers };
       const decision = decideProviderRefresh(current, providers);
       if (decision.kind === 'bump') {

@@ -12,8 +12,10 @@ export async function pendingActionsOf(
   taskIds: readonly string[],
   now: string,
 ): Promise<Map<string, PendingAction | null>> {
-  const waiting = new Set<string>();
-  for (const question of await pendingQuestionsOfTasks(stores, taskIds, now)) waiting.add(question.childTaskId);
-  for (const taskId of await stores.questions.taskIdsWithPending(taskIds, now)) waiting.add(taskId);
+  const [parentQuestions, asking] = await Promise.all([
+    pendingQuestionsOfTasks(stores, taskIds, now),
+    stores.questions.taskIdsWithPending(taskIds, now),
+  ]);
+  const waiting = new Set<string>([...parentQuestions.map((question) => question.childTaskId), ...asking]);
   return new Map(taskIds.map((id) => [id, waiting.has(id) ? 'clarification' : null]));
 }

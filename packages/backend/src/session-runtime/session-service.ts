@@ -14,7 +14,7 @@ import { canResume, isLive } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../providers/provider-reconciler';
 import { type LaunchedSession, SessionStarter } from './session-starter';
-import { whileStarting } from '../cluster/launch-lease';
+import { whileLaunching, whileStarting } from '../cluster/launch-lease';
 import type { ClaimScope } from '../cluster/leases';
 import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';
@@ -22,6 +22,7 @@ import { type ListSessionsQuery, listSessions } from './session-list';
 import type { Page } from '../store/page-cursor';
 import type { TaskWorkspaces } from '../task-workspaces/task-workspaces';
 import { cleanupArchivedWorkspace, prepareSessionWorkspace } from './session-workspace';
+import type { AgentctlEndpoint } from '../executors/executor';
 
 export type { LaunchedSession } from './session-starter';
 
@@ -61,11 +62,15 @@ export class SessionService {
   /** Builds the launch config from one consistent read, persists the session (created), starts it. */
   async launch(taskId: string, body: LaunchSessionBody): Promise<LaunchedSession> {
     const executor = this.executorFor(body.executor);
-    const task = await this.deps.uow.read.tasks.findById(taskId);
-    const workspace = await prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, task, executor);
     const mcpToken = generateMcpToken();
     const sessionId = newId();
-    return whileStarting(this.deps.claims, sessionId, async () => {
+    const prepare = async () => {
+      const task = await this.deps.uow.read.tasks.findById(taskId);
+      return prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, task, executor);
+    };
+    return whileLaunching(this.deps.claims, sessionId, prepare, async (workspace) => {
+      // The local agentctl, when up: the row is written starting on it (created then starting, at once).
+      const placed = this.deps.agentctls.placementNow(executor);
       const { session, config } = await this.deps.uow.transaction(async (stores) => {
         const config = await loadLaunchConfig(stores, {
           taskId,
@@ -77,12 +82,13 @@ export class SessionService {
           resumeAcpSessionId: null,
           agentCwd: workspace.agentCwd,
         });
-        const session = this.newSession(config, mcpToken, executor);
-        await stores.sessions.insert(session);
+        const session = this.newSession(config, mcpToken, executor, placed);
+        if (session.state === 'starting') await stores.sessions.insertPlaced({ ...session, state: 'starting' });
+        else await stores.sessions.insert(session);
         return { session, config };
       });
       return this.deps.lanes.run(session.id, () =>
-        this.starter.start(session, config, 'session launched', workspace.mount),
+        this.starter.start(session, config, 'session launched', workspace.mount, { placed: placed !== undefined }),
       );
     });
   }
@@ -232,14 +238,19 @@ export class SessionService {
     return requested;
   }
 
-  private newSession(config: LaunchedSession['config'], mcpToken: string, executor: string): AgentSession {
+  private newSession(
+    config: LaunchedSession['config'],
+    mcpToken: string,
+    executor: string,
+    placed: AgentctlEndpoint | undefined,
+  ): AgentSession {
     const now = this.deps.clock().toISOString();
     return {
       id: config.sessionId,
       taskId: config.taskId,
-      state: 'created',
+      state: placed === undefined ? 'created' : 'starting',
       executor,
-      agentctlAddress: null,
+      agentctlAddress: placed?.grpcAddress ?? null,
       revision: config.revision,
       launchConfig: redactLaunchConfig(config),
       appliedRevision: 0,

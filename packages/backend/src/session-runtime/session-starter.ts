@@ -31,8 +31,9 @@ export function mcpUrlOf(endpoint: AgentctlEndpoint, sessionId: string): string 
 }
 
 /**
- * Hands a created (launch) or starting (resume) session to agentctl: its executor provides the agentctl
- * (the shared one, or the session's container), the session goes starting on it, CreateSession. Without an agent the session then waits for input (an
+ * Hands a launched (created, or placed: already starting on its agentctl) or resumed (starting) session
+ * to agentctl: its executor provides the agentctl (the shared one, or the session's container), the
+ * session goes starting on it, CreateSession. Without an agent the session then waits for input (an
  * MCP-only session); with one it stays starting until agent_started. A failure is recorded as failed.
  * Runs on the session's lane, so the agent's first events are applied after this.
  */
@@ -44,6 +45,7 @@ export class SessionStarter {
     config: LaunchConfig,
     event: string,
     workspace?: WorkspaceMount,
+    { placed = false }: { placed?: boolean } = {},
   ): Promise<LaunchedSession> {
     const log = this.deps.logger.child({ sessionId: session.id, taskId: session.taskId });
     const now = () => this.deps.clock().toISOString();
@@ -54,7 +56,9 @@ export class SessionStarter {
     try {
       const agentctl = await this.deps.agentctls.forLaunch(session, workspace);
       endpoint = agentctl.endpoint;
-      await this.markStarting(session, endpoint, now());
+      // A placed launch's row says starting on this agentctl already (one transaction fewer).
+      const marked = placed && session.agentctlAddress === endpoint.grpcAddress;
+      if (!marked) await this.markStarting(session, endpoint, now());
       const created = await agentctl.client.createSession(config);
       const acknowledged = { revision: config.revision, providers: config.providers, toolNames: created.toolNames };
       stored = await this.recordAccepted(session, acknowledged, hasAgent, now());
@@ -84,7 +88,8 @@ export class SessionStarter {
 
   /**
    * agentctl took the config: its acknowledgement and the state that follows (waiting for input without
-   * an agent; still starting until agent_started with one) in one transaction. Resolves the row as stored.
+   * an agent; still starting until agent_started with one) in one transaction, the state changed from
+   * starting (where markStarting or the launch left it) by compare-and-set. Resolves the row as stored.
    */
   private recordAccepted(
     session: AgentSession,
@@ -93,22 +98,25 @@ export class SessionStarter {
     now: string,
   ): Promise<AgentSession> {
     return this.deps.uow.transaction(async ({ sessions }) => {
-      const current =
-        (await sessions.recordAccepted(session, acknowledged, now)) ?? (await sessions.findById(session.id));
-      if (current === undefined) return session;
-      const state = await sessions.advance(current, { kind: 'accepted', hasAgent }, now);
-      return state === null ? current : { ...current, state, updatedAt: now };
+      const starting = { ...session, state: 'starting' as const };
+      const accepted = { kind: 'accepted', hasAgent } as const;
+      const stored =
+        (await sessions.recordAccepted(starting, acknowledged, now, accepted)) ?? (await sessions.findById(session.id));
+      return stored ?? session;
     });
   }
 
-  /** created -> starting (launch) or still starting (resume), on the agentctl about to take it. */
+  /**
+   * created -> starting (launch) or still starting (resume), on the agentctl about to take it; the state
+   * and its event in one transaction.
+   */
   private async markStarting(session: AgentSession, endpoint: AgentctlEndpoint, now: string): Promise<void> {
-    const sessions = this.deps.uow.read.sessions;
-    const marked =
+    const agentctlAddress = endpoint.grpcAddress;
+    const marked = await this.deps.uow.transaction(async ({ sessions }) =>
       session.state === 'created'
-        ? (await sessions.advance(session, { kind: 'launching' }, now, { agentctlAddress: endpoint.grpcAddress })) !==
-          null
-        : await sessions.recordStartingOn(session.id, endpoint.grpcAddress, now);
+        ? (await sessions.advance(session, { kind: 'launching' }, now, { agentctlAddress })) !== null
+        : sessions.recordStartingOn(session.id, agentctlAddress, now),
+    );
     if (!marked) throw new AppError('failed_precondition', `session ${session.id} was stopped before it started`);
   }
 }

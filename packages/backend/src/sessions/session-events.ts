@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { EventStore, NewEvent } from '../events/event-store';
 import { parseJsonColumn } from '../store/row-values';
+import { sendWrite } from '../store/sent-writes';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import type { Provider } from '@kandev/protocol';
 
@@ -66,21 +67,13 @@ export class SessionEventRecorder {
    * Keeps the tool lists agentctl reported and records what changed (nothing where it did not), for
    * sessions whose tasks the caller knows: one read, one upsert, one insert of events.
    */
-  async toolLists(entries: readonly ToolListEntry[], at: string): Promise<void> {
+  async toolLists(
+    entries: readonly ToolListEntry[],
+    at: string,
+    keptLists: KeptToolLists | Promise<KeptToolLists> = this.keptToolLists(entries),
+  ): Promise<void> {
     const reported = entries.filter((entry) => entry.acknowledged.toolNames !== undefined);
-    const kept = new Map<string, string[]>();
-    for (const ids of chunks(reported.map((entry) => entry.id))) {
-      const rows = await this.db('session_tool_lists')
-        .select('session_id', 'tool_names')
-        .whereIn('session_id', ids)
-        .then((found: { session_id: string; tool_names: unknown }[]) => found);
-      for (const row of rows) {
-        kept.set(
-          row.session_id,
-          parseJsonColumn(ToolNamesColumnSchema, row.tool_names, 'session_tool_lists.tool_names'),
-        );
-      }
-    }
+    const kept = await keptLists;
     const upserts: { session_id: string; tool_names: string }[] = [];
     const changed: NewEvent[] = [];
     for (const { id, taskId, acknowledged } of reported) {
@@ -95,11 +88,33 @@ export class SessionEventRecorder {
       changed.push({ type: 'tools.changed', taskId, sessionId: id, data, at });
     }
     for (const rows of chunks(upserts)) {
-      await this.db('session_tool_lists').insert(rows).onConflict('session_id').merge();
+      await sendWrite(this.db, this.db('session_tool_lists').insert(rows).onConflict('session_id').merge());
     }
     await this.events.appendMany(changed);
   }
+
+  /**
+   * The tool lists kept for the entries that carry one. Its reads are sent when called: a caller may
+   * start it next to another statement and pass the promise to `toolLists`.
+   */
+  async keptToolLists(entries: readonly ToolListEntry[]): Promise<KeptToolLists> {
+    const reported = entries.filter((entry) => entry.acknowledged.toolNames !== undefined);
+    const reads = chunks(reported.map((entry) => entry.id)).map((ids) =>
+      this.db('session_tool_lists')
+        .select('session_id', 'tool_names')
+        .whereIn('session_id', ids)
+        .then((found: { session_id: string; tool_names: unknown }[]) => found),
+    );
+    const kept: KeptToolLists = new Map();
+    for (const row of (await Promise.all(reads)).flat()) {
+      kept.set(row.session_id, parseJsonColumn(ToolNamesColumnSchema, row.tool_names, 'session_tool_lists.tool_names'));
+    }
+    return kept;
+  }
 }
+
+/** Each session's kept tool list, by session id (absent: none kept yet). */
+export type KeptToolLists = Map<string, string[]>;
 
 /** A session's acknowledged tool list, with its task. */
 export interface ToolListEntry {

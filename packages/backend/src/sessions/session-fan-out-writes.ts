@@ -2,6 +2,7 @@ import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
 import type { Knex } from 'knex';
 import { dialectOf } from '../store/database';
 import { type Acknowledged, chunks, type ToolListEntry } from './session-events';
+import { sendWrite } from '../store/sent-writes';
 
 // Writes over many sessions at once (a source change fanning out to every live session of a task):
 // a statement per slice of sessions, not per session, so a fan-out's cost is not round trips.
@@ -83,5 +84,5 @@ export async function updateDesiredMany(db: Knex, configs: readonly LaunchConfig
                 updated_at = ?
            FROM json_each(?) AS v
           WHERE sessions.id = v.value ->> '$.id'`;
-  for (const slice of chunks(rows)) await db.raw(statement, [now, JSON.stringify(slice)]);
+  for (const slice of chunks(rows)) await sendWrite(db, db.raw(statement, [now, JSON.stringify(slice)]));
 }

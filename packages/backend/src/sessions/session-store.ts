@@ -11,6 +11,7 @@ import {
 } from '@kandev/protocol';
 import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
+import { sendWrite } from '../store/sent-writes';
 import { type AgentSession, type AgentSessionState, AgentSessionStateSchema } from './agent-session';
 import { type Acknowledged, SessionEventRecorder, type ToolListEntry } from './session-events';
 import {
@@ -123,27 +124,44 @@ export class SessionStore {
 
   /** The launch config is stored redacted: the MCP token never reaches the database. */
   async insert(session: AgentSession): Promise<void> {
-    await this.db('sessions').insert({
-      id: session.id,
-      task_id: session.taskId,
-      state: session.state,
-      executor: session.executor,
-      agentctl_address: session.agentctlAddress,
-      revision: session.revision,
-      launch_config: JSON.stringify(redactLaunchConfig(session.launchConfig)),
-      applied_revision: session.appliedRevision,
-      applied_providers: session.appliedProviders === null ? null : JSON.stringify(session.appliedProviders),
-      refresh_error: session.refreshError,
-      refresh_attempts: session.refreshAttempts,
-      refreshed_at: session.refreshedAt,
-      mcp_token_hash: session.mcpTokenHash,
-      surface: session.surface,
-      last_error: session.lastError,
-      acp_session_id: session.acpSessionId,
-      created_at: session.createdAt,
-      updated_at: session.updatedAt,
-    });
+    await this.insertRow(session);
     await this.recorder.stateChanged(session.id, null, session.state, session.createdAt, session);
+  }
+
+  /**
+   * A launch placed on an agentctl known before its row (Agentctls.placementNow): written `starting`
+   * there at once, one transaction instead of two; its events still read created, then starting.
+   */
+  async insertPlaced(session: AgentSession & { state: 'starting' }): Promise<void> {
+    await this.insertRow(session);
+    await this.recorder.stateChanged(session.id, null, 'created', session.createdAt, session);
+    await this.recorder.stateChanged(session.id, 'created', 'starting', session.createdAt, session);
+  }
+
+  private async insertRow(session: AgentSession): Promise<void> {
+    await sendWrite(
+      this.db,
+      this.db('sessions').insert({
+        id: session.id,
+        task_id: session.taskId,
+        state: session.state,
+        executor: session.executor,
+        agentctl_address: session.agentctlAddress,
+        revision: session.revision,
+        launch_config: JSON.stringify(redactLaunchConfig(session.launchConfig)),
+        applied_revision: session.appliedRevision,
+        applied_providers: session.appliedProviders === null ? null : JSON.stringify(session.appliedProviders),
+        refresh_error: session.refreshError,
+        refresh_attempts: session.refreshAttempts,
+        refreshed_at: session.refreshedAt,
+        mcp_token_hash: session.mcpTokenHash,
+        surface: session.surface,
+        last_error: session.lastError,
+        acp_session_id: session.acpSessionId,
+        created_at: session.createdAt,
+        updated_at: session.updatedAt,
+      }),
+    );
   }
 
   async findById(id: string): Promise<AgentSession | undefined> {
@@ -233,6 +251,19 @@ export class SessionStore {
     columns: StateColumns,
     known?: Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
   ): Promise<boolean> {
+    const written = await this.writeState(id, from, to, now, columns);
+    if (written) await this.recorder.stateChanged(id, from, to, now, known);
+    return written;
+  }
+
+  /** compareAndSet's write alone: its caller records the event. */
+  private async writeState(
+    id: string,
+    from: AgentSessionState,
+    to: AgentSessionState,
+    now: string,
+    columns: StateColumns,
+  ): Promise<boolean> {
     assertTransition(from, to);
     const updated = await this.db('sessions')
       .where({ id, state: from })
@@ -243,7 +274,6 @@ export class SessionStore {
         ...(columns.acpSessionId === undefined ? {} : { acp_session_id: columns.acpSessionId }),
         updated_at: now,
       });
-    if (updated > 0) await this.recorder.stateChanged(id, from, to, now, known);
     return updated > 0;
   }
 
@@ -295,21 +325,35 @@ export class SessionStore {
 
   /**
    * agentctl accepted the whole config (launch or resume): it holds this revision now. Resolves the row
-   * as written, or undefined when a newer acknowledgement was already recorded (nothing written).
+   * as written, or undefined when a newer acknowledgement was already recorded (nothing written). With
+   * `fact`, the state change it brings from the state the caller knows (compare-and-set) is written in
+   * the same round trip; its event follows tools.changed.
    */
   async recordAccepted(
-    session: Pick<AgentSession, 'id' | 'taskId'>,
+    session: Pick<AgentSession, 'id' | 'taskId'> & Partial<Pick<AgentSession, 'state' | 'executor'>>,
     acknowledged: Acknowledged,
     now: string,
+    fact?: SessionFact,
   ): Promise<AgentSession | undefined> {
-    const [row] = await this.db<SessionRow>('sessions')
+    const entries = [{ id: session.id, taskId: session.taskId, acknowledged }];
+    // Sent first, so the kept tool list is read right behind it, under its row lock (on PostgreSQL these
+    // and the state change travel in one round trip).
+    const updated = this.db<SessionRow>('sessions')
       .where({ id: session.id })
       .where('applied_revision', '<=', acknowledged.revision)
       .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now })
-      .returning('*');
+      .returning('*')
+      .then((rows: SessionRow[]) => rows);
+    const kept = this.recorder.keptToolLists(entries);
+    const from = session.state;
+    const to = fact === undefined || from === undefined ? null : nextState(from, fact);
+    const moving = from === undefined || to === null ? false : this.writeState(session.id, from, to, now, {});
+    const [[row], keptLists, moved] = await Promise.all([updated, kept, moving]);
+    if (row !== undefined) await this.recorder.toolLists(entries, now, keptLists);
+    if (moved && from !== undefined && to !== null)
+      await this.recorder.stateChanged(session.id, from, to, now, session);
     if (row === undefined) return undefined;
-    await this.recorder.toolLists([{ id: session.id, taskId: session.taskId, acknowledged }], now);
-    return fromRow(row);
+    return moved && to !== null ? { ...fromRow(row), state: to, updatedAt: now } : fromRow(row);
   }
 
   /**

@@ -14,8 +14,27 @@ const LOCKING_BEGIN = `BEGIN; SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK});
 /** The marker a transaction's config carries to take the lock in its BEGIN. */
 const LOCK_IN_BEGIN = 'kandevEventOrderLock';
 
+/** The marker of a transaction whose BEGIN is sent, not awaited (a unit of work's: store/sent-writes.ts). */
+const SEND_BEGIN = 'kandevSendBegin';
+
 /** `db.transaction(work, EVENT_ORDER_BEGIN)`: the transaction holds the event-order lock from its BEGIN. */
 export const EVENT_ORDER_BEGIN = { [LOCK_IN_BEGIN]: true } as Knex.TransactionConfig;
+
+/**
+ * EVENT_ORDER_BEGIN, with the BEGIN sent rather than awaited: the transaction's first statement travels
+ * with it. The caller must take its answer (`takeSentBegin`) and fail the transaction if it failed.
+ */
+export const EVENT_ORDER_SENT_BEGIN = { [LOCK_IN_BEGIN]: true, [SEND_BEGIN]: true } as Knex.TransactionConfig;
+
+/** The answers of BEGINs sent and not yet taken, by connection. */
+const sentBegins = new WeakMap<object, Promise<unknown>>();
+
+/** The answer of the BEGIN sent on `connection` (once; undefined when none was sent). */
+export function takeSentBegin(connection: object): Promise<unknown> | undefined {
+  const answer = sentBegins.get(connection);
+  sentBegins.delete(connection);
+  return answer;
+}
 
 /** The userParams flag of a transaction that holds the lock since its BEGIN (what lockEventOrder reads). */
 export const LOCKED_IN_BEGIN = 'eventOrderLockedInBegin';
@@ -43,18 +62,29 @@ const PgTransaction = require('knex/lib/dialects/postgres/execution/pg-transacti
 
 class EventOrderTransaction extends PgTransaction {
   private readonly locks: boolean;
+  private readonly sendsBegin: boolean;
 
   constructor(client: unknown, container: unknown, config: Record<string, unknown> = {}, outerTx?: unknown) {
     super(client, container, config, outerTx);
     // A nested transaction is a savepoint: its outer transaction took the lock.
     this.locks = config[LOCK_IN_BEGIN] === true && outerTx == null;
+    this.sendsBegin = this.locks && config[SEND_BEGIN] === true;
   }
 
   override begin(connection: unknown): Promise<unknown> {
     if (!this.locks) return super.begin(connection);
     // knex copies userParams onto the transaction's knex object once BEGIN answered.
     this.userParams = { ...this.userParams, [LOCKED_IN_BEGIN]: true };
-    return this.trxClient.query(connection, LOCKING_BEGIN).catch(
+    const answer = this.trxClient.query(connection, LOCKING_BEGIN);
+    if (this.sendsBegin) {
+      // The work starts now; its statements queue behind the BEGIN on the connection. A failed lock
+      // leaves the transaction aborted: its statements fail, COMMIT rolls back, and the caller throws
+      // the lock's error from the answer it took.
+      answer.catch(() => undefined);
+      sentBegins.set(connection as object, answer);
+      return Promise.resolve();
+    }
+    return answer.catch(
       // BEGIN ran and the lock failed (a lock_timeout, a cancel): the transaction is open and aborted.
       // Roll it back and fail the transaction with the error, as knex's rollback does, so the
       // connection goes back to the pool clean.

@@ -33,9 +33,16 @@ export function redactDatabaseUrl(value: string): string {
  * booleans (store/row-values.ts reads both dialects); bigint counts as strings (callers use Number()).
  */
 export function createPostgresDatabase(url: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Knex {
+  // pipeline (pg 8.23, not in knex's types): statements go on the wire at once, behind those awaiting
+  // answers, so a sent write travels with the next statement (store/sent-writes.ts).
+  const connection: Knex.PgConnectionConfig & { pipeline: boolean } = {
+    connectionString: url,
+    application_name: 'kandev',
+    pipeline: true,
+  };
   return knex({
     client: PostgresClient,
-    connection: { connectionString: url, application_name: 'kandev' },
+    connection,
     pool,
   });
 }

@@ -11,8 +11,10 @@ import { ParentQuestionStore } from '../questions/parent-question-store';
 import { QuestionStore } from '../questions/question-store';
 import { RepositoryStore } from '../repositories/repository-store';
 import type { SecretBox } from '../secrets/secret-box';
+import { dialectOf } from './database';
 import { lockEventOrder } from './event-order-lock';
-import { EVENT_ORDER_BEGIN } from './postgres-client';
+import { EVENT_ORDER_SENT_BEGIN } from './postgres-client';
+import { SentWrites, sendWritesIn } from './sent-writes';
 import { SessionStore } from '../sessions/session-store';
 import { TaskStore } from '../tasks/task-store';
 import { WorkspaceStore } from '../workspaces/workspace-store';
@@ -72,21 +74,32 @@ export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommi
 
 /**
  * Outside a transaction an event is committed as it is written; inside one, `committed` runs once after
- * the commit (never after a rollback), so a woken stream finds the event in the table.
+ * the commit (never after a rollback), so a woken stream finds the event in the table. On PostgreSQL a
+ * transaction's writes whose answers nobody needs are sent, not awaited (store/sent-writes.ts).
  */
 export function createUnitOfWork(
   db: Knex,
   secrets: SecretBox,
   committed: EventsCommitted = () => undefined,
 ): UnitOfWork {
+  const sends = dialectOf(db) === 'postgres';
   return {
     read: createStores(db, secrets, committed),
     transaction: async (work) => {
       const appended: NewEvent[] = [];
-      const result = await db.transaction(async (trx) => {
-        await lockEventOrder(trx); // first, before any row lock (store/event-order-lock.ts); on PostgreSQL in BEGIN
-        return work(createStores(trx, secrets, (events) => appended.push(...events)));
-      }, EVENT_ORDER_BEGIN);
+      const writes = new SentWrites();
+      let result: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await db.transaction(async (trx) => {
+          if (sends) await sendWritesIn(trx, writes);
+          await lockEventOrder(trx); // first, before any row lock (store/event-order-lock.ts); on PostgreSQL in BEGIN
+          return work(createStores(trx, secrets, (events) => appended.push(...events)));
+        }, EVENT_ORDER_SENT_BEGIN);
+      } catch (error) {
+        await writes.settle(); // a sent write that failed is the cause of what failed after it
+        throw error;
+      }
+      await writes.settle(); // a sent write failed: its transaction rolled back
       if (appended.length > 0) committed(appended);
       return result;
     },

@@ -107,22 +107,22 @@ export class TaskService {
 
   /**
    * Appends the task's event with its REST view (as GET /api/tasks/:id shows it) in the caller's
-   * transaction. A caller that just wrote the task and recomputed its repositories passes them (`known`):
-   * they are read once per batch; only what it waits for is read here.
+   * transaction. A caller that just wrote the task and recomputed its repositories passes them (`known`,
+   * possibly still being read: what it waits for is read alongside); they are read once per batch.
    */
   async recordEventWithin(
     stores: Stores,
     type: TaskEventType,
     id: string,
     at: string,
-    known?: Omit<TaskDetails, 'pendingAction'>,
+    known?: Omit<TaskDetails, 'pendingAction'> | Promise<Omit<TaskDetails, 'pendingAction'>>,
   ): Promise<void> {
     let details: TaskDetails;
     if (known === undefined) {
       details = await this.readDetails(stores, id);
     } else {
-      const actions = await this.deps.pendingActions(stores, [id], at);
-      details = { ...known, pendingAction: actions.get(id) ?? null };
+      const [actions, task] = await Promise.all([this.deps.pendingActions(stores, [id], at), known]);
+      details = { ...task, pendingAction: actions.get(id) ?? null };
     }
     await stores.events.append({ type, taskId: id, sessionId: null, data: { task: toTaskView(details) }, at });
   }

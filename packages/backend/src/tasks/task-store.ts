@@ -4,6 +4,7 @@ import { AppError } from '@kandev/protocol';
 import { toBoolean, toIsoString, toNullableIsoString } from '../store/row-values';
 import { type TaskState, TaskStateSchema } from '@kandev/protocol';
 import type { Task, TaskAttachment } from './task';
+import { sendWrite } from '../store/sent-writes';
 
 interface TaskRow {
   id: string;
@@ -95,7 +96,7 @@ export class TaskStore {
     if (patch.parentId !== undefined) changes.parent_id = patch.parentId;
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.state !== undefined) changes.state = patch.state;
-    await this.db('tasks').where({ id }).update(changes);
+    await sendWrite(this.db, this.db('tasks').where({ id }).update(changes));
   }
 
   /** Archives the task once (an archived task keeps its first archived_at); false when nothing changed. */
@@ -146,15 +147,14 @@ export class TaskStore {
     batch: { batchId: string; createdAt: string },
   ): Promise<void> {
     if (attachments.length === 0) return;
-    await this.db('task_repositories').insert(
-      attachments.map((attachment) => ({
-        task_id: taskId,
-        repository_id: attachment.repositoryId,
-        base_branch: attachment.baseBranch,
-        batch_id: batch.batchId,
-        created_at: batch.createdAt,
-      })),
-    );
+    const rows = attachments.map((attachment) => ({
+      task_id: taskId,
+      repository_id: attachment.repositoryId,
+      base_branch: attachment.baseBranch,
+      batch_id: batch.batchId,
+      created_at: batch.createdAt,
+    }));
+    await sendWrite(this.db, this.db('task_repositories').insert(rows));
   }
 
   /** The task's attachment rows alone (no join), in attach order. */

@@ -23,7 +23,8 @@ export interface WorkspaceSourceServiceDeps {
   repositories: RepositoryService;
   refresh: ProviderRefreshService;
   /** task.updated (its repositories and providers moved) in the batch's transaction; `task` as written. */
-  recordTaskUpdated: (stores: Stores, task: Task, now: string, plan: RefreshPlan) => Promise<void>;
+  /** `plan` may still be reading: the event's own reads are sent alongside (one round trip). */
+  recordTaskUpdated: (stores: Stores, task: Task, now: string, plan: Promise<RefreshPlan>) => Promise<void>;
   /** After a batch committed: checks out the new sources in the task's workspace, when it has one. */
   workspaces?: { refresh(taskId: string): Promise<unknown> };
   logger: Logger;
@@ -75,9 +76,9 @@ export class WorkspaceSourceService {
     const sources = this.prepare(body.sources);
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(async (stores) => {
-      const task = await requireTask(stores, taskId);
+      const [task, attached] = await Promise.all([requireTask(stores, taskId), stores.tasks.attachments(taskId)]);
       const resolved = await this.resolve(stores, task.workspaceId, sources);
-      const toAttach = planBatch(await stores.tasks.attachments(taskId), resolved.attachments);
+      const toAttach = planBatch(attached, resolved.attachments);
       if (toAttach.length === 0) {
         return {
           batchId: null,
@@ -90,8 +91,9 @@ export class WorkspaceSourceService {
       const batchId = newId();
       await stores.tasks.attachRepositories(taskId, toAttach, { batchId, createdAt: now });
       await stores.tasks.update(taskId, { updatedAt: now });
-      const plan = await this.deps.refresh.plan(stores, taskId, now);
-      await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, plan);
+      const planning = this.deps.refresh.plan(stores, taskId, now);
+      await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, planning);
+      const plan = await planning;
       return { batchId, toAttach, resolved, providers: plan.providers, plan };
     });
     const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.refresh(committed.plan, wait);
@@ -131,15 +133,19 @@ export class WorkspaceSourceService {
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(
       async (stores): Promise<{ removed: Repository; plan: RefreshPlan }> => {
-        const task = await requireTask(stores, taskId);
-        const removed = await stores.repositories.findById(repositoryId);
-        if (removed === undefined || !(await stores.tasks.detachRepository(taskId, repositoryId))) {
+        // Sent together; a detach of an unknown task or repository rolls back with the error.
+        const [task, removed, detached] = await Promise.all([
+          requireTask(stores, taskId),
+          stores.repositories.findById(repositoryId),
+          stores.tasks.detachRepository(taskId, repositoryId),
+        ]);
+        if (removed === undefined || !detached) {
           throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
         }
         await stores.tasks.update(taskId, { updatedAt: now });
-        const plan = await this.deps.refresh.plan(stores, taskId, now);
-        await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, plan);
-        return { removed, plan };
+        const planning = this.deps.refresh.plan(stores, taskId, now);
+        await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, planning);
+        return { removed, plan: await planning };
       },
     );
     const refresh = await this.refresh(committed.plan, wait);
