@@ -132,6 +132,14 @@ describe('several replicas: the prompt queue', () => {
     expect(a.agentctl.promptCalls.filter((c) => c.outcome === 'duplicate')).toEqual([]);
   });
 
+  it("a launch frees its lease once started: another replica's resume claims it", async () => {
+    const { a, b } = await twoReplicas();
+    const sessionId = await a.readySession(); // the launch answered; its lease release is queued on its lane
+    const resumed = await b.sessions.resume(sessionId); // fails with failed_precondition while a holds the lease
+    expect(resumed.session.id).toBe(sessionId);
+    await b.untilState(sessionId, 'waiting_for_input');
+  });
+
   it('a booting replica leaves alone a session another replica is starting, and fails one nobody starts', async () => {
     const { a, b } = await twoReplicas();
     // CreateSession held on agentctl: replica a is mid-launch.

@@ -27,17 +27,31 @@ export async function whileStarting<T>(
 
 /**
  * whileStarting for a session id just made, which nobody can hold yet: `prepare` runs alongside the
- * claim (two round trips at once), and `start` gets what it resolved.
+ * claim (two round trips at once), and `start` gets what it resolved. The lease is freed after `start`
+ * without waiting for it: `afterStart` queues the release where the session's next start or stop
+ * queues too (its lane), so none of those can run before it.
  */
-export function whileLaunching<P, T>(
+export async function whileLaunching<P, T>(
   claims: ClaimScope | undefined,
   sessionId: string,
-  prepare: () => Promise<P>,
-  start: (prepared: P) => Promise<T>,
+  steps: {
+    prepare: () => Promise<P>;
+    start: (prepared: P) => Promise<T>;
+    afterStart: (release: () => Promise<void>) => void;
+  },
 ): Promise<T> {
-  const preparing = prepare();
+  const preparing = steps.prepare();
   preparing.catch(() => undefined); // awaited below, once the claim answered; until then, not unhandled
-  return whileStarting(claims, sessionId, async () => start(await preparing));
+  if (claims === undefined) return steps.start(await preparing);
+  const name = launchLeaseName(sessionId);
+  if (!(await claims.claims.claim(name, LAUNCH_LEASE_MS))) {
+    throw new AppError('failed_precondition', `session ${sessionId} is being started already`);
+  }
+  try {
+    return await steps.start(await preparing);
+  } finally {
+    steps.afterStart(() => claims.claims.release(name).catch(() => undefined)); // it expires anyway
+  }
 }
 
 /** Runs `work` (boot reconcile of a session not started yet) unless a replica is starting it now. */

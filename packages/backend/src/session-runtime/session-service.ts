@@ -68,28 +68,33 @@ export class SessionService {
       const task = await this.deps.uow.read.tasks.findById(taskId);
       return prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, task, executor);
     };
-    return whileLaunching(this.deps.claims, sessionId, prepare, async (workspace) => {
-      // The local agentctl, when up: the row is written starting on it (created then starting, at once).
-      const placed = this.deps.agentctls.placementNow(executor);
-      const { session, config } = await this.deps.uow.transaction(async (stores) => {
-        const config = await loadLaunchConfig(stores, {
-          taskId,
-          sessionId,
-          surface: body.surface,
-          ownsTaskTitle: body.owns_task_title,
-          revision: 1,
-          mcpToken,
-          resumeAcpSessionId: null,
-          agentCwd: workspace.agentCwd,
+    const afterStart = (release: () => Promise<void>) => void this.deps.lanes.run(sessionId, release);
+    return whileLaunching(this.deps.claims, sessionId, {
+      prepare,
+      afterStart,
+      start: async (workspace) => {
+        // The local agentctl, when up: the row is written starting on it (created then starting, at once).
+        const placed = this.deps.agentctls.placementNow(executor);
+        const { session, config } = await this.deps.uow.transaction(async (stores) => {
+          const config = await loadLaunchConfig(stores, {
+            taskId,
+            sessionId,
+            surface: body.surface,
+            ownsTaskTitle: body.owns_task_title,
+            revision: 1,
+            mcpToken,
+            resumeAcpSessionId: null,
+            agentCwd: workspace.agentCwd,
+          });
+          const session = this.newSession(config, mcpToken, executor, placed);
+          if (session.state === 'starting') await stores.sessions.insertPlaced({ ...session, state: 'starting' });
+          else await stores.sessions.insert(session);
+          return { session, config };
         });
-        const session = this.newSession(config, mcpToken, executor, placed);
-        if (session.state === 'starting') await stores.sessions.insertPlaced({ ...session, state: 'starting' });
-        else await stores.sessions.insert(session);
-        return { session, config };
-      });
-      return this.deps.lanes.run(session.id, () =>
-        this.starter.start(session, config, 'session launched', workspace.mount, { placed: placed !== undefined }),
-      );
+        return this.deps.lanes.run(session.id, () =>
+          this.starter.start(session, config, 'session launched', workspace.mount, { placed: placed !== undefined }),
+        );
+      },
     });
   }
 
