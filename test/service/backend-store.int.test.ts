@@ -11,6 +11,7 @@ import type { Task } from '../../packages/backend/src/tasks/task';
 import { useCleanup } from '../helpers/cleanup';
 import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
+import { taskRow } from '../helpers/task-rows';
 
 const NOW = '2026-08-09T10:00:00.000Z';
 // Matched by code, not with toThrow: better-sqlite3 binds its error class once per process, so in a
@@ -47,19 +48,7 @@ describe('backend stores', () => {
     ...over,
   });
   const attach = (...ids: string[]) => ids.map((repositoryId) => ({ repositoryId, baseBranch: null }));
-  const task = (id: string, workspaceId: string, over: Partial<Task> = {}): Task => ({
-    id,
-    workspaceId,
-    parentId: null,
-    title: id,
-    state: 'todo',
-    autopilot: false,
-    agentProfileId: null,
-    archivedAt: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-    ...over,
-  });
+  const task = (id: string, workspaceId: string, over: Partial<Task> = {}): Task => taskRow(id, workspaceId, NOW, over);
 
   test('creates the data dir and file, and migrations are idempotent', async () => {
     const { db, dataDir } = await open();

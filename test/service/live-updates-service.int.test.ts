@@ -10,6 +10,7 @@ import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from '..
 import { createInProcessBackend } from '../helpers/in-process-backend';
 import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { waitUntil } from '../helpers/wait';
+import { taskRow } from '../helpers/task-rows';
 
 const NOW = '2026-11-30T10:00:00.000Z';
 const WRITE = /^\s*(insert|update|delete)\b/i;
@@ -38,18 +39,7 @@ describe('live-update services (in process, fake agentctl)', () => {
   type Env = Awaited<ReturnType<typeof setup>>;
 
   async function task(env: Env, id: string): Promise<void> {
-    await env.uow.read.tasks.insert({
-      id,
-      workspaceId: 'w',
-      parentId: null,
-      title: id,
-      state: 'todo',
-      autopilot: false,
-      agentProfileId: null,
-      archivedAt: null,
-      createdAt: NOW,
-      updatedAt: NOW,
-    });
+    await env.uow.read.tasks.insert(taskRow(id, 'w', NOW));
   }
 
   /** A session agentctl holds at revision 1 with no providers (idle unless told otherwise). */

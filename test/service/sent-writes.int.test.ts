@@ -8,6 +8,7 @@ import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/st
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { launchConfigFor, sessionRow } from '../helpers/session-rows';
+import { taskRow } from '../helpers/task-rows';
 import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { TEST_SECRETS } from '../helpers/test-secrets';
 import { waitUntil } from '../helpers/wait';
@@ -37,18 +38,7 @@ describe('sent writes', () => {
     await migrateToLatest(db);
     uow = createUnitOfWork(db, TEST_SECRETS);
     await uow.read.workspaces.insert({ id: 'w1', name: 'w1', createdAt: NOW });
-    await uow.read.tasks.insert({
-      id: 't1',
-      workspaceId: 'w1',
-      parentId: null,
-      title: 't1',
-      state: 'todo',
-      autopilot: false,
-      agentProfileId: null,
-      archivedAt: null,
-      createdAt: NOW,
-      updatedAt: NOW,
-    });
+    await uow.read.tasks.insert(taskRow('t1', 'w1', NOW));
   });
 
   test('a unit of work reads its own sent writes, and they commit with it', async () => {

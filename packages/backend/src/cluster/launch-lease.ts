@@ -13,14 +13,18 @@ function launchLeaseName(sessionId: string): string {
   return `launch:${sessionId}`;
 }
 
-/** Runs `start` holding the session's launch lease (one replica: just runs it). */
+/**
+ * Runs `start` holding the session's launch lease (one replica: just runs it). `releaseAfter`: see
+ * withClaim (a launch frees its lease without waiting for it).
+ */
 export async function whileStarting<T>(
   claims: ClaimScope | undefined,
   sessionId: string,
   start: () => Promise<T>,
+  releaseAfter?: (release: () => Promise<void>) => void,
 ): Promise<T> {
   if (claims === undefined) return start();
-  const outcome = await withClaim(claims.claims, launchLeaseName(sessionId), LAUNCH_LEASE_MS, start);
+  const outcome = await withClaim(claims.claims, launchLeaseName(sessionId), LAUNCH_LEASE_MS, start, releaseAfter);
   if (!outcome.ran) throw new AppError('failed_precondition', `session ${sessionId} is being started already`);
   return outcome.value;
 }
@@ -28,30 +32,21 @@ export async function whileStarting<T>(
 /**
  * whileStarting for a session id just made, which nobody can hold yet: `prepare` runs alongside the
  * claim (two round trips at once), and `start` gets what it resolved. The lease is freed after `start`
- * without waiting for it: `afterStart` queues the release where the session's next start or stop
+ * without waiting for it: `releaseAfter` queues the release where the session's next start or stop
  * queues too (its lane), so none of those can run before it.
  */
-export async function whileLaunching<P, T>(
+export function whileLaunching<P, T>(
   claims: ClaimScope | undefined,
   sessionId: string,
   steps: {
     prepare: () => Promise<P>;
     start: (prepared: P) => Promise<T>;
-    afterStart: (release: () => Promise<void>) => void;
+    releaseAfter: (release: () => Promise<void>) => void;
   },
 ): Promise<T> {
   const preparing = steps.prepare();
-  preparing.catch(() => undefined); // awaited below, once the claim answered; until then, not unhandled
-  if (claims === undefined) return steps.start(await preparing);
-  const name = launchLeaseName(sessionId);
-  if (!(await claims.claims.claim(name, LAUNCH_LEASE_MS))) {
-    throw new AppError('failed_precondition', `session ${sessionId} is being started already`);
-  }
-  try {
-    return await steps.start(await preparing);
-  } finally {
-    steps.afterStart(() => claims.claims.release(name).catch(() => undefined)); // it expires anyway
-  }
+  preparing.catch(() => undefined); // awaited once the claim answered; until then, not unhandled
+  return whileStarting(claims, sessionId, async () => steps.start(await preparing), steps.releaseAfter);
 }
 
 /** Runs `work` (boot reconcile of a session not started yet) unless a replica is starting it now. */

@@ -92,19 +92,23 @@ export class DatabaseLeases implements WorkClaims {
  * Runs `work` while holding `name`, then frees it; resolves undefined without running it when another
  * replica holds the name. For work that is short next to the TTL (a claim that outlives it only lets a
  * second replica start the same idempotent work, never corrupts it: the work's own writes are
- * compare-and-set).
+ * compare-and-set). `releaseAfter`, when given, is handed the release instead of it being awaited
+ * (the caller queues it where what must follow it queues too).
  */
 export async function withClaim<T>(
   claims: WorkClaims,
   name: string,
   ttlMs: number,
   work: () => Promise<T>,
+  releaseAfter?: (release: () => Promise<void>) => void,
 ): Promise<{ ran: true; value: T } | { ran: false }> {
   if (!(await claims.claim(name, ttlMs))) return { ran: false };
+  const release = () => claims.release(name).catch(() => undefined); // it expires anyway
   try {
     return { ran: true, value: await work() };
   } finally {
-    await claims.release(name).catch(() => undefined); // it expires anyway
+    if (releaseAfter === undefined) await release();
+    else releaseAfter(release);
   }
 }
 

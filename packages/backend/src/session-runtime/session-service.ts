@@ -68,10 +68,10 @@ export class SessionService {
       const task = await this.deps.uow.read.tasks.findById(taskId);
       return prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, task, executor);
     };
-    const afterStart = (release: () => Promise<void>) => void this.deps.lanes.run(sessionId, release);
+    const releaseAfter = (release: () => Promise<void>) => void this.deps.lanes.run(sessionId, release);
     return whileLaunching(this.deps.claims, sessionId, {
       prepare,
-      afterStart,
+      releaseAfter,
       start: async (workspace) => {
         // The local agentctl, when up: the row is written starting on it (created then starting, at once).
         const placed = this.deps.agentctls.placementNow(executor);
@@ -87,8 +87,8 @@ export class SessionService {
             agentCwd: workspace.agentCwd,
           });
           const session = this.newSession(config, mcpToken, executor, placed);
-          if (session.state === 'starting') await stores.sessions.insertPlaced({ ...session, state: 'starting' });
-          else await stores.sessions.insert(session);
+          if (placed === undefined) await stores.sessions.insert(session);
+          else await stores.sessions.insertPlaced(session);
           return { session, config };
         });
         return this.deps.lanes.run(session.id, () =>

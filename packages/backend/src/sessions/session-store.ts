@@ -132,10 +132,10 @@ export class SessionStore {
    * A launch placed on an agentctl known before its row (Agentctls.placementNow): written `starting`
    * there at once, one transaction instead of two; its events still read created, then starting.
    */
-  async insertPlaced(session: AgentSession & { state: 'starting' }): Promise<void> {
+  async insertPlaced(session: AgentSession): Promise<void> {
     await this.insertRow(session);
     await this.recorder.stateChanged(session.id, null, 'created', session.createdAt, session);
-    await this.recorder.stateChanged(session.id, 'created', 'starting', session.createdAt, session);
+    await this.recorder.stateChanged(session.id, 'created', session.state, session.createdAt, session);
   }
 
   private async insertRow(session: AgentSession): Promise<void> {
@@ -347,13 +347,13 @@ export class SessionStore {
     const kept = this.recorder.keptToolLists(entries);
     const from = session.state;
     const to = fact === undefined || from === undefined ? null : nextState(from, fact);
-    const moving = from === undefined || to === null ? false : this.writeState(session.id, from, to, now, {});
+    const moving = from !== undefined && to !== null ? this.writeState(session.id, from, to, now, {}) : false;
     const [[row], keptLists, moved] = await Promise.all([updated, kept, moving]);
     if (row !== undefined) await this.recorder.toolLists(entries, now, keptLists);
-    if (moved && from !== undefined && to !== null)
-      await this.recorder.stateChanged(session.id, from, to, now, session);
+    const state = moved ? to : null; // set only when the compare-and-set won (so `from` was known)
+    if (state !== null) await this.recorder.stateChanged(session.id, from ?? null, state, now, session);
     if (row === undefined) return undefined;
-    return moved && to !== null ? { ...fromRow(row), state: to, updatedAt: now } : fromRow(row);
+    return state === null ? fromRow(row) : { ...fromRow(row), state, updatedAt: now };
   }
 
   /**
