@@ -207,13 +207,13 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     clock,
     repositories,
     refresh,
-    recordTaskUpdated: (stores, task, now, planning) =>
+    recordTaskUpdated: (stores, taskId, now, changed) =>
       tasks.recordEventWithin(
         stores,
         'task.updated',
-        task.id,
+        taskId,
         now,
-        planning.then((plan) => ({ task, repositoryIds: plan.repositoryIds, providers: plan.providers })),
+        changed.then(({ task, plan }) => ({ task, repositoryIds: plan.repositoryIds, providers: plan.providers })),
       ),
     logger: component('sources'),
   });

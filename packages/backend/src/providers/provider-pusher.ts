@@ -5,6 +5,7 @@ import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { BackendMetrics } from '../metrics/backend-metrics';
 import type { AgentGone } from '../sessions/agent-session';
+import { settleAll } from '../store/sent-writes';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Acknowledged } from '../sessions/session-store';
 import type { ToolListEntry } from '../sessions/session-events';
@@ -158,7 +159,11 @@ export class ProviderPusher {
     const ahead: { sessionId: string; held: number; desired: number }[] = [];
     const results = await this.deps.uow.transaction(async (stores) => {
       const recorded = new Map<number, PushResult>();
-      const rows = await stores.sessions.revisionsOf(reached.map(({ target }) => target.session.id));
+      // Sent together (one round trip): the sessions' revisions and their kept tool lists.
+      const kept = stores.sessions.keptToolListsOf(
+        reached.map(({ target, held }) => ({ id: target.session.id, acknowledged: held })),
+      );
+      const [rows] = await settleAll(stores.sessions.revisionsOf(reached.map(({ target }) => target.session.id)), kept);
       const applied: ToolListEntry[] = [];
       for (const { index, target, held } of reached) {
         const sessionId = target.session.id;
@@ -176,7 +181,7 @@ export class ProviderPusher {
         ahead.push({ sessionId, held: held.revision, desired });
         recorded.set(index, { sessionId, status: 'failed', revision: target.revision, reason, retry: false });
       }
-      await stores.sessions.recordAppliedMany(applied, now);
+      await stores.sessions.recordAppliedMany(applied, now, kept);
       return recorded;
     });
     for (const entry of ahead) this.deps.logger.warn(entry, 'agentctl is ahead');

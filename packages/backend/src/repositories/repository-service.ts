@@ -3,6 +3,7 @@ import { AppError } from '@kandev/protocol';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../store/page-cursor';
 import { isUniqueViolation } from '../store/constraint-errors';
 import { newId } from '../store/row-values';
+import { settleAll } from '../store/sent-writes';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import { assertDirectoryOrAbsent } from './local-directory';
 import { deriveRepositoryIdentity, type RepositoryIdentity, type RepositorySource } from './provider-identity';
@@ -49,16 +50,19 @@ export class RepositoryService {
     workspaceId: string,
     identity: RepositoryIdentity,
   ): Promise<{ repository: Repository; registered: boolean }> {
-    const existing = await stores.repositories.findByIdentity(workspaceId, identity.identityKey);
-    if (existing !== undefined) return { repository: existing, registered: false };
     const repository: Repository = {
       id: newId(),
       workspaceId,
       ...identity,
       createdAt: this.deps.clock().toISOString(),
     };
-    // A concurrent transaction may register the same identity between the read and the insert.
-    const stored = await stores.repositories.insertIfAbsent(repository);
+    // Sent together (one round trip): the insert does nothing when the identity is registered already,
+    // by an earlier or a concurrent transaction; the read behind it answers whichever row holds it.
+    const [, stored] = await settleAll(
+      stores.repositories.insertIfAbsent(repository),
+      stores.repositories.findByIdentity(workspaceId, identity.identityKey),
+    );
+    if (stored === undefined) throw new Error(`repository ${identity.identityKey} vanished after its insert`);
     return { repository: stored, registered: stored.id === repository.id };
   }
 

@@ -60,22 +60,12 @@ export class RepositoryStore {
   }
 
   /**
-   * Inserts the repository unless the workspace already holds its identity; returns the stored one
-   * (this one, or the one a concurrent writer committed first). Constraint-based (ON CONFLICT DO
-   * NOTHING on the unique workspace_id + identity_key), so it holds with concurrent writers on
-   * PostgreSQL, not only under SQLite's single writer.
+   * Inserts the repository unless its workspace already holds its identity (then nothing): the unique
+   * workspace_id + identity_key decides (ON CONFLICT DO NOTHING), so it holds with concurrent writers
+   * on PostgreSQL, not only under SQLite's single writer.
    */
-  async insertIfAbsent(repository: Repository): Promise<Repository> {
-    const inserted: unknown[] = await this.db('repositories')
-      .insert(toRow(repository))
-      .onConflict(['workspace_id', 'identity_key'])
-      .ignore()
-      .returning('id');
-    // RETURNING answers a row only when this insert happened: no read back in the common case.
-    if (inserted.length > 0) return repository;
-    const stored = await this.findByIdentity(repository.workspaceId, repository.identityKey);
-    if (stored === undefined) throw new Error(`repository ${repository.identityKey} vanished after its insert`);
-    return stored;
+  async insertIfAbsent(repository: Repository): Promise<void> {
+    await this.db('repositories').insert(toRow(repository)).onConflict(['workspace_id', 'identity_key']).ignore();
   }
 
   async findById(id: string): Promise<Repository | undefined> {
@@ -88,6 +78,15 @@ export class RepositoryStore {
       .where({ workspace_id: workspaceId, identity_key: identityKey })
       .first();
     return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** The repositories with these identities in the workspace of task `taskId` (none if it has none). */
+  async findByIdentitiesOfTask(taskId: string, identityKeys: readonly string[]): Promise<Repository[]> {
+    if (identityKeys.length === 0) return [];
+    const rows = await this.db<RepositoryRow>('repositories')
+      .whereIn('identity_key', [...identityKeys])
+      .andWhere('workspace_id', this.db('tasks').select('workspace_id').where({ id: taskId }));
+    return rows.map(fromRow);
   }
 
   async findByIds(ids: readonly string[]): Promise<Repository[]> {

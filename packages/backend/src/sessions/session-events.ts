@@ -97,7 +97,7 @@ export class SessionEventRecorder {
    * The tool lists kept for the entries that carry one. Its reads are sent when called: a caller may
    * start it next to another statement and pass the promise to `toolLists`.
    */
-  async keptToolLists(entries: readonly ToolListEntry[]): Promise<KeptToolLists> {
+  async keptToolLists(entries: readonly Pick<ToolListEntry, 'id' | 'acknowledged'>[]): Promise<KeptToolLists> {
     const reported = entries.filter((entry) => entry.acknowledged.toolNames !== undefined);
     const reads = chunks(reported.map((entry) => entry.id)).map((ids) =>
       this.db('session_tool_lists')

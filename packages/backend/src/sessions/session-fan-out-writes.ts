@@ -57,10 +57,11 @@ export async function recordAppliedMany(db: Knex, entries: readonly ToolListEntr
     const acknowledged = group[0]?.acknowledged;
     if (acknowledged === undefined) continue;
     for (const slice of chunks(group.map((entry) => entry.id))) {
-      await db('sessions')
+      const update = db('sessions')
         .whereIn('id', slice)
         .where('applied_revision', '<=', acknowledged.revision)
         .update({ ...acknowledgedColumns(acknowledged, now), updated_at: now });
+      await sendWrite(db, update);
     }
   }
 }

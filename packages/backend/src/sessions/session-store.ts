@@ -13,7 +13,7 @@ import type { EventStore } from '../events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import { sendWrite } from '../store/sent-writes';
 import { type AgentSession, type AgentSessionState, AgentSessionStateSchema } from './agent-session';
-import { type Acknowledged, SessionEventRecorder, type ToolListEntry } from './session-events';
+import { type Acknowledged, type KeptToolLists, SessionEventRecorder, type ToolListEntry } from './session-events';
 import {
   acknowledgedColumns,
   recordAppliedMany,
@@ -378,10 +378,22 @@ export class SessionStore {
     return revisionsOf(this.db, ids);
   }
 
-  /** recordApplied for many sessions whose applied revision the caller read in this transaction. */
-  async recordAppliedMany(entries: readonly ToolListEntry[], now: string): Promise<void> {
+  /** The kept tool lists of these sessions; its reads are sent when called (for recordAppliedMany). */
+  keptToolListsOf(entries: readonly Pick<ToolListEntry, 'id' | 'acknowledged'>[]): Promise<KeptToolLists> {
+    return this.recorder.keptToolLists(entries);
+  }
+
+  /**
+   * recordApplied for many sessions whose applied revision the caller read in this transaction;
+   * `kept` (keptToolListsOf, possibly read alongside that read) covers at least these sessions.
+   */
+  async recordAppliedMany(
+    entries: readonly ToolListEntry[],
+    now: string,
+    kept: Promise<KeptToolLists> = this.recorder.keptToolLists(entries),
+  ): Promise<void> {
     await recordAppliedMany(this.db, entries, now);
-    await this.recorder.toolLists(entries, now);
+    await this.recorder.toolLists(entries, now, kept);
   }
 
   /** New desired configs (a live update's revision bumps): each session's revision and config move together. */

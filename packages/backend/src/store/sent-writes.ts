@@ -67,3 +67,14 @@ export async function sendWrite(db: Knex, write: Knex.QueryBuilder | Knex.Raw): 
   // knex's own path from here to the driver is synchronous: the statement is queued in call order.
   writes.track(client.query(connection, write.toSQL()));
 }
+
+/**
+ * Waits for every piece of a transaction's work sent together, then throws the first failure in
+ * argument order: a transaction does not roll back while its other statements are still in flight.
+ */
+export async function settleAll<T extends readonly unknown[]>(...work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(work);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}

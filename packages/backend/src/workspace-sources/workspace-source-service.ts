@@ -7,6 +7,7 @@ import type { ProviderRefreshService, RefreshPlan } from '../providers/provider-
 import { loadProviderSet } from '../providers/provider-set';
 import { type RefreshSummary, summarizeRefresh } from '../providers/provider-refresh';
 import { newId } from '../store/row-values';
+import { settleAll } from '../store/sent-writes';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
 import type { Task, TaskAttachment } from '../tasks/task';
 import { type AddWorkspaceSourcesBody, planBatch, type WorkspaceSource } from './workspace-source';
@@ -22,9 +23,16 @@ export interface WorkspaceSourceServiceDeps {
   clock: () => Date;
   repositories: RepositoryService;
   refresh: ProviderRefreshService;
-  /** task.updated (its repositories and providers moved) in the batch's transaction; `task` as written. */
-  /** `plan` may still be reading: the event's own reads are sent alongside (one round trip). */
-  recordTaskUpdated: (stores: Stores, task: Task, now: string, plan: Promise<RefreshPlan>) => Promise<void>;
+  /**
+   * task.updated (its repositories and providers moved) in the batch's transaction, with the task as
+   * written. `changed` may still be reading: the event's own reads are sent at once, alongside.
+   */
+  recordTaskUpdated: (
+    stores: Stores,
+    taskId: string,
+    now: string,
+    changed: Promise<{ task: Task; plan: RefreshPlan }>,
+  ) => Promise<void>;
   /** After a batch committed: checks out the new sources in the task's workspace, when it has one. */
   workspaces?: { refresh(taskId: string): Promise<unknown> };
   logger: Logger;
@@ -76,8 +84,14 @@ export class WorkspaceSourceService {
     const sources = this.prepare(body.sources);
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(async (stores) => {
-      const [task, attached] = await Promise.all([requireTask(stores, taskId), stores.tasks.attachments(taskId)]);
-      const resolved = await this.resolve(stores, task.workspaceId, sources);
+      // Sent together: the repositories the sources name are looked up in the task's workspace as the
+      // task is read (one round trip when all of them are registered).
+      const [task, attached, known] = await Promise.all([
+        requireTask(stores, taskId),
+        stores.tasks.attachments(taskId),
+        this.lookUp(stores, taskId, sources),
+      ]);
+      const resolved = await this.resolve(stores, task.workspaceId, sources, known);
       const toAttach = planBatch(attached, resolved.attachments);
       if (toAttach.length === 0) {
         return {
@@ -92,7 +106,13 @@ export class WorkspaceSourceService {
       await stores.tasks.attachRepositories(taskId, toAttach, { batchId, createdAt: now });
       await stores.tasks.update(taskId, { updatedAt: now });
       const planning = this.deps.refresh.plan(stores, taskId, now);
-      await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, planning);
+      const written = { ...task, updatedAt: now };
+      await this.deps.recordTaskUpdated(
+        stores,
+        taskId,
+        now,
+        planning.then((plan) => ({ task: written, plan })),
+      );
       const plan = await planning;
       return { batchId, toAttach, resolved, providers: plan.providers, plan };
     });
@@ -133,19 +153,25 @@ export class WorkspaceSourceService {
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(
       async (stores): Promise<{ removed: Repository; plan: RefreshPlan }> => {
-        // Sent together; a detach of an unknown task or repository rolls back with the error.
-        const [task, removed, detached] = await Promise.all([
+        // Everything is sent at once (one round trip): the plan's reads queue behind the detach and see
+        // it. A detach of an unknown task or repository rolls back with the error; the work still in
+        // flight settles first, so nothing runs on the connection after the rollback.
+        const detaching = Promise.all([
           requireTask(stores, taskId),
           stores.repositories.findById(repositoryId),
           stores.tasks.detachRepository(taskId, repositoryId),
-        ]);
-        if (removed === undefined || !detached) {
-          throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
-        }
-        await stores.tasks.update(taskId, { updatedAt: now });
+        ]).then(([task, removed, detached]) => {
+          if (removed === undefined || !detached) {
+            throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
+          }
+          return { task: { ...task, updatedAt: now }, removed };
+        });
+        const touching = stores.tasks.update(taskId, { updatedAt: now });
         const planning = this.deps.refresh.plan(stores, taskId, now);
-        await this.deps.recordTaskUpdated(stores, { ...task, updatedAt: now }, now, planning);
-        return { removed, plan: await planning };
+        const changed = Promise.all([detaching, planning]).then(([{ task }, plan]) => ({ task, plan }));
+        const recording = this.deps.recordTaskUpdated(stores, taskId, now, changed);
+        const [{ removed }, plan] = await settleAll(detaching, planning, touching, recording);
+        return { removed, plan };
       },
     );
     const refresh = await this.refresh(committed.plan, wait);
@@ -177,10 +203,31 @@ export class WorkspaceSourceService {
     return prepared;
   }
 
-  /** Repository ids must name repositories of the task's workspace; URLs and paths are found or registered. */
-  private async resolve(stores: Stores, workspaceId: string, sources: readonly PreparedSource[]) {
+  /** The registered repositories the sources name: by id (any workspace), by identity (the task's). */
+  private async lookUp(stores: Stores, taskId: string, sources: readonly PreparedSource[]) {
     const ids = sources.flatMap((s) => (s.kind === 'id' ? [s.repositoryId] : []));
-    const repositories = new Map((await stores.repositories.findByIds(ids)).map((r) => [r.id, r] as const));
+    const keys = sources.flatMap((s) => (s.kind === 'identity' ? [s.identity.identityKey] : []));
+    const [byId, byIdentity] = await Promise.all([
+      stores.repositories.findByIds(ids),
+      stores.repositories.findByIdentitiesOfTask(taskId, keys),
+    ]);
+    return {
+      byId: new Map(byId.map((r) => [r.id, r] as const)),
+      byIdentity: new Map(byIdentity.map((r) => [r.identityKey, r] as const)),
+    };
+  }
+
+  /**
+   * Repository ids must name repositories of the task's workspace; URLs and paths not registered yet
+   * (`known` was read before) are registered.
+   */
+  private async resolve(
+    stores: Stores,
+    workspaceId: string,
+    sources: readonly PreparedSource[],
+    known: { byId: Map<string, Repository>; byIdentity: Map<string, Repository> },
+  ) {
+    const repositories = new Map(known.byId);
     const foreign = sources.filter(
       (s) => s.kind === 'id' && repositories.get(s.repositoryId)?.workspaceId !== workspaceId,
     );
@@ -197,7 +244,8 @@ export class WorkspaceSourceService {
       const repository =
         source.kind === 'id'
           ? (repositories.get(source.repositoryId) as Repository)
-          : (await this.deps.repositories.findOrRegister(stores, workspaceId, source.identity)).repository;
+          : (known.byIdentity.get(source.identity.identityKey) ??
+            (await this.deps.repositories.findOrRegister(stores, workspaceId, source.identity)).repository);
       repositories.set(repository.id, repository);
       attachments.push({ repositoryId: repository.id, baseBranch: source.baseBranch });
     }
