@@ -14,7 +14,7 @@ import { createLogger } from './logger';
 import { SecretKeyError } from './secrets/secret-key-file';
 import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
 import { createDatabase, describeDatabase, migrateToLatest } from './store/database';
-import { checkpointAndClose } from './store/sqlite-database';
+import { checkpointAndClose, checkpointInBackground } from './store/sqlite-database';
 import { prepareWorkspacesDir, WorkspacesDirError } from './task-workspaces/workspaces-dir';
 
 function loadConfigOrExit(): Config {
@@ -47,6 +47,9 @@ async function main(): Promise<void> {
     const database = describeDatabase(config.databaseUrl); // never the password
     logger.info({ dataDir: config.dataDir, database, applied }, 'database ready');
     const secrets = await openSecretsAtRest(config, db, logger);
+    // After the start-up sealing and its truncating checkpoint: from here on, commits never checkpoint.
+    const checkpoints = await checkpointInBackground(db, logger.child({ component: 'database' }));
+    if (checkpoints !== undefined) steps.unshift({ name: 'checkpoints', run: () => checkpoints.stop() });
 
     const agentctl = createAgentctlPort(config, logger);
     steps.unshift({ name: 'agentctl', run: () => agentctl.executors.stop() });

@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import knex, { type Knex } from 'knex';
+import type { Logger } from '../logger';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
+import { type BackgroundCheckpoints, startBackgroundCheckpoints } from './sqlite-checkpoints';
 import { cacheStatements } from './sqlite-statement-cache';
 
 export const DATABASE_FILE_NAME = 'kandev.sqlite3';
@@ -20,8 +22,11 @@ interface PragmaConnection {
   prepare(sql: string): unknown;
 }
 
-/** The knex instances this module opened: the checkpoint helpers are no-ops on any other database. */
-const sqliteDatabases = new WeakSet<Knex>();
+/**
+ * The knex instances this module opened, with their file: the checkpoint helpers are no-ops on any
+ * other database.
+ */
+const sqliteDatabases = new WeakMap<Knex, string>();
 
 function isPragmaConnection(value: unknown): value is PragmaConnection {
   return (
@@ -86,8 +91,18 @@ export function createSqliteDatabase(dataDir: string): Knex {
     useNullAsDefault: true,
     pool: { min: 1, max: 1, afterCreate: prepareConnection },
   });
-  sqliteDatabases.add(db);
+  sqliteDatabases.set(db, filename);
   return db;
+}
+
+/**
+ * The backend's own pool checkpoints from a worker thread, never inside a commit
+ * (store/sqlite-checkpoints.ts). Undefined on a database that is not SQLite.
+ */
+export async function checkpointInBackground(db: Knex, logger: Logger): Promise<BackgroundCheckpoints | undefined> {
+  const filename = sqliteDatabases.get(db);
+  if (filename === undefined) return undefined;
+  return startBackgroundCheckpoints(db, { filename, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, logger });
 }
 
 /**

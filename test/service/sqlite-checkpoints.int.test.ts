@@ -1,0 +1,91 @@
+// Background checkpoints on a real SQLite file (ADR 2026-12-03-sqlite-background-checkpoints): with
+// them a commit never folds the WAL back into the database file (so it never waits for that fsync);
+// the worker thread's own connection does, once something was committed; a worker that cannot run
+// turns SQLite's automatic checkpoint back on.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLogger } from '../../packages/backend/src/logger';
+import { createDatabase, type Database } from '../../packages/backend/src/store/database';
+import { startBackgroundCheckpoints } from '../../packages/backend/src/store/sqlite-checkpoints';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../../packages/backend/src/store/sqlite-database';
+import { useCleanup } from '../helpers/cleanup';
+import { tempDir } from '../helpers/processes';
+import { waitUntil } from '../helpers/wait';
+
+const logger = createLogger('silent');
+/** More than SQLite's automatic checkpoint threshold (1000 pages of 4 KB) in one commit. */
+const ROWS = 1_200;
+const ROW_BYTES = 5_000;
+const WRITTEN = ROWS * ROW_BYTES;
+/** Long enough that the worker never looks during a test that must not see it. */
+const NEVER_MS = 3_600_000;
+
+async function autocheckpoint(db: Database): Promise<number> {
+  const rows = await db.raw<{ wal_autocheckpoint: number }[]>('PRAGMA wal_autocheckpoint');
+  return Number(rows[0]?.wal_autocheckpoint);
+}
+
+describe('SQLite background checkpoints', () => {
+  const cleanup = useCleanup();
+  let db: Database;
+  let file: string;
+
+  beforeEach(async () => {
+    const dataDir = tempDir(cleanup);
+    file = join(dataDir, 'kandev.sqlite3');
+    db = createDatabase(dataDir);
+    cleanup.defer(() => db.destroy());
+    await db.schema.createTable('filler', (table) => {
+      table.integer('id').primary();
+      table.text('body').notNullable();
+    });
+  });
+
+  /** One commit of WRITTEN bytes: past the automatic checkpoint's threshold. */
+  async function writeMany(): Promise<void> {
+    const rows = Array.from({ length: ROWS }, (_, id) => ({ id, body: 'x'.repeat(ROW_BYTES) }));
+    await db.transaction(async (trx) => {
+      for (let at = 0; at < rows.length; at += 100) await trx('filler').insert(rows.slice(at, at + 100));
+    });
+  }
+
+  async function start(options: { intervalMs?: number } = {}) {
+    const checkpoints = await startBackgroundCheckpoints(db, {
+      ...{ filename: file, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, logger },
+      ...options,
+    });
+    if (checkpoints === undefined) throw new Error('the checkpoint worker did not start');
+    cleanup.defer(() => checkpoints.stop());
+    return checkpoints;
+  }
+
+  test('a commit leaves the database file as it was: the WAL is not folded back inside it', async () => {
+    await start({ intervalMs: NEVER_MS });
+    expect(await autocheckpoint(db)).toBe(0);
+    const before = statSync(file).size;
+    await writeMany(); // an automatic checkpoint would have run inside this commit
+    expect(statSync(file).size).toBe(before);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(WRITTEN);
+  });
+
+  test("the worker's connection folds the WAL back into the database file", async () => {
+    await start({ intervalMs: 10 });
+    await writeMany();
+    await waitUntil(() => statSync(file).size > WRITTEN, { timeoutMs: 10_000, what: 'a checkpoint' });
+    expect(await db('filler').count({ n: '*' })).toEqual([{ n: ROWS }]);
+  });
+
+  test('a worker that cannot start leaves the automatic checkpoint on', async () => {
+    const driver = join(tempDir(cleanup), 'no-such-driver.js');
+    const options = { filename: file, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, logger, driver };
+    expect(await startBackgroundCheckpoints(db, options)).toBeUndefined();
+    expect(await autocheckpoint(db)).toBe(1000);
+  });
+
+  test('stop ends the worker and leaves the automatic checkpoint off until the final one', async () => {
+    const checkpoints = await start();
+    await checkpoints.stop();
+    await checkpoints.ended;
+    expect(await autocheckpoint(db)).toBe(0);
+  });
+});
