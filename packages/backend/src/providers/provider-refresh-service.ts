@@ -85,11 +85,11 @@ export class ProviderRefreshService {
   }
 
   /**
-   * Starts the pushes (their calls are on the wire when this returns) without waiting for agentctl:
-   * each session it pushed to is `dispatched`; what agentctl acknowledged is recorded on the session
+   * Starts the pushes without waiting for agentctl and resolves once their calls left: each session
+   * it pushed to is `dispatched`; what agentctl acknowledged is recorded on the session
    * (`applied_revision`, a tools.changed event) when its answer comes, a failure as with push().
    */
-  dispatch(plan: RefreshPlan): RefreshSummary {
+  async dispatch(plan: RefreshPlan): Promise<RefreshSummary> {
     const pushing = this.push(plan).catch((err: unknown) =>
       this.deps.logger.error({ err, taskId: plan.taskId }, 'provider refresh failed'),
     );
@@ -101,6 +101,10 @@ export class ProviderRefreshService {
       revision: session.revision,
     }));
     const dispatched = results.some((result) => result.status === 'dispatched');
+    // grpc-js hands a started call's message to its HTTP/2 stream a few promise jobs later, and the
+    // caller's answer would otherwise be written first: agentctl got its update ~0.3 ms later
+    // (docs/benchmarks.md). The calls are on their streams once the jobs queued so far ran.
+    if (dispatched) await new Promise((resolve) => process.nextTick(resolve));
     return { status: dispatched ? 'dispatched' : 'not_needed', sessions: results };
   }
 

@@ -130,7 +130,7 @@ export class WorkspaceSourceService {
   }
 
   private refresh(plan: RefreshPlan, wait: RefreshWait): Promise<RefreshSummary> {
-    return wait === 'applied' ? this.deps.refresh.push(plan) : Promise.resolve(this.deps.refresh.dispatch(plan));
+    return wait === 'applied' ? this.deps.refresh.push(plan) : this.deps.refresh.dispatch(plan);
   }
 
   /**
