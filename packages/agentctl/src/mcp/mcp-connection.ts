@@ -75,7 +75,12 @@ export class McpConnection implements SessionConnection {
 
   notifyToolsChanged(): Promise<void> {
     // No stream open: the client gets nothing, as with the SDK (it re-lists when it reconnects).
-    if (this.stream !== undefined && !this.stream.writableEnded) this.stream.write(TOOLS_LIST_CHANGED_EVENT);
+    if (this.stream !== undefined && !this.stream.writableEnded) {
+      this.stream.write(TOOLS_LIST_CHANGED_EVENT);
+      // write() corks the socket until the next tick, and grpc-js writes the UpdateProviders answer
+      // before that: uncorked, the notification leaves first (docs/benchmarks.md).
+      this.stream.uncork();
+    }
     return Promise.resolve();
   }
 
