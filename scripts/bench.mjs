@@ -1,19 +1,18 @@
 #!/usr/bin/env node
-// `npm run bench -- [<name>] [<args>]`: runs one benchmark (or all), building first if dist is missing.
+// `npm run bench -- [<name>] [<args>]`: runs one benchmark (or all), after installing what is missing
+// and building (incremental), as `npm start` does: a fresh clone benchmarks its own code.
 // Benchmarks measure against a baseline run side by side; results are recorded in docs/benchmarks.md.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { TARGET_LINE } from './bench/targets.mjs';
+import { ensureBuilt } from './lib/workspace.mjs';
 
 const BENCHMARKS = ['tools-list', 'live-update'];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// What the benchmarks load from dist: if any is missing the tree was never built (or was cleaned).
-const BUILT = ['packages/protocol/dist/index.js', 'packages/agentctl/dist/main.js', 'packages/backend/dist/main.js'];
 
 const argv = process.argv.slice(2);
 const named = argv[0] !== undefined && !argv[0].startsWith('-');
@@ -26,11 +25,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-if (!BUILT.every((file) => existsSync(join(root, file)))) {
-  console.error('dist is missing: building first');
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+ensureBuilt();
 
 // Forwarded, so that the benchmark (not this dispatcher) decides how to stop and stops its servers.
 let running;
