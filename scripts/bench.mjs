@@ -6,13 +6,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { TARGET_LINE } from './bench/targets.mjs';
-import { ensureBuilt } from './lib/workspace.mjs';
+import { ensureBuilt, root } from './lib/workspace.mjs';
 
 const BENCHMARKS = ['tools-list', 'live-update'];
-
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 const argv = process.argv.slice(2);
 const named = argv[0] !== undefined && !argv[0].startsWith('-');

@@ -160,10 +160,9 @@ export class ProviderPusher {
     const results = await this.deps.uow.transaction(async (stores) => {
       const recorded = new Map<number, PushResult>();
       // Sent together (one round trip): the sessions' revisions and their kept tool lists.
-      const kept = stores.sessions.keptToolListsOf(
-        reached.map(({ target, held }) => ({ id: target.session.id, acknowledged: held })),
-      );
-      const [rows] = await settleAll(stores.sessions.revisionsOf(reached.map(({ target }) => target.session.id)), kept);
+      const acknowledged = reached.map(({ target, held }) => ({ id: target.session.id, acknowledged: held }));
+      const kept = stores.sessions.keptToolListsOf(acknowledged);
+      const [rows] = await settleAll(stores.sessions.revisionsOf(acknowledged.map(({ id }) => id)), kept);
       const applied: ToolListEntry[] = [];
       for (const { index, target, held } of reached) {
         const sessionId = target.session.id;

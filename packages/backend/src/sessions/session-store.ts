@@ -385,13 +385,9 @@ export class SessionStore {
 
   /**
    * recordApplied for many sessions whose applied revision the caller read in this transaction;
-   * `kept` (keptToolListsOf, possibly read alongside that read) covers at least these sessions.
+   * `kept` (keptToolListsOf, read alongside that read) covers at least these sessions.
    */
-  async recordAppliedMany(
-    entries: readonly ToolListEntry[],
-    now: string,
-    kept: Promise<KeptToolLists> = this.recorder.keptToolLists(entries),
-  ): Promise<void> {
+  async recordAppliedMany(entries: readonly ToolListEntry[], now: string, kept: Promise<KeptToolLists>): Promise<void> {
     await recordAppliedMany(this.db, entries, now);
     await this.recorder.toolLists(entries, now, kept);
   }

@@ -17,7 +17,7 @@ const AUTOMATIC_CHECKPOINT_PAGES = 1000;
 
 // Plain CommonJS run by the worker (eval: the same code from src under jest and from dist). It says
 // 'ready' once its connection is open, then checkpoints only when another connection committed since
-// its last look (data_version moved) and says 'checkpointed'.
+// its last look (data_version moved); any message stops it.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -30,7 +30,6 @@ const timer = setInterval(() => {
   if (version === seen) return;
   seen = version;
   db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage('checkpointed');
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -51,10 +50,6 @@ export interface CheckpointOptions {
 /** Background checkpoints of one SQLite database; `stop` ends them (before the final checkpoint). */
 export interface BackgroundCheckpoints {
   stop(): Promise<void>;
-  /** Resolves at the next checkpoint the worker runs. */
-  nextCheckpoint(): Promise<void>;
-  /** Resolves once the worker ended: stopped, or failed with the automatic checkpoint back on. */
-  ended: Promise<void>;
 }
 
 /**
@@ -87,12 +82,6 @@ export async function startBackgroundCheckpoints(
   }
   await db.raw('PRAGMA wal_autocheckpoint = 0');
   let stopping = false;
-  let waiters: (() => void)[] = [];
-  worker.on('message', () => {
-    const woken = waiters;
-    waiters = [];
-    for (const wake of woken) wake();
-  });
   const exited = new Promise<void>((resolve) => {
     worker.once('exit', () => {
       if (stopping) {
@@ -115,7 +104,5 @@ export async function startBackgroundCheckpoints(
       worker.postMessage('stop');
       await exited;
     },
-    nextCheckpoint: () => new Promise<void>((resolve) => waiters.push(resolve)),
-    ended: exited,
   };
 }
