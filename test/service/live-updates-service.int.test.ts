@@ -91,6 +91,27 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(batchIds).toEqual([{ batch_id: batch.batchId }]);
   });
 
+  test('new repositories: one insert each, not read back; a repository named twice is registered once', async () => {
+    const env = await setup();
+    await task(env, 't');
+    env.sql.length = 0;
+    const batch = await env.sources.add('t', {
+      sources: [remote('github.com/a/1'), remote('gitlab.com/a/2'), remote('github.com/a/1.git')],
+    });
+
+    expect(batch.added.map((a) => a.repository.identityKey)).toEqual(['github.com/a/1', 'gitlab.com/a/2']);
+    const repositoryStatements = env.sql.filter((q) =>
+      /^\s*(insert into|select .* from) [`"]repositories[`"]/i.test(q),
+    );
+    // The lookup of the batch's identities, then the two inserts: nothing reads a new row back.
+    expect(repositoryStatements).toHaveLength(3);
+    expect(repositoryStatements.slice(1).every((q) => /^\s*insert/i.test(q))).toBe(true);
+    const stored = await env.uow.read.repositories.findByIds(batch.added.map((a) => a.repository.id));
+    expect(stored.sort((a, b) => a.identityKey.localeCompare(b.identityKey))).toEqual(
+      batch.added.map((a) => a.repository),
+    );
+  });
+
   test('dispatched: the push is on its way when the change answers; settle() waits for its acknowledgement', async () => {
     const env = await setup();
     await task(env, 't');

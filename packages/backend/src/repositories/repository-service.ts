@@ -44,18 +44,25 @@ export class RepositoryService {
     return identity;
   }
 
+  /**
+   * Inside the caller's unit of work, which read that the workspace holds no repository with this
+   * identity: the new repository, its insert sent (not awaited). Every registration runs in a unit of
+   * work, under its event-order lock, so none can come in between; if one ever did, the insert's unique
+   * violation fails the transaction.
+   */
+  async registerNew(stores: Stores, workspaceId: string, identity: RepositoryIdentity): Promise<Repository> {
+    const repository = this.newRepository(workspaceId, identity);
+    await stores.repositories.insert(repository);
+    return repository;
+  }
+
   /** Inside the caller's transaction: the workspace's repository with this identity, registered when new. */
   async findOrRegister(
     stores: Stores,
     workspaceId: string,
     identity: RepositoryIdentity,
   ): Promise<{ repository: Repository; registered: boolean }> {
-    const repository: Repository = {
-      id: newId(),
-      workspaceId,
-      ...identity,
-      createdAt: this.deps.clock().toISOString(),
-    };
+    const repository = this.newRepository(workspaceId, identity);
     // Sent together (one round trip): the insert does nothing when the identity is registered already,
     // by an earlier or a concurrent transaction; the read behind it answers whichever row holds it.
     const [, stored] = await settleAll(
@@ -64,6 +71,10 @@ export class RepositoryService {
     );
     if (stored === undefined) throw new Error(`repository ${identity.identityKey} vanished after its insert`);
     return { repository: stored, registered: stored.id === repository.id };
+  }
+
+  private newRepository(workspaceId: string, identity: RepositoryIdentity): Repository {
+    return { id: newId(), workspaceId, ...identity, createdAt: this.deps.clock().toISOString() };
   }
 
   /** Registers a repository; an identity already registered in the workspace is a conflict. */

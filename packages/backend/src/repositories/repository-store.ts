@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import { normalizeProvider } from '@kandev/protocol';
 import { toIsoString } from '../store/row-values';
+import { sendWrite } from '../store/sent-writes';
 import type { SourceType } from './provider-identity';
 import type { Repository } from './repository';
 
@@ -55,8 +56,9 @@ function toRow(repository: Repository): RepositoryRow {
 export class RepositoryStore {
   constructor(private readonly db: Knex) {}
 
+  /** Sent in a unit of work (store/sent-writes.ts): a duplicate identity fails its transaction. */
   async insert(repository: Repository): Promise<void> {
-    await this.db('repositories').insert(toRow(repository));
+    await sendWrite(this.db, this.db('repositories').insert(toRow(repository)));
   }
 
   /**

@@ -219,7 +219,7 @@ export class WorkspaceSourceService {
 
   /**
    * Repository ids must name repositories of the task's workspace; URLs and paths not registered yet
-   * (`known` was read before) are registered.
+   * (`known` was read before, in this transaction) are registered.
    */
   private async resolve(
     stores: Stores,
@@ -240,12 +240,18 @@ export class WorkspaceSourceService {
       );
     }
     const attachments: TaskAttachment[] = [];
+    const byIdentity = new Map(known.byIdentity);
     for (const source of sources) {
-      const repository =
-        source.kind === 'id'
-          ? (repositories.get(source.repositoryId) as Repository)
-          : (known.byIdentity.get(source.identity.identityKey) ??
-            (await this.deps.repositories.findOrRegister(stores, workspaceId, source.identity)).repository);
+      let repository: Repository;
+      if (source.kind === 'id') repository = repositories.get(source.repositoryId) as Repository;
+      else {
+        // Sent, not awaited: the attachment rows and the plan's reads go in the same round trip.
+        const { identity } = source;
+        repository =
+          byIdentity.get(identity.identityKey) ??
+          (await this.deps.repositories.registerNew(stores, workspaceId, identity));
+        byIdentity.set(identity.identityKey, repository);
+      }
       repositories.set(repository.id, repository);
       attachments.push({ repositoryId: repository.id, baseBranch: source.baseBranch });
     }
