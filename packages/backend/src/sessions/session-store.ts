@@ -1,18 +1,9 @@
 import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import type { Knex } from 'knex';
-import { z } from 'zod';
-import {
-  AppError,
-  type LaunchConfig,
-  LaunchConfigSchema,
-  ProviderSchema,
-  redactLaunchConfig,
-  SurfaceSchema,
-} from '@kandev/protocol';
+import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
 import type { EventStore } from '../events/event-store';
-import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import { sendWrite } from '../store/sent-writes';
-import { type AgentSession, type AgentSessionState, AgentSessionStateSchema } from './agent-session';
+import type { AgentSession, AgentSessionState } from './agent-session';
 import { type Acknowledged, type KeptToolLists, SessionEventRecorder, type ToolListEntry } from './session-events';
 import {
   acknowledgedColumns,
@@ -21,6 +12,7 @@ import {
   type SessionRevisions,
   updateDesiredMany,
 } from './session-fan-out-writes';
+import { fromRow, type SessionRow, toRow } from './session-rows';
 import {
   assertTransition,
   LIVE_SESSION_STATES,
@@ -28,58 +20,6 @@ import {
   type SessionFact,
   SETTLED_LIVE_STATES,
 } from './session-lifecycle';
-
-interface SessionRow {
-  id: string;
-  task_id: string;
-  state: string;
-  executor: string;
-  agentctl_address: string | null;
-  revision: number | string;
-  launch_config: unknown;
-  applied_revision: number | string;
-  applied_providers: unknown;
-  refresh_error: string | null;
-  refresh_attempts: number | string;
-  refreshed_at: unknown;
-  mcp_token_hash: string;
-  surface: string;
-  last_error: string | null;
-  acp_session_id: string | null;
-  created_at: unknown;
-  updated_at: unknown;
-}
-
-const ProvidersColumnSchema = z.array(ProviderSchema);
-
-function fromRow(row: SessionRow): AgentSession {
-  const state = AgentSessionStateSchema.safeParse(row.state);
-  const surface = SurfaceSchema.safeParse(row.surface);
-  if (!state.success || !surface.success) throw new AppError('internal', `session ${row.id} has an unknown state`);
-  return {
-    id: row.id,
-    taskId: row.task_id,
-    state: state.data,
-    executor: row.executor,
-    agentctlAddress: row.agentctl_address,
-    revision: Number(row.revision),
-    launchConfig: parseJsonColumn(LaunchConfigSchema, row.launch_config, 'sessions.launch_config'),
-    appliedRevision: Number(row.applied_revision),
-    appliedProviders:
-      row.applied_providers === null
-        ? null
-        : parseJsonColumn(ProvidersColumnSchema, row.applied_providers, 'sessions.applied_providers'),
-    refreshError: row.refresh_error,
-    refreshAttempts: Number(row.refresh_attempts),
-    refreshedAt: toNullableIsoString(row.refreshed_at),
-    mcpTokenHash: row.mcp_token_hash,
-    surface: surface.data,
-    lastError: row.last_error,
-    acpSessionId: row.acp_session_id ?? null,
-    createdAt: toIsoString(row.created_at),
-    updatedAt: toIsoString(row.updated_at),
-  };
-}
 
 export type { Acknowledged } from './session-events';
 
@@ -139,29 +79,7 @@ export class SessionStore {
   }
 
   private async insertRow(session: AgentSession): Promise<void> {
-    await sendWrite(
-      this.db,
-      this.db('sessions').insert({
-        id: session.id,
-        task_id: session.taskId,
-        state: session.state,
-        executor: session.executor,
-        agentctl_address: session.agentctlAddress,
-        revision: session.revision,
-        launch_config: JSON.stringify(redactLaunchConfig(session.launchConfig)),
-        applied_revision: session.appliedRevision,
-        applied_providers: session.appliedProviders === null ? null : JSON.stringify(session.appliedProviders),
-        refresh_error: session.refreshError,
-        refresh_attempts: session.refreshAttempts,
-        refreshed_at: session.refreshedAt,
-        mcp_token_hash: session.mcpTokenHash,
-        surface: session.surface,
-        last_error: session.lastError,
-        acp_session_id: session.acpSessionId,
-        created_at: session.createdAt,
-        updated_at: session.updatedAt,
-      }),
-    );
+    await sendWrite(this.db, this.db('sessions').insert(toRow(session)));
   }
 
   async findById(id: string): Promise<AgentSession | undefined> {
