@@ -1,8 +1,8 @@
 // Background checkpoints on a real SQLite file (ADR 2026-12-03-sqlite-background-checkpoints): with
 // them a commit never folds the WAL back into the database file (so it never waits for that fsync);
-// the worker thread's own connection does, once something was committed; a worker that cannot run
-// turns SQLite's automatic checkpoint back on.
-import { statSync } from 'node:fs';
+// the worker thread's own connection does, once something was committed; a worker that cannot run,
+// or stops running, leaves SQLite's automatic checkpoint on.
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../packages/backend/src/logger';
 import { createDatabase, type Database } from '../../packages/backend/src/store/database';
@@ -49,7 +49,7 @@ describe('SQLite background checkpoints', () => {
     });
   }
 
-  async function start(options: { intervalMs?: number } = {}) {
+  async function start(options: { intervalMs?: number; driver?: string } = {}) {
     const checkpoints = await startBackgroundCheckpoints(db, {
       ...{ filename: file, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, logger },
       ...options,
@@ -80,6 +80,28 @@ describe('SQLite background checkpoints', () => {
     const options = { filename: file, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, logger, driver };
     expect(await startBackgroundCheckpoints(db, options)).toBeUndefined();
     expect(await autocheckpoint(db)).toBe(1000);
+  });
+
+  test('a worker that fails later turns the automatic checkpoint back on', async () => {
+    // better-sqlite3 as the worker loads it, except that a checkpoint throws (and ends the worker).
+    const driver = join(tempDir(cleanup), 'failing-checkpoint-driver.js');
+    writeFileSync(
+      driver,
+      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+module.exports = class extends Database {
+  pragma(source, options) {
+    if (source.startsWith('wal_checkpoint')) throw new Error('checkpoint refused');
+    return super.pragma(source, options);
+  }
+};`,
+    );
+    await start({ intervalMs: 10, driver });
+    expect(await autocheckpoint(db)).toBe(0);
+    await db('filler').insert({ id: -1, body: 'a commit for the worker to fold back' });
+    await waitUntil(async () => (await autocheckpoint(db)) === 1000, { timeoutMs: 10_000, what: 'automatic again' });
+    const before = statSync(file).size;
+    await writeMany(); // SQLite's own checkpoint runs inside this commit again
+    expect(statSync(file).size).toBeGreaterThan(before + WRITTEN);
   });
 
   test('stop ends the worker and leaves the automatic checkpoint off until the final one', async () => {
