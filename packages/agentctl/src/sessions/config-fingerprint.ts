@@ -11,5 +11,6 @@ export function agentEnvDigest(config: LaunchConfig): string {
  * only in a secret is still a different config.
  */
 export function configFingerprint(config: LaunchConfig, digests: { mcpTokenHash: string; envDigest: string }): string {
-  return canonicalJson({ config: redactLaunchConfig(config), ...digests });
+  const { mcpTokenHash, envDigest } = digests;
+  return canonicalJson({ config: redactLaunchConfig(config), mcpTokenHash, envDigest });
 }

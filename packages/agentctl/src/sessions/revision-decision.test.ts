@@ -1,7 +1,14 @@
 import { AppError } from '@kandev/protocol';
 import { decideCreate, decideProviderUpdate } from './revision-decision';
 
-const at = (revision: number, fingerprint = 'content-a') => ({ revision, fingerprint });
+const at = (revision: number, fingerprint = 'content-a') => ({ revision, fingerprint: () => fingerprint });
+/** A config whose content must not be looked at (its fingerprint serialises the whole config). */
+const unread = (revision: number) => ({
+  revision,
+  fingerprint: (): string => {
+    throw new Error('fingerprint computed');
+  },
+});
 
 describe('decideCreate', () => {
   test.each([
@@ -9,6 +16,8 @@ describe('decideCreate', () => {
     ['same revision, same content: idempotent', at(3), at(3), 'unchanged'],
     ['higher revision: resume replaces the config', at(3), at(4, 'content-b'), 'replace'],
     ['higher revision with equal content still moves forward', at(3), at(9), 'replace'],
+    ['no session yet: its content is not read', undefined, unread(3), 'create'],
+    ['higher revision: neither content is read', unread(3), unread(4), 'replace'],
   ] as const)('%s', (_name, current, incoming, expected) => {
     expect(decideCreate('s1', current, incoming)).toBe(expected);
   });
@@ -16,6 +25,7 @@ describe('decideCreate', () => {
   test.each([
     ['same revision, different content', at(3), at(3, 'content-b'), /different config at revision 3/],
     ['lower revision', at(3), at(2), /revision 2 is older/],
+    ['lower revision, contents not read', unread(3), unread(2), /revision 2 is older/],
   ] as const)('%s: failed_precondition', (_name, current, incoming, message) => {
     const call = () => decideCreate('s1', current, incoming);
     expect(call).toThrow(AppError);

@@ -5,8 +5,11 @@ import { AppError, type Provider, type UpdateOutcome } from '@kandev/protocol';
 
 export interface RevisionedConfig {
   readonly revision: number;
-  /** Canonical content of the config (token by hash), see configFingerprint. */
-  readonly fingerprint: string;
+  /**
+   * Canonical content of the config (token by hash), see configFingerprint: asked for only when the
+   * revisions are equal (a replayed CreateSession), as it serialises the whole config.
+   */
+  readonly fingerprint: () => string;
 }
 
 /** What CreateSession does with a launch config. */
@@ -26,7 +29,7 @@ export function decideCreate(
       { currentRevision: current.revision },
     );
   }
-  if (incoming.fingerprint === current.fingerprint) return 'unchanged';
+  if (incoming.fingerprint() === current.fingerprint()) return 'unchanged';
   throw new AppError(
     'failed_precondition',
     `session ${sessionId} already holds a different config at revision ${current.revision}; send a higher revision`,

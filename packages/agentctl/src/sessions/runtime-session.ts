@@ -9,6 +9,7 @@ import {
 import { PromptLedger } from '../agents/prompt-ledger';
 import type { SessionAgent } from '../agents/session-agent';
 import { type ToolSet, toolListChanged } from '../tools/tool-set-cache';
+import { configFingerprint } from './config-fingerprint';
 import type { SessionConnection } from './session-connection';
 
 /** A config revision as agentctl holds it: secrets blanked, their digests kept, tool set resolved. */
@@ -17,8 +18,6 @@ export interface SessionRevision {
   readonly mcpTokenHash: string;
   /** Digest of the agent's environment values (see agentEnvDigest). */
   readonly envDigest: string;
-  /** Content identity, computed once from the config as received (see configFingerprint). */
-  readonly fingerprint: string;
   readonly toolSet: ToolSet;
 }
 
@@ -33,6 +32,8 @@ export interface AppliedRevision {
  */
 export class RuntimeSession {
   private current: SessionRevision;
+  /** configFingerprint of `current`, computed when first asked (only a replayed CreateSession asks). */
+  private currentFingerprint: string | undefined;
   private readonly connections = new Map<string, SessionConnection>();
   private readonly createdAt: Date;
   private updatedAt: Date;
@@ -66,7 +67,8 @@ export class RuntimeSession {
   }
 
   get fingerprint(): string {
-    return this.current.fingerprint;
+    this.currentFingerprint ??= configFingerprint(this.current.config, this.current);
+    return this.currentFingerprint;
   }
 
   /** Constant-time check of a presented MCP bearer against this session's token hash. */
@@ -87,6 +89,7 @@ export class RuntimeSession {
   apply(next: SessionRevision, now: Date): AppliedRevision {
     const before = this.current;
     this.current = { ...next, config: redactLaunchConfig(next.config) };
+    this.currentFingerprint = undefined;
     this.updatedAt = now;
     return {
       toolsChanged: toolListChanged(before.toolSet, next.toolSet),

@@ -49,6 +49,16 @@ describe('SessionRegistry.create', () => {
     expect(registry.list()).toHaveLength(1);
   });
 
+  test('after an update, a replay of the updated config is idempotent (its content is read anew)', async () => {
+    const { registry } = setup();
+    await registry.create(launchConfig({ providers: ['github'] }));
+    await registry.create(launchConfig({ providers: ['github'] })); // compares (and reads) the content
+    await registry.updateProviders({ sessionId: 'session-1', providers: ['github', 'gitlab'], revision: 2 });
+    const updated = launchConfig({ providers: ['github', 'gitlab'], revision: 2 });
+    expect((await registry.create(updated)).config).toMatchObject({ providers: ['github', 'gitlab'], revision: 2 });
+    await expect(registry.create(launchConfig({ revision: 2 }))).rejects.toMatchObject({ code: 'failed_precondition' });
+  });
+
   test('same revision with other content (including another token) is refused', async () => {
     const { registry } = setup();
     const first = await registry.create(launchConfig());

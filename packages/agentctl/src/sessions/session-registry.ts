@@ -69,8 +69,8 @@ export class SessionRegistry {
   async create(config: LaunchConfig): Promise<RuntimeSessionState> {
     const revision = this.revisionFor(config, sha256Hex(config.mcpToken));
     const existing = this.sessions.get(config.sessionId);
-    const incoming = { revision: config.revision, fingerprint: revision.fingerprint };
-    const current = existing && { revision: existing.config.revision, fingerprint: existing.fingerprint };
+    const incoming = { revision: config.revision, fingerprint: () => configFingerprint(config, revision) };
+    const current = existing && { revision: existing.config.revision, fingerprint: () => existing.fingerprint };
     const decision = decideCreate(config.sessionId, current, incoming);
     if (existing === undefined) {
       const session = new RuntimeSession(revision, this.now());
@@ -211,7 +211,6 @@ export class SessionRegistry {
       config,
       mcpTokenHash,
       envDigest,
-      fingerprint: configFingerprint(config, { mcpTokenHash, envDigest }),
       toolSet: this.deps.toolSets.resolve(toolContextFromConfig(config)),
     };
   }
