@@ -1,6 +1,7 @@
 // last_used_at is written at most once per LAST_USED_PRECISION_MS, not on every authenticated request
 // (each console re-read and event stream would otherwise be a write).
 import { LAST_USED_PRECISION_MS, ApiTokenService } from '../../packages/backend/src/auth/api-token-service';
+import { TOKEN_CHECK_TTL_MS } from '../../packages/backend/src/auth/token-check-cache';
 import { createLogger } from '../../packages/backend/src/logger';
 import { migrateToLatest } from '../../packages/backend/src/store/database';
 import { useCleanup } from '../helpers/cleanup';
@@ -15,7 +16,13 @@ describe('API token last use', () => {
     cleanup.defer(() => db.destroy());
     await migrateToLatest(db);
     let now = new Date('2026-12-01T10:00:00.000Z');
-    const tokens = new ApiTokenService({ db, clock: () => now, logger: createLogger('silent') });
+    // Every check reads the token (its monotonic clock leaps past each trusted check): this is about
+    // the writes of last_used_at, not the trust in a check (api-token-checks).
+    let monotonic = 0;
+    const tokens = new ApiTokenService({
+      ...{ db, clock: () => now, logger: createLogger('silent') },
+      monotonic: () => (monotonic += 2 * TOKEN_CHECK_TTL_MS),
+    });
     const created = await tokens.create('ci');
     const lastUsed = async () => (await tokens.list()).find((t) => t.id === created.id)?.lastUsedAt;
     expect(await lastUsed()).toBeNull();

@@ -6,6 +6,7 @@ import { newId } from '../store/row-values';
 import { displayPrefix, generateApiToken, hashApiToken, sameHash } from './api-token-rules';
 import { type ApiTokenRecord, ApiTokenStore } from './api-token-store';
 import type { Database } from '../store/database';
+import { TokenCheckCache } from './token-check-cache';
 
 /** How stale `last_used_at` may get before an authenticated request writes it again. */
 export const LAST_USED_PRECISION_MS = 60_000;
@@ -26,15 +27,31 @@ export interface CreatedApiToken extends ApiTokenRecord {
 }
 
 /** Operator tokens: creation, listing, revocation, and the check every /api request goes through. */
+export interface ApiTokenServiceDeps {
+  db: Database;
+  clock: () => Date;
+  logger: Logger;
+  configured?: ConfiguredApiToken;
+  /**
+   * Other replicas share the database (PostgreSQL): a revocation answers once the checks they may
+   * still trust have expired (token-check-cache.ts).
+   */
+  replicasShareTheDatabase?: boolean;
+  /** Monotonic milliseconds (tests step it); default performance.now. */
+  monotonic?: () => number;
+  /** Waits `ms` (tests resolve it themselves); default a timer. */
+  pause?: (ms: number) => Promise<void>;
+}
+
 export class ApiTokenService {
   private readonly store: ApiTokenStore;
   private readonly configuredHash: string | undefined;
+  private readonly checks: TokenCheckCache;
   private tokenLocation: string;
 
-  constructor(
-    private readonly deps: { db: Database; clock: () => Date; logger: Logger; configured?: ConfiguredApiToken },
-  ) {
+  constructor(private readonly deps: ApiTokenServiceDeps) {
     this.store = new ApiTokenStore(deps.db);
+    this.checks = new TokenCheckCache(deps.monotonic ?? (() => performance.now()));
     this.configuredHash = deps.configured === undefined ? undefined : hashApiToken(deps.configured.token);
     this.tokenLocation = deps.configured?.source ?? 'an API token (POST /api/tokens)';
   }
@@ -81,18 +98,33 @@ export class ApiTokenService {
     return this.store.listActive();
   }
 
+  /**
+   * Once this resolves no replica accepts the token: this one forgot it at once; where replicas share
+   * the database, after the longest any of them trusts a check (TOKEN_CHECK_TTL_MS).
+   */
   async revoke(id: string): Promise<void> {
     if (!(await this.store.revoke(id, this.deps.clock().toISOString()))) {
       throw new AppError('not_found', `API token ${id} not found`);
     }
+    this.checks.forget(id);
+    if (this.deps.replicasShareTheDatabase === true) {
+      const pause = this.deps.pause ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+      await pause(this.checks.ttlMs);
+    }
   }
 
-  /** True for the configured token or an active stored one (whose last use is recorded). */
+  /**
+   * True for the configured token or an active stored one (whose last use is recorded). A stored token
+   * found active is trusted for TOKEN_CHECK_TTL_MS without another read.
+   */
   async authenticate(token: string): Promise<boolean> {
     const hash = hashApiToken(token);
     if (this.configuredHash !== undefined && sameHash(hash, this.configuredHash)) return true;
+    if (this.checks.trusts(hash)) return true;
+    const check = this.checks.begin(hash);
     const found = await this.store.findActiveByHash(hash);
     if (found === undefined || !sameHash(hash, found.tokenHash)) return false;
+    check.keep(found.id);
     const now = this.deps.clock();
     // last_used_at answers "is this token still in use?": a minute's precision is plenty, and it
     // spares every request (each console re-read, each event stream) a write.

@@ -151,7 +151,10 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     logger: logger.child({ component: 'reachability' }),
   });
   const attach = followAgentctls(config, services, ports, booted, reachability);
-  const tokens = new ApiTokenService({ db: ports.db, clock: ports.clock, logger, configured: config.apiToken });
+  const tokens = new ApiTokenService({
+    ...{ db: ports.db, clock: ports.clock, logger, configured: config.apiToken },
+    replicasShareTheDatabase: services.replicas.claims.shared,
+  });
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
     { name: 'event streams', run: () => eventStreams.closeAll() },
