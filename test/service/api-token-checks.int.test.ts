@@ -24,14 +24,14 @@ describe('API token checks', () => {
     });
     let now = 0;
     const pauses: { ms: number; end: () => void }[] = [];
-    const replica = () =>
+    const replica = (replicasShareTheDatabase = true) =>
       new ApiTokenService({
         ...{ db, clock: () => new Date('2026-12-03T12:00:00.000Z'), logger: createLogger('silent') },
-        replicasShareTheDatabase: true,
+        replicasShareTheDatabase,
         monotonic: () => now,
         pause: (ms) => new Promise<void>((resolve) => pauses.push({ ms, end: resolve })),
       });
-    return { a: replica(), b: replica(), reads, pauses, step: (ms: number) => (now += ms) };
+    return { a: replica(), b: replica(), alone: replica(false), reads, pauses, step: (ms: number) => (now += ms) };
   }
 
   test('a token found active is not read again within the TTL; after it, it is', async () => {
@@ -67,19 +67,11 @@ describe('API token checks', () => {
   });
 
   test('without other replicas a revocation answers at once and is refused at once', async () => {
-    const db = await openTestDatabase(tempDir(cleanup, 'kandev-token-'), cleanup, { empty: true });
-    cleanup.defer(() => db.destroy());
-    await migrateToLatest(db);
-    const pause = jest.fn(() => Promise.resolve());
-    const tokens = new ApiTokenService({
-      ...{ db, clock: () => new Date('2026-12-03T12:00:00.000Z'), logger: createLogger('silent') },
-      monotonic: () => 0,
-      pause,
-    });
+    const { alone: tokens, pauses } = await setup();
     const created = await tokens.create('ci');
     expect(await tokens.authenticate(created.token)).toBe(true);
     await tokens.revoke(created.id);
-    expect(pause).not.toHaveBeenCalled();
+    expect(pauses).toEqual([]);
     expect(await tokens.authenticate(created.token)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import { newId } from '../store/row-values';
@@ -26,7 +27,6 @@ export interface CreatedApiToken extends ApiTokenRecord {
   token: string;
 }
 
-/** Operator tokens: creation, listing, revocation, and the check every /api request goes through. */
 export interface ApiTokenServiceDeps {
   db: Database;
   clock: () => Date;
@@ -43,6 +43,7 @@ export interface ApiTokenServiceDeps {
   pause?: (ms: number) => Promise<void>;
 }
 
+/** Operator tokens: creation, listing, revocation, and the check every /api request goes through. */
 export class ApiTokenService {
   private readonly store: ApiTokenStore;
   private readonly configuredHash: string | undefined;
@@ -107,10 +108,7 @@ export class ApiTokenService {
       throw new AppError('not_found', `API token ${id} not found`);
     }
     this.checks.forget(id);
-    if (this.deps.replicasShareTheDatabase === true) {
-      const pause = this.deps.pause ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-      await pause(this.checks.ttlMs);
-    }
+    if (this.deps.replicasShareTheDatabase === true) await (this.deps.pause ?? delay)(this.checks.ttlMs);
   }
 
   /**

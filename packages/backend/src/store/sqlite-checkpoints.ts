@@ -12,7 +12,7 @@ import type { Logger } from '../logger';
 /** How often the worker looks for commits to fold back (one checkpoint per period at most). */
 export const CHECKPOINT_INTERVAL_MS = 500;
 
-/** SQLite's own default, put back when the worker cannot run. */
+/** SQLite's own default, put back when the worker stops on its own. */
 const AUTOMATIC_CHECKPOINT_PAGES = 1000;
 
 // Plain CommonJS run by the worker (eval: the same code from src under jest and from dist). It says

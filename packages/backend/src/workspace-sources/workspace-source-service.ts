@@ -239,19 +239,21 @@ export class WorkspaceSourceService {
         })),
       );
     }
-    const attachments: TaskAttachment[] = [];
+    // With those this batch registers: a repository named twice is registered once.
     const byIdentity = new Map(known.byIdentity);
+    const named = async (source: PreparedSource): Promise<Repository> => {
+      if (source.kind === 'id') return repositories.get(source.repositoryId) as Repository;
+      const { identity } = source;
+      // A new repository's insert is sent: it travels with the attachment rows and the plan's reads.
+      const repository =
+        byIdentity.get(identity.identityKey) ??
+        (await this.deps.repositories.registerNew(stores, workspaceId, identity));
+      byIdentity.set(identity.identityKey, repository);
+      return repository;
+    };
+    const attachments: TaskAttachment[] = [];
     for (const source of sources) {
-      let repository: Repository;
-      if (source.kind === 'id') repository = repositories.get(source.repositoryId) as Repository;
-      else {
-        // Sent, not awaited: the attachment rows and the plan's reads go in the same round trip.
-        const { identity } = source;
-        repository =
-          byIdentity.get(identity.identityKey) ??
-          (await this.deps.repositories.registerNew(stores, workspaceId, identity));
-        byIdentity.set(identity.identityKey, repository);
-      }
+      const repository = await named(source);
       repositories.set(repository.id, repository);
       attachments.push({ repositoryId: repository.id, baseBranch: source.baseBranch });
     }
