@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
+import { StatementNames } from './postgres-statement-names';
 
-// knex's PostgreSQL client, with one change: a transaction started with `EVENT_ORDER_BEGIN` takes the
+// knex's PostgreSQL client, with two changes. A transaction started with `EVENT_ORDER_BEGIN` takes the
 // event-order lock (store/event-order-lock.ts) in the same round trip as its BEGIN, one simple-query
 // message `BEGIN; SELECT pg_advisory_xact_lock(n);`. Every unit of work takes that lock first, so this
-// saves a round trip per transaction (ADR 2026-12-02-event-order-lock-in-begin). knex has no public hook
-// for its BEGIN: this subclasses its PostgreSQL client and transaction, which knex 3 keeps at these paths.
+// saves a round trip per transaction (ADR 2026-12-02-event-order-lock-in-begin). And repeated statements
+// run as named statements, parsed and planned once per connection (store/postgres-statement-names.ts).
+// knex has no public hook for either: this subclasses its PostgreSQL client and transaction, which
+// knex 3 keeps at these paths.
 
 /** The event-order lock's id (pg_advisory_xact_lock). */
 export const EVENT_ORDER_LOCK = 7_417_002;
@@ -93,8 +96,31 @@ class EventOrderTransaction extends PgTransaction {
   }
 }
 
-/** The client for `knex({ client: PostgresClient })`: knex's PostgreSQL client, locking in BEGIN on request. */
+/** What knex hands its driver: the SQL, its values, and options merged into pg's query config. */
+interface DriverQuery {
+  sql: string;
+  bindings?: readonly unknown[];
+  options?: Record<string, unknown>;
+}
+
+/** One for the process: knex's transaction clients are copies of their pool's client without its fields. */
+const statementNames = new StatementNames();
+
+const PgClientQuery = PgClient.prototype as unknown as { _query(connection: unknown, query: DriverQuery): unknown };
+
+/**
+ * The client for `knex({ client: PostgresClient })`: knex's PostgreSQL client, locking in BEGIN on
+ * request and naming repeated statements.
+ */
 export class PostgresClient extends PgClient {
+  /** knex's last step before the driver: pg takes `options.name` as the statement's name. */
+  _query(connection: unknown, query: DriverQuery): unknown {
+    const name = statementNames.nameFor(query.sql, query.bindings?.length ?? 0);
+    // In place: knex reads the driver's answer off this object.
+    if (name !== undefined && query.options?.name === undefined) query.options = { ...query.options, name };
+    return PgClientQuery._query.call(this, connection, query);
+  }
+
   override transaction(container: unknown, config: Record<string, unknown> | undefined, outerTx: unknown) {
     return new EventOrderTransaction(this, container, config, outerTx) as unknown as Knex.Transaction;
   }
