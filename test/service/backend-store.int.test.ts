@@ -12,6 +12,7 @@ import { useCleanup } from '../helpers/cleanup';
 import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 import { taskRow } from '../helpers/task-rows';
+import { repositoryRow } from '../helpers/repository-rows';
 
 const NOW = '2026-08-09T10:00:00.000Z';
 // Matched by code, not with toThrow: better-sqlite3 binds its error class once per process, so in a
@@ -33,20 +34,8 @@ describe('backend stores', () => {
   }
 
   const workspace = (id: string) => ({ id, name: `ws ${id}`, createdAt: NOW });
-  const repository = (id: string, workspaceId: string, over: Partial<Repository> = {}): Repository => ({
-    id,
-    workspaceId,
-    sourceType: 'remote',
-    provider: 'github',
-    providerHost: 'github.com',
-    owner: 'acme',
-    name: id,
-    remoteUrl: `https://github.com/acme/${id}`,
-    localPath: null,
-    identityKey: `github.com/acme/${id}`,
-    createdAt: NOW,
-    ...over,
-  });
+  const repository = (id: string, workspaceId: string, over: Partial<Repository> = {}): Repository =>
+    repositoryRow(id, workspaceId, NOW, over);
   const attach = (...ids: string[]) => ids.map((repositoryId) => ({ repositoryId, baseBranch: null }));
   const task = (id: string, workspaceId: string, over: Partial<Task> = {}): Task => taskRow(id, workspaceId, NOW, over);
 

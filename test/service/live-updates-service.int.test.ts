@@ -10,7 +10,9 @@ import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from '..
 import { createInProcessBackend } from '../helpers/in-process-backend';
 import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { waitUntil } from '../helpers/wait';
+import { repositoryRow } from '../helpers/repository-rows';
 import { taskRow } from '../helpers/task-rows';
+import { jsonColumn } from '../helpers/test-database';
 
 const NOW = '2026-11-30T10:00:00.000Z';
 const WRITE = /^\s*(insert|update|delete)\b/i;
@@ -110,6 +112,43 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(stored.sort((a, b) => a.identityKey.localeCompare(b.identityKey))).toEqual(
       batch.added.map((a) => a.repository),
     );
+  });
+
+  test('a batch reads everything before its first write; its event lists the repositories in attach order', async () => {
+    const env = await setup();
+    await task(env, 't');
+    await runningSession(env, 's1', 't');
+    for (const [id, provider] of [
+      ['r1', 'github'],
+      ['r2', 'gitlab'],
+      ['r3', 'github'],
+      ['r4', 'github'],
+    ] as const) {
+      await env.uow.read.repositories.insert(repositoryRow(id, 'w', NOW, { provider }));
+    }
+    const byId = (...ids: string[]) => ({ sources: ids.map((id) => ({ repository_id: id })) });
+    // The clock stands still: both batches attach at NOW, so attach order is the ids' order (r1 to r4),
+    // not the order of the batches or of their sources.
+    await env.sources.add('t', byId('r3', 'r1'));
+    env.sql.length = 0;
+    const batch = await env.sources.add('t', byId('r4', 'r2'));
+
+    const transaction = env.sql.slice(
+      0,
+      env.sql.findIndex((q) => /^\s*commit\b/i.test(q)),
+    );
+    const firstWrite = transaction.findIndex((q) => WRITE.test(q));
+    expect(firstWrite).toBeGreaterThan(0);
+    expect(transaction.slice(firstWrite).filter((q) => /^\s*select\b/i.test(q))).toEqual([]);
+    expect(providerQueries(transaction)).toBe(1);
+    const event = await env.db('events').where({ type: 'task.updated' }).orderBy('id', 'desc').first();
+    const { task: view } = jsonColumn(event.payload) as { task: { repository_ids: string[]; providers: string[] } };
+    const attached = await env.uow.read.tasks.attachedRepositories('t');
+    expect(attached.map((a) => a.repositoryId)).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect(view.repository_ids).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect(view.providers).toEqual(['github', 'gitlab']);
+    expect(batch.refresh.sessions).toEqual([{ sessionId: 's1', status: 'applied', revision: 3 }]);
+    expect(env.agentctl.pushes()).toContain('UpdateProviders s1 github+gitlab 3');
   });
 
   test('dispatched: the push is on its way when the change answers; settle() waits for its acknowledgement', async () => {

@@ -213,7 +213,10 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
         'task.updated',
         taskId,
         now,
-        changed.then(({ task, plan }) => ({ task, repositoryIds: plan.repositoryIds, providers: plan.providers })),
+        changed.then(
+          (change) =>
+            change && { task: change.task, repositoryIds: change.plan.repositoryIds, providers: change.plan.providers },
+        ),
       ),
     logger: component('sources'),
   });

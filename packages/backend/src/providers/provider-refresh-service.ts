@@ -2,8 +2,8 @@ import type { LaunchConfig, Provider } from '@kandev/protocol';
 import type { SessionPlacement } from '../executors/executor';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/unit-of-work';
-import { loadAttachedSet } from './provider-set';
-import type { AgentSessionState } from '../sessions/agent-session';
+import { type AttachedSet, loadAttachedSet } from './provider-set';
+import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
 import type { ProviderPusher } from './provider-pusher';
 import { isSettledLive } from '../sessions/session-lifecycle';
 import {
@@ -59,10 +59,21 @@ export class ProviderRefreshService {
   /** Call inside the transaction that changed the task's sources. */
   async plan(stores: Stores, taskId: string, now: string): Promise<RefreshPlan> {
     // Two reads that do not wait for each other: sent together (on PostgreSQL one round trip).
-    const [{ providers, repositoryIds }, live] = await Promise.all([
-      loadAttachedSet(stores, taskId),
-      stores.sessions.listLive(taskId),
-    ]);
+    const [attached, live] = await Promise.all([loadAttachedSet(stores, taskId), stores.sessions.listLive(taskId)]);
+    return this.planFor(stores, taskId, now, attached, live);
+  }
+
+  /**
+   * plan() from what the caller knows in the transaction that changed the task's sources: the task's
+   * attached set after the change and its live sessions, read under the same event-order lock.
+   */
+  async planFor(
+    stores: Stores,
+    taskId: string,
+    now: string,
+    { providers, repositoryIds }: AttachedSet,
+    live: readonly AgentSession[],
+  ): Promise<RefreshPlan> {
     const sessions: PlannedSession[] = [];
     const bumped: LaunchConfig[] = [];
     for (const session of live) {

@@ -16,16 +16,22 @@ export function providerSetOf(repositoryProviders: Iterable<string | null>): Pro
   return normalizeProviderSet(repositoryProviders);
 }
 
-/** The task's COMMITTED provider set and the attached repositories it comes from (attach order), in ONE query. */
-export async function loadAttachedSet(
-  stores: Stores,
-  taskId: string,
-): Promise<{ providers: ProviderSet; repositoryIds: string[] }> {
-  const attached = await stores.tasks.attachedRepositories(taskId);
+/** The provider set of these attached repositories, and their ids (in the order given: attach order). */
+export function attachedSetOf(attached: readonly { repositoryId: string; provider: string | null }[]): AttachedSet {
   return {
     providers: providerSetOf(attached.map((a) => a.provider)),
     repositoryIds: attached.map((a) => a.repositoryId),
   };
+}
+
+export interface AttachedSet {
+  providers: ProviderSet;
+  repositoryIds: string[];
+}
+
+/** The task's COMMITTED provider set and the attached repositories it comes from (attach order), in ONE query. */
+export async function loadAttachedSet(stores: Stores, taskId: string): Promise<AttachedSet> {
+  return attachedSetOf(await stores.tasks.attachedRepositories(taskId));
 }
 
 /** The task's COMMITTED provider set: the union over every attached repository, in ONE query (the join). */

@@ -108,20 +108,22 @@ export class TaskService {
   /**
    * Appends the task's event with its REST view (as GET /api/tasks/:id shows it) in the caller's
    * transaction. A caller that just wrote the task and recomputed its repositories passes them (`known`,
-   * possibly still being read: what it waits for is read alongside); they are read once per batch.
+   * possibly still being read: what it waits for is read alongside); they are read once per batch. A
+   * `known` that resolves undefined (the caller changed nothing after all) records nothing.
    */
   async recordEventWithin(
     stores: Stores,
     type: TaskEventType,
     id: string,
     at: string,
-    known?: Omit<TaskDetails, 'pendingAction'> | Promise<Omit<TaskDetails, 'pendingAction'>>,
+    known?: Omit<TaskDetails, 'pendingAction'> | Promise<Omit<TaskDetails, 'pendingAction'> | undefined>,
   ): Promise<void> {
     let details: TaskDetails;
     if (known === undefined) {
       details = await this.readDetails(stores, id);
     } else {
       const [actions, task] = await Promise.all([this.deps.pendingActions(stores, [id], at), known]);
+      if (task === undefined) return;
       details = { ...task, pendingAction: actions.get(id) ?? null };
     }
     await stores.events.append({ type, taskId: id, sessionId: null, data: { task: toTaskView(details) }, at });

@@ -44,6 +44,25 @@ export interface AttachedRepository {
   provider: string | null;
   /** The local checkout, when the repository has one. */
   localPath: string | null;
+  baseBranch: string | null;
+  /** When its batch attached it (ISO 8601): attach order is this, then the repository id. */
+  attachedAt: string;
+}
+
+/** `attached` in attach order, as `attachedRepositories` reads it (for a set the caller changed in memory). */
+export function inAttachOrder<T extends Pick<AttachedRepository, 'repositoryId' | 'attachedAt'>>(
+  attached: readonly T[],
+): T[] {
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...attached].sort((a, b) => compare(a.attachedAt, b.attachedAt) || compare(a.repositoryId, b.repositoryId));
+}
+
+interface AttachedRow {
+  repository_id: string;
+  provider: string | null;
+  local_path: string | null;
+  base_branch: string | null;
+  created_at: unknown;
 }
 
 function fromRow(row: TaskRow): Task {
@@ -174,13 +193,17 @@ export class TaskStore {
 
   /** Every repository attached to the task, in attach order (the first is the primary), in ONE query. */
   async attachedRepositories(taskId: string): Promise<AttachedRepository[]> {
-    const rows: { repository_id: string; provider: string | null; local_path: string | null }[] = await this.db(
-      'task_repositories as tr',
-    )
+    const rows: AttachedRow[] = await this.db('task_repositories as tr')
       .join('repositories as r', 'r.id', 'tr.repository_id')
       .where('tr.task_id', taskId)
       .orderBy([{ column: 'tr.created_at' }, { column: 'tr.repository_id' }])
-      .select('tr.repository_id', 'r.provider', 'r.local_path');
-    return rows.map((row) => ({ repositoryId: row.repository_id, provider: row.provider, localPath: row.local_path }));
+      .select('tr.repository_id', 'r.provider', 'r.local_path', 'tr.base_branch', 'tr.created_at');
+    return rows.map((row) => ({
+      repositoryId: row.repository_id,
+      provider: row.provider,
+      localPath: row.local_path,
+      baseBranch: row.base_branch,
+      attachedAt: toIsoString(row.created_at),
+    }));
   }
 }

@@ -4,12 +4,14 @@ import type { RepositoryIdentity } from '../repositories/provider-identity';
 import type { Repository } from '../repositories/repository';
 import type { RepositoryService } from '../repositories/repository-service';
 import type { ProviderRefreshService, RefreshPlan } from '../providers/provider-refresh-service';
-import { loadProviderSet } from '../providers/provider-set';
+import { attachedSetOf } from '../providers/provider-set';
 import { type RefreshSummary, summarizeRefresh } from '../providers/provider-refresh';
 import { newId } from '../store/row-values';
 import { settleAll } from '../store/sent-writes';
 import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import type { AgentSession } from '../sessions/agent-session';
 import type { Task, TaskAttachment } from '../tasks/task';
+import { type AttachedRepository, inAttachOrder } from '../tasks/task-store';
 import { type AddWorkspaceSourcesBody, planBatch, type WorkspaceSource } from './workspace-source';
 
 /**
@@ -25,17 +27,24 @@ export interface WorkspaceSourceServiceDeps {
   refresh: ProviderRefreshService;
   /**
    * task.updated (its repositories and providers moved) in the batch's transaction, with the task as
-   * written. `changed` may still be reading: the event's own reads are sent at once, alongside.
+   * written; nothing when `changed` resolves undefined (the batch changed nothing). `changed` may still
+   * be reading: the event's own reads are sent at once, alongside.
    */
   recordTaskUpdated: (
     stores: Stores,
     taskId: string,
     now: string,
-    changed: Promise<{ task: Task; plan: RefreshPlan }>,
+    changed: Promise<{ task: Task; plan: RefreshPlan } | undefined>,
   ) => Promise<void>;
   /** After a batch committed: checks out the new sources in the task's workspace, when it has one. */
   workspaces?: { refresh(taskId: string): Promise<unknown> };
   logger: Logger;
+}
+
+/** The registered repositories a batch's sources name, by id and by identity key. */
+interface KnownRepositories {
+  byId: Map<string, Repository>;
+  byIdentity: Map<string, Repository>;
 }
 
 /** A source validated before anything is read or written: a repository id, or a derived identity. */
@@ -84,37 +93,24 @@ export class WorkspaceSourceService {
     const sources = this.prepare(body.sources);
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(async (stores) => {
-      // Sent together: the repositories the sources name are looked up in the task's workspace as the
-      // task is read (one round trip when all of them are registered).
-      const [task, attached, known] = await Promise.all([
+      // Every read is sent at once (on PostgreSQL one round trip): the event's own reads first, then
+      // the task, what it holds, the repositories the sources name and its live sessions. The plan is
+      // made from those and what the batch attaches, so the writes, the event and COMMIT travel together.
+      let decide: (change: { task: Task; plan: RefreshPlan } | undefined) => void = () => undefined;
+      const changed = new Promise<{ task: Task; plan: RefreshPlan } | undefined>((resolve) => (decide = resolve));
+      const recording = this.deps.recordTaskUpdated(stores, taskId, now, changed);
+      const batching = settleAll(
         requireTask(stores, taskId),
-        stores.tasks.attachments(taskId),
+        stores.tasks.attachedRepositories(taskId),
         this.lookUp(stores, taskId, sources),
-      ]);
-      const resolved = await this.resolve(stores, task.workspaceId, sources, known);
-      const toAttach = planBatch(attached, resolved.attachments);
-      if (toAttach.length === 0) {
-        return {
-          batchId: null,
-          toAttach,
-          resolved,
-          providers: await loadProviderSet(stores, taskId),
-          plan: undefined,
-        };
-      }
-      const batchId = newId();
-      await stores.tasks.attachRepositories(taskId, toAttach, { batchId, createdAt: now });
-      await stores.tasks.update(taskId, { updatedAt: now });
-      const planning = this.deps.refresh.plan(stores, taskId, now);
-      const written = { ...task, updatedAt: now };
-      await this.deps.recordTaskUpdated(
-        stores,
-        taskId,
-        now,
-        planning.then((plan) => ({ task: written, plan })),
+        stores.sessions.listLive(taskId),
+      ).then((read) => this.attach(stores, sources, now, ...read));
+      batching.then(
+        ({ task, plan }) => decide(plan && { task, plan }),
+        () => decide(undefined), // the batch's error is thrown below; nothing is recorded
       );
-      const plan = await planning;
-      return { batchId, toAttach, resolved, providers: plan.providers, plan };
+      const [batch] = await settleAll(batching, recording);
+      return batch;
     });
     const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.refresh(committed.plan, wait);
     if (committed.batchId !== null) await this.checkOutAdded(taskId);
@@ -127,6 +123,34 @@ export class WorkspaceSourceService {
       'sources added',
     );
     return { taskId, batchId: committed.batchId, added, providers: committed.providers, refresh };
+  }
+
+  /** The batch's writes and plan, from what `add` read; no plan when it attaches nothing new. */
+  private async attach(
+    stores: Stores,
+    sources: readonly PreparedSource[],
+    now: string,
+    task: Task,
+    attached: readonly AttachedRepository[],
+    known: KnownRepositories,
+    live: readonly AgentSession[],
+  ) {
+    const resolved = await this.resolve(stores, task.workspaceId, sources, known);
+    const toAttach = planBatch(attached, resolved.attachments);
+    if (toAttach.length === 0) {
+      return { batchId: null, toAttach, resolved, task, providers: attachedSetOf(attached).providers, plan: undefined };
+    }
+    const batchId = newId();
+    await stores.tasks.attachRepositories(task.id, toAttach, { batchId, createdAt: now });
+    await stores.tasks.update(task.id, { updatedAt: now });
+    const attaching = toAttach.map((attachment): AttachedRepository => {
+      const repository = resolved.repositories.get(attachment.repositoryId) as Repository;
+      const { provider, localPath } = repository;
+      return { ...attachment, provider, localPath, attachedAt: now };
+    });
+    const after = attachedSetOf(inAttachOrder([...attached, ...attaching]));
+    const plan = await this.deps.refresh.planFor(stores, task.id, now, after, live);
+    return { batchId, toAttach, resolved, task: { ...task, updatedAt: now }, providers: plan.providers, plan };
   }
 
   private refresh(plan: RefreshPlan, wait: RefreshWait): Promise<RefreshSummary> {
@@ -204,7 +228,7 @@ export class WorkspaceSourceService {
   }
 
   /** The registered repositories the sources name: by id (any workspace), by identity (the task's). */
-  private async lookUp(stores: Stores, taskId: string, sources: readonly PreparedSource[]) {
+  private async lookUp(stores: Stores, taskId: string, sources: readonly PreparedSource[]): Promise<KnownRepositories> {
     const ids = sources.flatMap((s) => (s.kind === 'id' ? [s.repositoryId] : []));
     const keys = sources.flatMap((s) => (s.kind === 'identity' ? [s.identity.identityKey] : []));
     const [byId, byIdentity] = await Promise.all([
@@ -225,7 +249,7 @@ export class WorkspaceSourceService {
     stores: Stores,
     workspaceId: string,
     sources: readonly PreparedSource[],
-    known: { byId: Map<string, Repository>; byIdentity: Map<string, Repository> },
+    known: KnownRepositories,
   ) {
     const repositories = new Map(known.byId);
     const foreign = sources.filter(
