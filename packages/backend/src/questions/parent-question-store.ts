@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../events/event-store';
-import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
+import { columnsOf, parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import {
   type ParentClosedReason,
   ParentClosedReasonSchema,
@@ -36,6 +36,31 @@ interface ParentQuestionRow {
   answered_at: unknown;
   closed_at: unknown;
 }
+
+const PARENT_QUESTION_COLUMNS = columnsOf<ParentQuestionRow>({
+  id: true,
+  child_task_id: true,
+  child_session_id: true,
+  child_session_token_hash: true,
+  parent_task_id: true,
+  call_key: true,
+  call_id: true,
+  turn_prompt_id: true,
+  questions: true,
+  context: true,
+  blocked_reason: true,
+  status: true,
+  closed_reason: true,
+  message_id: true,
+  parent_prompt_id: true,
+  answer: true,
+  answered_by_task_id: true,
+  answered_by_session_id: true,
+  answer_prompt_id: true,
+  created_at: true,
+  answered_at: true,
+  closed_at: true,
+});
 
 const ItemsSchema = z.array(StoredQuestionItemSchema);
 
@@ -137,18 +162,25 @@ export class ParentQuestionStore {
   }
 
   async findById(id: string): Promise<ParentQuestion | undefined> {
-    const row = await this.db<ParentQuestionRow>('parent_questions').where({ id }).first();
+    const row = await this.db<ParentQuestionRow>('parent_questions')
+      .select(PARENT_QUESTION_COLUMNS)
+      .where({ id })
+      .first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   async findByCallKey(callKey: string): Promise<ParentQuestion | undefined> {
-    const row = await this.db<ParentQuestionRow>('parent_questions').where({ call_key: callKey }).first();
+    const row = await this.db<ParentQuestionRow>('parent_questions')
+      .select(PARENT_QUESTION_COLUMNS)
+      .where({ call_key: callKey })
+      .first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** The session's pending question as stored (at most one: a partial unique index). */
   async findPendingForSession(sessionId: string): Promise<ParentQuestion | undefined> {
     const row = await this.db<ParentQuestionRow>('parent_questions')
+      .select(PARENT_QUESTION_COLUMNS)
       .where({ child_session_id: sessionId, status: 'pending' })
       .first();
     return row === undefined ? undefined : fromRow(row);
@@ -158,6 +190,7 @@ export class ParentQuestionStore {
   async listPendingForTasks(taskIds: readonly string[]): Promise<ParentQuestion[]> {
     if (taskIds.length === 0) return [];
     const rows = await this.db<ParentQuestionRow>('parent_questions')
+      .select(PARENT_QUESTION_COLUMNS)
       .whereIn('child_task_id', [...taskIds])
       .where({ status: 'pending' })
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
@@ -167,6 +200,7 @@ export class ParentQuestionStore {
   /** Every question the task asked, oldest first. */
   async listForChild(taskId: string): Promise<ParentQuestion[]> {
     const rows = await this.db<ParentQuestionRow>('parent_questions')
+      .select(PARENT_QUESTION_COLUMNS)
       .where({ child_task_id: taskId })
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import { normalizeProvider } from '@kandev/protocol';
-import { toIsoString } from '../store/row-values';
+import { columnsOf, toIsoString } from '../store/row-values';
 import { sendWrite } from '../store/sent-writes';
 import type { SourceType } from './provider-identity';
 import type { Repository } from './repository';
@@ -19,6 +19,20 @@ interface RepositoryRow {
   identity_key: string;
   created_at: unknown;
 }
+
+const REPOSITORY_COLUMNS = columnsOf<RepositoryRow>({
+  id: true,
+  workspace_id: true,
+  source_type: true,
+  provider: true,
+  provider_host: true,
+  owner: true,
+  name: true,
+  remote_url: true,
+  local_path: true,
+  identity_key: true,
+  created_at: true,
+});
 
 function fromRow(row: RepositoryRow): Repository {
   return {
@@ -71,12 +85,13 @@ export class RepositoryStore {
   }
 
   async findById(id: string): Promise<Repository | undefined> {
-    const row = await this.db<RepositoryRow>('repositories').where({ id }).first();
+    const row = await this.db<RepositoryRow>('repositories').select(REPOSITORY_COLUMNS).where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   async findByIdentity(workspaceId: string, identityKey: string): Promise<Repository | undefined> {
     const row = await this.db<RepositoryRow>('repositories')
+      .select(REPOSITORY_COLUMNS)
       .where({ workspace_id: workspaceId, identity_key: identityKey })
       .first();
     return row === undefined ? undefined : fromRow(row);
@@ -86,6 +101,7 @@ export class RepositoryStore {
   async findByIdentitiesOfTask(taskId: string, identityKeys: readonly string[]): Promise<Repository[]> {
     if (identityKeys.length === 0) return [];
     const rows = await this.db<RepositoryRow>('repositories')
+      .select(REPOSITORY_COLUMNS)
       .whereIn('identity_key', [...identityKeys])
       .andWhere('workspace_id', this.db('tasks').select('workspace_id').where({ id: taskId }));
     return rows.map(fromRow);
@@ -93,13 +109,16 @@ export class RepositoryStore {
 
   async findByIds(ids: readonly string[]): Promise<Repository[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db<RepositoryRow>('repositories').whereIn('id', [...ids]);
+    const rows = await this.db<RepositoryRow>('repositories')
+      .select(REPOSITORY_COLUMNS)
+      .whereIn('id', [...ids]);
     return rows.map(fromRow);
   }
 
   /** The workspace's repositories, by name. */
   async listByWorkspace(workspaceId: string): Promise<Repository[]> {
     const rows = await this.db<RepositoryRow>('repositories')
+      .select(REPOSITORY_COLUMNS)
       .where({ workspace_id: workspaceId })
       .orderBy([{ column: 'name' }, { column: 'id' }]);
     return rows.map(fromRow);
@@ -107,7 +126,7 @@ export class RepositoryStore {
 
   /** Up to `limit` repositories (of one workspace, when given) after `after`, in creation order. */
   async listAfter(filter: { workspaceId?: string; after?: CreationPosition; limit: number }): Promise<Repository[]> {
-    const query = this.db<RepositoryRow>('repositories');
+    const query = this.db<RepositoryRow>('repositories').select(REPOSITORY_COLUMNS);
     if (filter.workspaceId !== undefined) void query.where({ workspace_id: filter.workspaceId });
     const rows = await inCreationOrder(query, filter.after, filter.limit);
     return rows.map(fromRow);

@@ -1,6 +1,6 @@
 import { AppError, LaunchConfigSchema, ProviderSchema, redactLaunchConfig, SurfaceSchema } from '@kandev/protocol';
 import { z } from 'zod';
-import { parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
+import { columnsOf, parseJsonColumn, toIsoString, toNullableIsoString } from '../store/row-values';
 import { type AgentSession, AgentSessionStateSchema } from './agent-session';
 
 // A session as the sessions table holds it: the launch config redacted (the MCP token never reaches
@@ -26,6 +26,27 @@ export interface SessionRow {
   created_at: unknown;
   updated_at: unknown;
 }
+
+export const SESSION_COLUMNS = columnsOf<SessionRow>({
+  id: true,
+  task_id: true,
+  state: true,
+  executor: true,
+  agentctl_address: true,
+  revision: true,
+  launch_config: true,
+  applied_revision: true,
+  applied_providers: true,
+  refresh_error: true,
+  refresh_attempts: true,
+  refreshed_at: true,
+  mcp_token_hash: true,
+  surface: true,
+  last_error: true,
+  acp_session_id: true,
+  created_at: true,
+  updated_at: true,
+});
 
 const ProvidersColumnSchema = z.array(ProviderSchema);
 

@@ -12,7 +12,7 @@ import {
   type SessionRevisions,
   updateDesiredMany,
 } from './session-fan-out-writes';
-import { fromRow, type SessionRow, toRow } from './session-rows';
+import { fromRow, SESSION_COLUMNS, type SessionRow, toRow } from './session-rows';
 import {
   assertTransition,
   LIVE_SESSION_STATES,
@@ -83,13 +83,14 @@ export class SessionStore {
   }
 
   async findById(id: string): Promise<AgentSession | undefined> {
-    const row = await this.db<SessionRow>('sessions').where({ id }).first();
+    const row = await this.db<SessionRow>('sessions').select(SESSION_COLUMNS).where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** The task's live sessions (starting, running, waiting for input), oldest first. */
   async listLive(taskId: string): Promise<AgentSession[]> {
     const rows = await this.db<SessionRow>('sessions')
+      .select(SESSION_COLUMNS)
       .where({ task_id: taskId })
       .whereIn('state', [...LIVE_SESSION_STATES])
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
@@ -113,6 +114,7 @@ export class SessionStore {
   /** Every session of the task, newest first. */
   async listByTask(taskId: string): Promise<AgentSession[]> {
     const rows = await this.db<SessionRow>('sessions')
+      .select(SESSION_COLUMNS)
       .where({ task_id: taskId })
       .orderBy([
         { column: 'created_at', order: 'desc' },
@@ -123,7 +125,7 @@ export class SessionStore {
 
   /** One page of sessions matching the filter, oldest first (ties by id), strictly after `after`. */
   async list(filter: SessionListFilter): Promise<AgentSession[]> {
-    const query = this.db<SessionRow>('sessions');
+    const query = this.db<SessionRow>('sessions').select(SESSION_COLUMNS);
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
     if (filter.state !== undefined) void query.where({ state: filter.state });
     if (filter.executor !== undefined) void query.where({ executor: filter.executor });
@@ -134,6 +136,7 @@ export class SessionStore {
   /** Every session in one of the states, oldest first (boot reconcile). */
   async listByStates(states: readonly AgentSessionState[]): Promise<AgentSession[]> {
     const rows = await this.db<SessionRow>('sessions')
+      .select(SESSION_COLUMNS)
       .whereIn('state', [...states])
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);
@@ -211,6 +214,7 @@ export class SessionStore {
   /** Acknowledged, still running sessions whose desired revision agentctl has not acknowledged yet. */
   async listBehind(): Promise<AgentSession[]> {
     const rows = await this.db<SessionRow>('sessions')
+      .select(SESSION_COLUMNS)
       .whereIn('state', [...SETTLED_LIVE_STATES])
       .where('applied_revision', '<', this.db.ref('revision'))
       .orderBy('id');
@@ -260,7 +264,7 @@ export class SessionStore {
       .where({ id: session.id })
       .where('applied_revision', '<=', acknowledged.revision)
       .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now })
-      .returning('*')
+      .returning(SESSION_COLUMNS)
       .then((rows: SessionRow[]) => rows);
     const kept = this.recorder.keptToolLists(entries);
     const from = session.state;

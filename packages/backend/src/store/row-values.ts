@@ -37,3 +37,12 @@ export function parseJsonColumn<T>(schema: z.ZodType<T>, value: unknown, column:
   if (!parsed.success) throw new AppError('internal', `column ${column} holds unexpected data`, undefined);
   return parsed.data;
 }
+
+/**
+ * Every column of `Row`, for reads that name them: on PostgreSQL a statement that names its columns
+ * may run as a named statement, a `select *` never does (store/postgres-statement-names.ts). The
+ * compiler checks that each column of `Row` is listed, and nothing else.
+ */
+export function columnsOf<Row>(columns: { [K in keyof Row & string]: true }): (keyof Row & string)[] {
+  return Object.keys(columns) as (keyof Row & string)[];
+}

@@ -1,7 +1,7 @@
 import { type CreationPosition, inCreationOrder } from '../store/creation-order';
 import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
-import { toBoolean, toIsoString, toNullableIsoString } from '../store/row-values';
+import { columnsOf, toBoolean, toIsoString, toNullableIsoString } from '../store/row-values';
 import { type TaskState, TaskStateSchema } from '@kandev/protocol';
 import type { Task, TaskAttachment } from './task';
 import { sendWrite } from '../store/sent-writes';
@@ -19,6 +19,20 @@ interface TaskRow {
   created_at: unknown;
   updated_at: unknown;
 }
+
+const TASK_COLUMNS = columnsOf<TaskRow>({
+  id: true,
+  workspace_id: true,
+  parent_id: true,
+  title: true,
+  description: true,
+  state: true,
+  autopilot: true,
+  agent_profile_id: true,
+  archived_at: true,
+  created_at: true,
+  updated_at: true,
+});
 
 export interface TaskPatch {
   title?: string;
@@ -104,7 +118,7 @@ export class TaskStore {
   }
 
   async findById(id: string): Promise<Task | undefined> {
-    const row = await this.db<TaskRow>('tasks').where({ id }).first();
+    const row = await this.db<TaskRow>('tasks').select(TASK_COLUMNS).where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
@@ -129,7 +143,7 @@ export class TaskStore {
 
   /** One page of a workspace's tasks in creation order (ties by id), strictly after `after`. */
   async list(filter: TaskListFilter): Promise<Task[]> {
-    const query = this.db<TaskRow>('tasks').where({ workspace_id: filter.workspaceId });
+    const query = this.db<TaskRow>('tasks').select(TASK_COLUMNS).where({ workspace_id: filter.workspaceId });
     if (filter.parentId !== undefined) void query.where({ parent_id: filter.parentId });
     if (filter.state !== undefined) void query.where({ state: filter.state });
     if (!filter.includeArchived) void query.whereNull('archived_at');
