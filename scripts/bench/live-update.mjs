@@ -1,5 +1,5 @@
 // Live source updates and launches at scale, on SQLite and on PostgreSQL:
-//   node scripts/bench/live-update.mjs [--runs 200] [--warmup 20] [--sessions 1000] [--rounds 3]
+//   node scripts/bench/live-update.mjs [--runs 1000] [--warmup 300] [--sessions 1000] [--rounds 3]
 //                                      [--database both|sqlite|postgres]
 // Per database, one real backend with its own local agentctl (live-update-backend.mjs); every client
 // (REST, and the official MCP SDK client with its GET notification stream open) is this process, apart
@@ -19,7 +19,7 @@ import { fanOut, launchFanOut, singleSession } from './live-update-runs.mjs';
 import { ms, ratio, reportTarget } from './targets.mjs';
 
 const USAGE =
-  'node scripts/bench/live-update.mjs [--runs 200] [--warmup 20] [--sessions 1000] [--rounds 3] ' +
+  'node scripts/bench/live-update.mjs [--runs 1000] [--warmup 300] [--sessions 1000] [--rounds 3] ' +
   '[--database both|sqlite|postgres]';
 const STOP_GRACE_MS = 5_000;
 // The run is bounded even if a daemon hangs: a fixed allowance per database, plus 250 ms per
@@ -36,8 +36,8 @@ function parseOptions() {
   try {
     ({ values } = parseArgs({
       options: {
-        runs: { type: 'string', default: '200' },
-        warmup: { type: 'string', default: '20' },
+        runs: { type: 'string', default: '1000' },
+        warmup: { type: 'string', default: '300' },
         sessions: { type: 'string', default: '1000' },
         rounds: { type: 'string', default: '3' },
         database: { type: 'string', default: 'both' },
