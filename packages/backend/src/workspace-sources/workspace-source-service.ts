@@ -47,6 +47,14 @@ interface KnownRepositories {
   byIdentity: Map<string, Repository>;
 }
 
+/** What a batch reads before it writes: the task, what it holds, what its sources name, its live sessions. */
+interface BatchRead {
+  task: Task;
+  attached: readonly AttachedRepository[];
+  known: KnownRepositories;
+  live: readonly AgentSession[];
+}
+
 /** A source validated before anything is read or written: a repository id, or a derived identity. */
 type PreparedSource = { baseBranch: string | null } & (
   | { kind: 'id'; index: number; repositoryId: string }
@@ -104,8 +112,8 @@ export class WorkspaceSourceService {
         stores.tasks.attachedRepositories(taskId),
         this.lookUp(stores, taskId, sources),
         stores.sessions.listLive(taskId),
-      ).then((read) => this.attach(stores, sources, now, ...read));
-      batching.then(
+      ).then(([task, attached, known, live]) => this.attach(stores, sources, now, { task, attached, known, live }));
+      void batching.then(
         ({ task, plan }) => decide(plan && { task, plan }),
         () => decide(undefined), // the batch's error is thrown below; nothing is recorded
       );
@@ -126,15 +134,8 @@ export class WorkspaceSourceService {
   }
 
   /** The batch's writes and plan, from what `add` read; no plan when it attaches nothing new. */
-  private async attach(
-    stores: Stores,
-    sources: readonly PreparedSource[],
-    now: string,
-    task: Task,
-    attached: readonly AttachedRepository[],
-    known: KnownRepositories,
-    live: readonly AgentSession[],
-  ) {
+  private async attach(stores: Stores, sources: readonly PreparedSource[], now: string, read: BatchRead) {
+    const { task, attached, known, live } = read;
     const resolved = await this.resolve(stores, task.workspaceId, sources, known);
     const toAttach = planBatch(attached, resolved.attachments);
     if (toAttach.length === 0) {
