@@ -34,11 +34,6 @@ export async function loadAttachedSet(stores: Stores, taskId: string): Promise<A
   return attachedSetOf(await stores.tasks.attachedRepositories(taskId));
 }
 
-/** The task's COMMITTED provider set: the union over every attached repository, in ONE query (the join). */
-export async function loadProviderSet(stores: Stores, taskId: string): Promise<ProviderSet> {
-  return (await loadAttachedSet(stores, taskId)).providers;
-}
-
 /** Two normalised sets are the same set exactly when they list the same providers in order. */
 export function sameProviderSet(a: readonly Provider[], b: readonly Provider[]): boolean {
   return a.length === b.length && a.every((provider, i) => provider === b[i]);
@@ -49,7 +44,7 @@ export function sameProviderSet(a: readonly Provider[], b: readonly Provider[]):
  * or GitLab MR automation) asks this of the task's COMMITTED set, the union over the repositories
  * attached to the task as the database holds them at call time. What agentctl lists is discovery, not
  * permission: a session whose removal agentctl has not acknowledged yet may still list the tool, and
- * the call is refused. Callers pass a set read per call (`loadProviderSet` or `providerSetOf` over
+ * the call is refused. Callers pass a set read per call (`loadAttachedSet` or `attachedSetOf` over
  * `TaskStore.attachedRepositories`), never a cached or agentctl-reported one.
  */
 export function hasProvider(set: readonly Provider[], provider: Provider): boolean {

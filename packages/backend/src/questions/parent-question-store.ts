@@ -115,6 +115,11 @@ export class ParentQuestionStore {
     private readonly events: EventStore,
   ) {}
 
+  /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
+  private rows() {
+    return this.db<ParentQuestionRow>('parent_questions').select(PARENT_QUESTION_COLUMNS);
+  }
+
   /** Each status move appends its event (on the child's task and session) on the same connection. */
   private async recordEvent(
     type: 'parent_question.created' | 'parent_question.answered' | 'parent_question.closed',
@@ -162,35 +167,25 @@ export class ParentQuestionStore {
   }
 
   async findById(id: string): Promise<ParentQuestion | undefined> {
-    const row = await this.db<ParentQuestionRow>('parent_questions')
-      .select(PARENT_QUESTION_COLUMNS)
-      .where({ id })
-      .first();
+    const row = await this.rows().where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   async findByCallKey(callKey: string): Promise<ParentQuestion | undefined> {
-    const row = await this.db<ParentQuestionRow>('parent_questions')
-      .select(PARENT_QUESTION_COLUMNS)
-      .where({ call_key: callKey })
-      .first();
+    const row = await this.rows().where({ call_key: callKey }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** The session's pending question as stored (at most one: a partial unique index). */
   async findPendingForSession(sessionId: string): Promise<ParentQuestion | undefined> {
-    const row = await this.db<ParentQuestionRow>('parent_questions')
-      .select(PARENT_QUESTION_COLUMNS)
-      .where({ child_session_id: sessionId, status: 'pending' })
-      .first();
+    const row = await this.rows().where({ child_session_id: sessionId, status: 'pending' }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** Stored-pending questions asked by any of these tasks, oldest first. */
   async listPendingForTasks(taskIds: readonly string[]): Promise<ParentQuestion[]> {
     if (taskIds.length === 0) return [];
-    const rows = await this.db<ParentQuestionRow>('parent_questions')
-      .select(PARENT_QUESTION_COLUMNS)
+    const rows = await this.rows()
       .whereIn('child_task_id', [...taskIds])
       .where({ status: 'pending' })
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
@@ -199,8 +194,7 @@ export class ParentQuestionStore {
 
   /** Every question the task asked, oldest first. */
   async listForChild(taskId: string): Promise<ParentQuestion[]> {
-    const rows = await this.db<ParentQuestionRow>('parent_questions')
-      .select(PARENT_QUESTION_COLUMNS)
+    const rows = await this.rows()
       .where({ child_task_id: taskId })
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);

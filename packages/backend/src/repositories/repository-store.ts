@@ -70,6 +70,11 @@ function toRow(repository: Repository): RepositoryRow {
 export class RepositoryStore {
   constructor(private readonly db: Knex) {}
 
+  /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
+  private rows() {
+    return this.db<RepositoryRow>('repositories').select(REPOSITORY_COLUMNS);
+  }
+
   /** Sent in a unit of work (store/sent-writes.ts): a duplicate identity fails its transaction. */
   async insert(repository: Repository): Promise<void> {
     await sendWrite(this.db, this.db('repositories').insert(toRow(repository)));
@@ -85,23 +90,19 @@ export class RepositoryStore {
   }
 
   async findById(id: string): Promise<Repository | undefined> {
-    const row = await this.db<RepositoryRow>('repositories').select(REPOSITORY_COLUMNS).where({ id }).first();
+    const row = await this.rows().where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   async findByIdentity(workspaceId: string, identityKey: string): Promise<Repository | undefined> {
-    const row = await this.db<RepositoryRow>('repositories')
-      .select(REPOSITORY_COLUMNS)
-      .where({ workspace_id: workspaceId, identity_key: identityKey })
-      .first();
+    const row = await this.rows().where({ workspace_id: workspaceId, identity_key: identityKey }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** The repositories with these identities in the workspace of task `taskId` (none if it has none). */
   async findByIdentitiesOfTask(taskId: string, identityKeys: readonly string[]): Promise<Repository[]> {
     if (identityKeys.length === 0) return [];
-    const rows = await this.db<RepositoryRow>('repositories')
-      .select(REPOSITORY_COLUMNS)
+    const rows = await this.rows()
       .whereIn('identity_key', [...identityKeys])
       .andWhere('workspace_id', this.db('tasks').select('workspace_id').where({ id: taskId }));
     return rows.map(fromRow);
@@ -109,16 +110,13 @@ export class RepositoryStore {
 
   async findByIds(ids: readonly string[]): Promise<Repository[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db<RepositoryRow>('repositories')
-      .select(REPOSITORY_COLUMNS)
-      .whereIn('id', [...ids]);
+    const rows = await this.rows().whereIn('id', [...ids]);
     return rows.map(fromRow);
   }
 
   /** The workspace's repositories, by name. */
   async listByWorkspace(workspaceId: string): Promise<Repository[]> {
-    const rows = await this.db<RepositoryRow>('repositories')
-      .select(REPOSITORY_COLUMNS)
+    const rows = await this.rows()
       .where({ workspace_id: workspaceId })
       .orderBy([{ column: 'name' }, { column: 'id' }]);
     return rows.map(fromRow);
@@ -126,7 +124,7 @@ export class RepositoryStore {
 
   /** Up to `limit` repositories (of one workspace, when given) after `after`, in creation order. */
   async listAfter(filter: { workspaceId?: string; after?: CreationPosition; limit: number }): Promise<Repository[]> {
-    const query = this.db<RepositoryRow>('repositories').select(REPOSITORY_COLUMNS);
+    const query = this.rows();
     if (filter.workspaceId !== undefined) void query.where({ workspace_id: filter.workspaceId });
     const rows = await inCreationOrder(query, filter.after, filter.limit);
     return rows.map(fromRow);

@@ -53,6 +53,11 @@ export class SessionStore {
     this.recorder = new SessionEventRecorder(db, events);
   }
 
+  /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
+  private rows() {
+    return this.db<SessionRow>('sessions').select(SESSION_COLUMNS);
+  }
+
   /** Every session counted by state and executor (the metrics gauge; one grouped read). */
   async countByStateAndExecutor(): Promise<Array<{ state: string; executor: string; count: number }>> {
     const rows: Array<{ state: string; executor: string; count: number | string }> = await this.db('sessions')
@@ -83,14 +88,13 @@ export class SessionStore {
   }
 
   async findById(id: string): Promise<AgentSession | undefined> {
-    const row = await this.db<SessionRow>('sessions').select(SESSION_COLUMNS).where({ id }).first();
+    const row = await this.rows().where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** The task's live sessions (starting, running, waiting for input), oldest first. */
   async listLive(taskId: string): Promise<AgentSession[]> {
-    const rows = await this.db<SessionRow>('sessions')
-      .select(SESSION_COLUMNS)
+    const rows = await this.rows()
       .where({ task_id: taskId })
       .whereIn('state', [...LIVE_SESSION_STATES])
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
@@ -113,8 +117,7 @@ export class SessionStore {
 
   /** Every session of the task, newest first. */
   async listByTask(taskId: string): Promise<AgentSession[]> {
-    const rows = await this.db<SessionRow>('sessions')
-      .select(SESSION_COLUMNS)
+    const rows = await this.rows()
       .where({ task_id: taskId })
       .orderBy([
         { column: 'created_at', order: 'desc' },
@@ -125,7 +128,7 @@ export class SessionStore {
 
   /** One page of sessions matching the filter, oldest first (ties by id), strictly after `after`. */
   async list(filter: SessionListFilter): Promise<AgentSession[]> {
-    const query = this.db<SessionRow>('sessions').select(SESSION_COLUMNS);
+    const query = this.rows();
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
     if (filter.state !== undefined) void query.where({ state: filter.state });
     if (filter.executor !== undefined) void query.where({ executor: filter.executor });
@@ -135,8 +138,7 @@ export class SessionStore {
 
   /** Every session in one of the states, oldest first (boot reconcile). */
   async listByStates(states: readonly AgentSessionState[]): Promise<AgentSession[]> {
-    const rows = await this.db<SessionRow>('sessions')
-      .select(SESSION_COLUMNS)
+    const rows = await this.rows()
       .whereIn('state', [...states])
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);
@@ -213,8 +215,7 @@ export class SessionStore {
 
   /** Acknowledged, still running sessions whose desired revision agentctl has not acknowledged yet. */
   async listBehind(): Promise<AgentSession[]> {
-    const rows = await this.db<SessionRow>('sessions')
-      .select(SESSION_COLUMNS)
+    const rows = await this.rows()
       .whereIn('state', [...SETTLED_LIVE_STATES])
       .where('applied_revision', '<', this.db.ref('revision'))
       .orderBy('id');

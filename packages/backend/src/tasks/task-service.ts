@@ -14,7 +14,7 @@ import {
   type UpdateTaskBody,
 } from './task';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
-import { providerSetOf } from '../providers/provider-set';
+import { attachedSetOf } from '../providers/provider-set';
 
 async function parentCandidate(stores: Stores, parentId: string): Promise<ParentCandidate> {
   const parent = await stores.tasks.findById(parentId);
@@ -192,11 +192,6 @@ export class TaskService {
 
   private async attachedOf(stores: Stores, task: Task, pendingAction: TaskDetails['pendingAction']) {
     const attached = await stores.tasks.attachedRepositories(task.id);
-    return {
-      task,
-      repositoryIds: attached.map((a) => a.repositoryId),
-      providers: providerSetOf(attached.map((a) => a.provider)),
-      pendingAction,
-    } satisfies TaskDetails;
+    return { task, ...attachedSetOf(attached), pendingAction } satisfies TaskDetails;
   }
 }

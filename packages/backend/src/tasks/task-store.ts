@@ -101,6 +101,11 @@ function fromRow(row: TaskRow): Task {
 export class TaskStore {
   constructor(private readonly db: Knex) {}
 
+  /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
+  private rows() {
+    return this.db<TaskRow>('tasks').select(TASK_COLUMNS);
+  }
+
   async insert(task: Task): Promise<void> {
     await this.db('tasks').insert({
       id: task.id,
@@ -118,7 +123,7 @@ export class TaskStore {
   }
 
   async findById(id: string): Promise<Task | undefined> {
-    const row = await this.db<TaskRow>('tasks').select(TASK_COLUMNS).where({ id }).first();
+    const row = await this.rows().where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
   }
 
@@ -143,7 +148,7 @@ export class TaskStore {
 
   /** One page of a workspace's tasks in creation order (ties by id), strictly after `after`. */
   async list(filter: TaskListFilter): Promise<Task[]> {
-    const query = this.db<TaskRow>('tasks').select(TASK_COLUMNS).where({ workspace_id: filter.workspaceId });
+    const query = this.rows().where({ workspace_id: filter.workspaceId });
     if (filter.parentId !== undefined) void query.where({ parent_id: filter.parentId });
     if (filter.state !== undefined) void query.where({ state: filter.state });
     if (!filter.includeArchived) void query.whereNull('archived_at');
