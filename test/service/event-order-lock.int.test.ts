@@ -80,7 +80,9 @@ describe('the event-order lock', () => {
     const uow = createUnitOfWork(db, TEST_SECRETS);
     await uow.transaction(async () => {
       const holders = await db.raw<{ rows: { holders: number }[] }>(
-        "SELECT count(*)::int AS holders FROM pg_locks WHERE locktype = 'advisory' AND objid = ? AND granted",
+        "SELECT count(*)::int AS holders FROM pg_locks WHERE locktype = 'advisory' AND objid = ? AND granted" +
+          // this test's database only: other test files run units of work in theirs on the same server
+          ' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())',
         [EVENT_ORDER_LOCK],
       );
       expect(holders.rows[0]?.holders).toBe(1); // seen from another connection
