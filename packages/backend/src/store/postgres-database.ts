@@ -1,5 +1,6 @@
 import knex, { type Knex } from 'knex';
 import { PostgresClient } from './postgres-client';
+import { TurnCorkedSocket } from './turn-corked-socket';
 
 // PostgreSQL (KANDEV_DATABASE_URL=postgres://…): knex with the `pg` driver. The URL may carry a
 // password: it is handed to the driver and nowhere else; anything shown (logs, errors) goes through
@@ -34,11 +35,13 @@ export function redactDatabaseUrl(value: string): string {
  */
 export function createPostgresDatabase(url: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Knex {
   // pipeline (pg 8.23, not in knex's types): statements go on the wire at once, behind those awaiting
-  // answers, so a sent write travels with the next statement (store/sent-writes.ts).
-  const connection: Knex.PgConnectionConfig & { pipeline: boolean } = {
+  // answers, so a sent write travels with the next statement (store/sent-writes.ts). stream (pg's hook
+  // for its socket, not in knex's types): the statements of one turn leave in one write.
+  const connection: Knex.PgConnectionConfig & { pipeline: boolean; stream: () => TurnCorkedSocket } = {
     connectionString: url,
     application_name: 'kandev',
     pipeline: true,
+    stream: () => new TurnCorkedSocket(),
   };
   return knex({
     client: PostgresClient,
