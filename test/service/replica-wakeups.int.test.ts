@@ -13,6 +13,7 @@ import { listen } from '../../packages/backend/src/http/http-server';
 import { createLogger } from '../../packages/backend/src/logger';
 import type { Question } from '../../packages/backend/src/questions/question';
 import { type Database as Knex, migrateToLatest } from '../../packages/backend/src/store/database';
+import { createPostgresDatabase } from '../../packages/backend/src/store/postgres-database';
 import type { ToolCallContext } from '../../packages/backend/src/tools/tool-handler';
 import { ASK_USER, MESSAGE_TASK } from '../helpers/autopilot';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
@@ -73,7 +74,13 @@ const permissionRequest = (sessionId: string, taskId: string): PermissionRequest
 describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
   const cleanup = useCleanup();
 
-  async function replicas(options: { listenerTimer?: ReturnType<typeof manualTimer> } = {}) {
+  /**
+   * `listenerTimer`: A's listener reconnects when the test fires it. `unreachableAfterCommit`: A's
+   * signals reach the database only inside a transaction (as if A died right after a COMMIT).
+   */
+  async function replicas(
+    options: { listenerTimer?: ReturnType<typeof manualTimer>; unreachableAfterCommit?: boolean } = {},
+  ) {
     const db = await freshDatabase(cleanup);
     const agentctl = new FakeAgentctl();
     const replica = async (extra: Partial<InProcessBackendOptions> = {}) => {
@@ -86,15 +93,19 @@ describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
       return backend;
     };
     const timer = options.listenerTimer;
+    // A pool destroyed before its first connection: every statement on it fails.
+    const afterCommit =
+      options.unreachableAfterCommit === true ? createPostgresDatabase('postgres://gone@127.0.0.1/') : db;
+    if (afterCommit !== db) await afterCommit.destroy();
     const signalsA =
-      timer === undefined
+      timer === undefined && afterCommit === db
         ? undefined
         : new PgReplicaSignals({
             replicaId: randomUUID(),
-            db,
+            db: afterCommit,
             connection: listenerConnectionOf(db),
             logger: createLogger('silent'),
-            schedule: timer.schedule,
+            schedule: timer?.schedule,
           });
     const a = await replica(signalsA === undefined ? {} : { signals: signalsA });
     const b = await replica();
@@ -203,6 +214,32 @@ describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
     await a.tasks.recordEventWithin(a.uow.read, 'task.updated', 'root', at);
     const event = await stream.next((e) => e.type === 'task.updated' && e.task_id === 'root', 'A’s task.updated on B');
     expect(event.task_id).toBe('root');
+  });
+
+  test("a unit of work's signal goes with its COMMIT: B hears it though A cannot reach the database after", async () => {
+    const { a, b } = await replicas({ unreachableAfterCommit: true });
+    const heard: { id: string; latestEvent: Promise<number> }[] = [];
+    b.signals.subscribe('question', {
+      signal: (id) => heard.push({ id, latestEvent: b.uow.read.events.latestId() }),
+      resync: () => undefined,
+    });
+    const answered = (id: string) => ({
+      ...{ type: 'question.answered' as const, taskId: 'root', sessionId: null },
+      ...{ data: { question: { id } }, at: new Date().toISOString() },
+    });
+    await expect(
+      a.uow.transaction(async (stores) => {
+        await stores.events.append(answered('rolled-back'));
+        throw new Error('the work failed');
+      }),
+    ).rejects.toThrow('the work failed');
+    await a.uow.transaction((stores) => stores.events.append(answered('committed')));
+    const committedId = await a.uow.read.events.latestId();
+    await waitUntil(() => heard.length > 0, { timeoutMs: 5_000, what: "B heard A's committed signal" });
+    // A's signals reach B in A's order: the rolled back one, had it been sent, would have come first.
+    expect(heard.map(({ id }) => id)).toEqual(['committed']);
+    // Delivered at the COMMIT, never before it: B, woken, reads the event.
+    await expect(heard[0]?.latestEvent).resolves.toBe(committedId);
   });
 
   test("A's listener connection killed: the answer committed meanwhile still wakes A (resync)", async () => {

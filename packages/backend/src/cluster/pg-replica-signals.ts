@@ -7,6 +7,7 @@ import { KeptConnection, type Schedule } from './pg-kept-connection';
 import {
   type ReplicaPresence,
   type ReplicaSignals,
+  type Signal,
   type SignalListener,
   SignalListeners,
   SIGNAL_NAMES,
@@ -14,8 +15,10 @@ import {
 } from './replica-signals';
 
 // PostgreSQL (several replicas on one database): LISTEN on one channel over a dedicated connection,
-// NOTIFY through the pool after the commit. A dropped listener reconnects with backoff and then tells
-// every subscriber to resync, so a NOTIFY sent while it was away costs a read, never a wake-up.
+// NOTIFY inside the transaction that commits what it signals (delivered at its COMMIT, ADR
+// 2026-12-03-signals-with-the-commit), or through the pool right after a write outside one. A dropped
+// listener reconnects with backoff and then tells every subscriber to resync, so a NOTIFY sent while it
+// was away costs a read, never a wake-up.
 // Presence is a second dedicated connection whose application_name carries the replica id: one read of
 // pg_stat_activity says which replicas run, and a crashed process's presence ends with its connection.
 // (Not the listener's: a listener being reconnected must not make its replica look gone.)
@@ -93,6 +96,20 @@ export class PgReplicaSignals implements ReplicaSignals, ReplicaPresence {
     });
   }
 
+  notifyStatement(db: Knex, signals: readonly Signal[]): Knex.Raw | undefined {
+    if (signals.length === 0) return undefined;
+    return this.notify(
+      db,
+      signals.map(({ name, payload }) => ({ r: this.replicaId, n: name, p: payload })),
+    );
+  }
+
+  deliver(signals: readonly Signal[]): void {
+    for (const { name, payload } of signals) {
+      this.listeners.deliver(name, payload, (err) => this.logError(err, 'a signal listener failed'));
+    }
+  }
+
   subscribe(name: SignalName, listener: SignalListener): () => void {
     return this.listeners.add(name, listener);
   }
@@ -140,14 +157,20 @@ export class PgReplicaSignals implements ReplicaSignals, ReplicaPresence {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     if (batch.length === 0 || this.closed) return;
-    const calls = batch.map(() => 'pg_notify(?, ?)').join(', ');
-    const bindings = batch.flatMap((wire) => [SIGNAL_CHANNEL, JSON.stringify(wire)]);
     try {
-      await this.deps.db.raw(`select ${calls}`, bindings);
+      await this.notify(this.deps.db, batch);
     } catch (err) {
       // The other replicas miss these; their holders still settle at their timeout (the row decides).
       this.logError(err, 'could not send signals to the other replicas');
     }
+  }
+
+  private notify(db: Knex, batch: readonly Wire[]): Knex.Raw {
+    const calls = batch.map(() => 'pg_notify(?, ?)').join(', ');
+    return db.raw(
+      `select ${calls}`,
+      batch.flatMap((wire) => [SIGNAL_CHANNEL, JSON.stringify(wire)]),
+    );
   }
 
   private receive(channel: string, payload: string | undefined): void {
@@ -159,7 +182,7 @@ export class PgReplicaSignals implements ReplicaSignals, ReplicaPresence {
       this.logError(err, 'an unreadable replica signal was ignored');
       return;
     }
-    // This replica's own signals were delivered when published.
+    // This replica's own signals were delivered when published or committed.
     if (wire.r === this.replicaId) return;
     this.listeners.deliver(wire.n, wire.p, (err) => this.logError(err, 'a signal listener failed'));
   }

@@ -1,5 +1,6 @@
 import type { NewEvent } from '../events/event-types';
-import { eventWakeupsOver, InProcessReplicaSignals, publishCommitted, signalsOfEvents } from './replica-signals';
+import type { CommitHooks } from '../store/unit-of-work';
+import { commitHooksOver, eventWakeupsOver, InProcessReplicaSignals, signalsOfEvents } from './replica-signals';
 
 const event = (type: NewEvent['type'], data: Record<string, unknown> = {}): NewEvent => ({
   type,
@@ -64,9 +65,17 @@ describe('InProcessReplicaSignals', () => {
     const wakes: string[] = [];
     const off = eventWakeupsOver(signals).subscribe(() => wakes.push('stream'));
     signals.subscribe('question', { signal: (id) => wakes.push(id), resync: () => undefined });
-    publishCommitted(signals)([event('question.answered', { question: { id: 'q7' } })]);
+    const hooks = commitHooksOver(signals);
+    hooks.afterCommit([event('question.answered', { question: { id: 'q7' } })]);
+    hooks.committed([event('question.answered', { question: { id: 'q8' } })]);
     off();
-    publishCommitted(signals)([event('task.updated')]);
-    expect(wakes).toEqual(['stream', 'q7']);
+    hooks.afterCommit([event('task.updated')]);
+    expect(wakes).toEqual(['stream', 'q7', 'stream', 'q8']);
+  });
+
+  test('one process: a transaction has no one else to tell, so it sends nothing before its COMMIT', () => {
+    const hooks = commitHooksOver(new InProcessReplicaSignals('r1'));
+    const trx = {} as Parameters<CommitHooks['beforeCommit']>[0];
+    expect(hooks.beforeCommit(trx, [event('question.answered', { question: { id: 'q7' } })])).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
+import type { Knex } from 'knex';
 import type { EventWakeups } from '../events/event-notifier';
 import type { NewEvent } from '../events/event-types';
+import type { CommitHooks } from '../store/unit-of-work';
 
 // Wake-ups across the backend replicas sharing one database (ADR 2026-12-02-replica-wakeups). A signal
 // is only a nudge after a commit: whoever is woken re-reads the database, which stays the one source of
@@ -10,6 +12,12 @@ import type { NewEvent } from '../events/event-types';
 /** What can be signalled: events were committed; a question or a parent question changed (its id). */
 export const SIGNAL_NAMES = ['events', 'question', 'parent_question'] as const;
 export type SignalName = (typeof SIGNAL_NAMES)[number];
+
+/** One signal with its payload ('' when it has none). */
+export interface Signal {
+  name: SignalName;
+  payload: string;
+}
 
 export interface SignalListener {
   /** A signal with its payload ('' when it has none). */
@@ -22,6 +30,14 @@ export interface SignalListener {
 export interface ReplicaSignals {
   /** Delivered to this replica's listeners at once and to every other replica's soon after. */
   publish(name: SignalName, payload?: string): void;
+  /**
+   * The statement that tells the other replicas of `signals`, for the transaction that commits them to
+   * send before its COMMIT (PostgreSQL delivers a NOTIFY at COMMIT and drops it on rollback); undefined
+   * when there is no one else to tell. Once committed, `deliver` tells this replica's listeners.
+   */
+  notifyStatement(db: Knex, signals: readonly Signal[]): Knex.Raw | undefined;
+  /** To this replica's listeners only, at once. */
+  deliver(signals: readonly Signal[]): void;
   subscribe(name: SignalName, listener: SignalListener): () => void;
   /** Listening on every replica's signals (PostgreSQL: the LISTEN is in place). */
   ready(): Promise<void>;
@@ -89,6 +105,14 @@ export class InProcessReplicaSignals implements ReplicaSignals, ReplicaPresence 
     this.listeners.deliver(name, payload, this.onError);
   }
 
+  notifyStatement(): undefined {
+    return undefined;
+  }
+
+  deliver(signals: readonly Signal[]): void {
+    for (const { name, payload } of signals) this.listeners.deliver(name, payload, this.onError);
+  }
+
   subscribe(name: SignalName, listener: SignalListener): () => void {
     return this.listeners.add(name, listener);
   }
@@ -119,9 +143,9 @@ export class InProcessReplicaSignals implements ReplicaSignals, ReplicaPresence 
  * whose event it appended, by id. Every state move of both writes its event in the same transaction, so
  * the event log is where the signals come from, and a new write path gets its signal for free.
  */
-export function signalsOfEvents(events: readonly NewEvent[]): { name: SignalName; payload: string }[] {
+export function signalsOfEvents(events: readonly NewEvent[]): Signal[] {
   if (events.length === 0) return [];
-  const signals = new Map<string, { name: SignalName; payload: string }>();
+  const signals = new Map<string, Signal>();
   signals.set('events:', { name: 'events', payload: '' });
   for (const event of events) {
     const name: SignalName | undefined = event.type.startsWith('question.')
@@ -139,10 +163,18 @@ export function signalsOfEvents(events: readonly NewEvent[]): { name: SignalName
   return [...signals.values()];
 }
 
-/** The unit of work's after-commit hook: publishes what the committed events owe. */
-export function publishCommitted(signals: Pick<ReplicaSignals, 'publish'>): (events: readonly NewEvent[]) => void {
-  return (events) => {
-    for (const { name, payload } of signalsOfEvents(events)) signals.publish(name, payload);
+/**
+ * What a unit of work tells the replicas about the events it commits: in a transaction, the other
+ * replicas' signals go with its COMMIT and this replica's listeners are called after it; events written
+ * outside one are published as they commit.
+ */
+export function commitHooksOver(signals: Pick<ReplicaSignals, 'publish' | 'notifyStatement' | 'deliver'>): CommitHooks {
+  return {
+    committed: (events) => {
+      for (const { name, payload } of signalsOfEvents(events)) signals.publish(name, payload);
+    },
+    beforeCommit: (trx, events) => signals.notifyStatement(trx, signalsOfEvents(events)),
+    afterCommit: (events) => signals.deliver(signalsOfEvents(events)),
   };
 }
 

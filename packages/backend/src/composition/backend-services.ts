@@ -1,7 +1,7 @@
 import type { ClaimScope } from '../cluster/leases';
 import { replicaSetup } from '../cluster/lease-setup';
 import { EVENT_LOG_DEFAULTS } from '../events/event-log-config';
-import { eventWakeupsOver, publishCommitted } from '../cluster/replica-signals';
+import { commitHooksOver, eventWakeupsOver } from '../cluster/replica-signals';
 import { replicaSignalsFor } from '../cluster/replica-signals-for';
 import { PgReplicaSignals } from '../cluster/pg-replica-signals';
 import { newReplicaId } from '../cluster/replica-id';
@@ -152,7 +152,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger: logger.child({ component: 'leases' }),
   });
   const notifier = eventWakeupsOver(signals);
-  const uow = createUnitOfWork(ports.db, ports.secrets, publishCommitted(signals));
+  const uow = createUnitOfWork(ports.db, ports.secrets, commitHooksOver(signals));
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
   const eventLogger = logger.child({ component: 'events' });
   const eventStreams = new EventStreams({

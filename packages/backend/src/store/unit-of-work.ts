@@ -14,7 +14,7 @@ import type { SecretBox } from '../secrets/secret-box';
 import { dialectOf } from './database';
 import { lockEventOrder } from './event-order-lock';
 import { EVENT_ORDER_SENT_BEGIN } from './postgres-client';
-import { SentWrites, sendWritesIn } from './sent-writes';
+import { SentWrites, sendWrite, sendWritesIn } from './sent-writes';
 import { SessionStore } from '../sessions/session-store';
 import { TaskStore } from '../tasks/task-store';
 import { WorkspaceStore } from '../workspaces/workspace-store';
@@ -44,8 +44,24 @@ export interface UnitOfWork {
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
 
-/** Called once events were committed, with those events (the replica signals' after-commit hook). */
+/** Called once events were committed, with those events. */
 export type EventsCommitted = (events: readonly NewEvent[]) => void;
+
+/** What a unit of work tells about the events it commits (the replica signals' hooks). */
+export interface CommitHooks {
+  /** Events written outside a transaction, each once committed. */
+  committed: EventsCommitted;
+  /** A transaction's statement to send after its work, before COMMIT, so that it takes effect with it. */
+  beforeCommit(trx: Knex, events: readonly NewEvent[]): Knex.Raw | undefined;
+  /** A transaction's events once it committed (never after a rollback). */
+  afterCommit: EventsCommitted;
+}
+
+const NO_HOOKS: CommitHooks = {
+  committed: () => undefined,
+  beforeCommit: () => undefined,
+  afterCommit: () => undefined,
+};
 
 /**
  * `secrets` seals provider tokens and agent-profile env values on write and opens them where used;
@@ -73,18 +89,15 @@ export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommi
 }
 
 /**
- * Outside a transaction an event is committed as it is written; inside one, `committed` runs once after
- * the commit (never after a rollback), so a woken stream finds the event in the table. On PostgreSQL a
+ * Outside a transaction an event is committed as it is written (`hooks.committed`); inside one, the
+ * transaction sends `hooks.beforeCommit`'s statement after its work and `hooks.afterCommit` runs once it
+ * committed (never after a rollback), so a woken stream finds the event in the table. On PostgreSQL a
  * transaction's writes whose answers nobody needs are sent, not awaited (store/sent-writes.ts).
  */
-export function createUnitOfWork(
-  db: Knex,
-  secrets: SecretBox,
-  committed: EventsCommitted = () => undefined,
-): UnitOfWork {
+export function createUnitOfWork(db: Knex, secrets: SecretBox, hooks: CommitHooks = NO_HOOKS): UnitOfWork {
   const sends = dialectOf(db) === 'postgres';
   return {
-    read: createStores(db, secrets, committed),
+    read: createStores(db, secrets, hooks.committed),
     transaction: async (work) => {
       const appended: NewEvent[] = [];
       const writes = new SentWrites();
@@ -93,14 +106,17 @@ export function createUnitOfWork(
         result = await db.transaction(async (trx) => {
           if (sends) await sendWritesIn(trx, writes);
           await lockEventOrder(trx); // first, before any row lock (store/event-order-lock.ts); on PostgreSQL in BEGIN
-          return work(createStores(trx, secrets, (events) => appended.push(...events)));
+          const done = await work(createStores(trx, secrets, (events) => appended.push(...events)));
+          const signal = appended.length > 0 ? hooks.beforeCommit(trx, appended) : undefined;
+          if (signal !== undefined) await sendWrite(trx, signal); // on PostgreSQL it goes with the COMMIT
+          return done;
         }, EVENT_ORDER_SENT_BEGIN);
       } catch (error) {
         await writes.settle(); // a sent write that failed is the cause of what failed after it
         throw error;
       }
       await writes.settle(); // a sent write failed: its transaction rolled back
-      if (appended.length > 0) committed(appended);
+      if (appended.length > 0) hooks.afterCommit(appended);
       return result;
     },
   };
