@@ -85,7 +85,7 @@ export class PgReplicaSignals implements ReplicaSignals, ReplicaPresence {
   }
 
   publish(name: SignalName, payload = ''): void {
-    this.listeners.deliver(name, payload, (err) => this.logError(err, 'a signal listener failed'));
+    this.deliver([{ name, payload }]);
     this.pending.set(`${name}:${payload}`, { r: this.replicaId, n: name, p: payload });
     if (this.flushScheduled) return;
     this.flushScheduled = true;

@@ -102,7 +102,7 @@ export class InProcessReplicaSignals implements ReplicaSignals, ReplicaPresence 
   ) {}
 
   publish(name: SignalName, payload = ''): void {
-    this.listeners.deliver(name, payload, this.onError);
+    this.deliver([{ name, payload }]);
   }
 
   notifyStatement(): undefined {
