@@ -36,6 +36,8 @@ const NO_DATABASE_TESTS = [
   'integration/agentctl-mcp',
   'integration/agentctl-metrics',
   'integration/agentctl-process',
+  'integration/agentctl-provider-stream',
+  'service/provider-update-stream',
   'integration/agentctl-revisions',
   'integration/fuzz-grpc',
   'integration/test-agent',

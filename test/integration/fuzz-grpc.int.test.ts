@@ -1,6 +1,6 @@
 // Fuzz of agentctl's gRPC surface against the real daemon: every AgentCtl method with arbitrary
-// well-formed requests and with bytes that decode to nothing, and Attach with arbitrary message
-// sequences. Properties: never INTERNAL or UNKNOWN, the daemon stays up, and a refused call leaves
+// well-formed requests and with bytes that decode to nothing, and the streams (Attach,
+// StreamProviderUpdates) with arbitrary message sequences. Properties: never INTERNAL or UNKNOWN, the daemon stays up, and a refused call leaves
 // the sessions agentctl holds as they were.
 import * as grpc from '@grpc/grpc-js';
 import {
@@ -12,7 +12,7 @@ import {
 import fc from 'fast-check';
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { Cleanup } from '../helpers/cleanup';
-import { attachMessages, unaryRequests } from '../helpers/fuzz/grpc-arbitraries';
+import { attachMessages, providerUpdateCalls, unaryRequests } from '../helpers/fuzz/grpc-arbitraries';
 import { sessionUuid } from '../helpers/session-ids';
 import { isRunning, startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
 
@@ -116,7 +116,8 @@ const unaryMethods = Object.entries(SERVICE).filter(([, definition]) => !definit
 
 test('every AgentCtl method is fuzzed', () => {
   expect(Object.keys(unaryRequests(['placeholder'])).sort()).toEqual(unaryMethods.map(([name]) => name).sort());
-  expect(Object.keys(SERVICE).sort()).toEqual([...unaryMethods.map(([name]) => name), 'Attach'].sort());
+  const streams = ['Attach', 'StreamProviderUpdates'];
+  expect(Object.keys(SERVICE).sort()).toEqual([...unaryMethods.map(([name]) => name), ...streams].sort());
 });
 
 describe.each(unaryMethods)('%s', (method, definition) => {
@@ -172,26 +173,51 @@ test('Attach: any sequence of messages ends without INTERNAL', async () => {
   expect(isUp()).toBe(true);
 });
 
-test('Attach: bytes that are no message end the stream with INVALID_ARGUMENT', async () => {
-  const identity = (value: Buffer) => value;
+test('StreamProviderUpdates: every call answered once, in order, never internal; the stream ends OK', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 64 }), async (bytes) => {
-      const stream = raw.makeBidiStreamRequest(
-        SERVICE.Attach.path,
-        identity,
-        identity,
-        controlTokenMetadata(TEST_CONTROL_TOKEN),
-      );
+    fc.asyncProperty(providerUpdateCalls(liveIds), async (calls) => {
+      const stream = client.StreamProviderUpdates(controlTokenMetadata(TEST_CONTROL_TOKEN));
+      const answers: { call_id: string; error?: { code: string } | null }[] = [];
       const ended = new Promise<Outcome>((resolve) =>
         stream.on('status', (status: grpc.StatusObject) => resolve(status)),
       );
-      stream.on('data', () => undefined);
+      stream.on('data', (answer: (typeof answers)[number]) => answers.push(answer));
       stream.on('error', () => undefined);
-      stream.write(Buffer.from(bytes));
+      for (const message of calls) stream.write(message);
       stream.end();
-      expectNoBug('Attach', [...bytes], await ended);
+      const outcome = await ended;
+      expectNoBug('StreamProviderUpdates', calls, outcome);
+      expect({ calls, code: outcome.code }).toEqual({ calls, code: grpc.status.OK });
+      expect(answers.map((answer) => answer.call_id)).toEqual(calls.map((message) => message.call_id));
+      expect(answers.filter((answer) => answer.error?.code === 'internal')).toEqual([]);
     }),
-    { seed: SEED, numRuns: RUNS_PER_METHOD / 2, endOnFailure: true },
+    { seed: SEED, numRuns: RUNS_PER_METHOD, endOnFailure: true },
   );
   expect(isUp()).toBe(true);
+});
+
+describe.each(['Attach', 'StreamProviderUpdates'] as const)('%s', (method) => {
+  test('bytes that are no message end the stream with INVALID_ARGUMENT', async () => {
+    const identity = (value: Buffer) => value;
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 64 }), async (bytes) => {
+        const stream = raw.makeBidiStreamRequest(
+          SERVICE[method].path,
+          identity,
+          identity,
+          controlTokenMetadata(TEST_CONTROL_TOKEN),
+        );
+        const ended = new Promise<Outcome>((resolve) =>
+          stream.on('status', (status: grpc.StatusObject) => resolve(status)),
+        );
+        stream.on('data', () => undefined);
+        stream.on('error', () => undefined);
+        stream.write(Buffer.from(bytes));
+        stream.end();
+        expectNoBug(method, [...bytes], await ended);
+      }),
+      { seed: SEED, numRuns: RUNS_PER_METHOD / 2, endOnFailure: true },
+    );
+    expect(isUp()).toBe(true);
+  });
 });

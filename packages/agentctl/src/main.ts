@@ -6,6 +6,7 @@ import { AttachHub } from './attach/attach-hub';
 import { createAttachHandler } from './attach/attach-stream';
 import { type Config, loadConfig } from './config';
 import { createAgentctlHandlers } from './grpc/agentctl-service';
+import { createProviderUpdateStreamHandler } from './grpc/provider-update-stream';
 import { grpcTransport, startGrpcServer } from './grpc/grpc-server';
 import { addGuardedReflection } from './grpc/reflection';
 import { createUnaryAdapter } from './grpc/unary-adapter';
@@ -90,7 +91,17 @@ async function start(config: Config, log: Logger): Promise<void> {
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
-  const handlers = createAgentctlHandlers(registry, unary, attach, metrics);
+  const providerUpdates = createProviderUpdateStreamHandler(registry, {
+    controlTokenHash,
+    log: log.child({ component: 'grpc' }),
+    metrics,
+  });
+  const handlers = createAgentctlHandlers(
+    registry,
+    unary,
+    { Attach: attach, StreamProviderUpdates: providerUpdates },
+    metrics,
+  );
   const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, config.tls, (server) =>
     addGuardedReflection(server, controlTokenHash),
   );

@@ -29,6 +29,14 @@ export type {
   UpdateProvidersBatchResponse as WireUpdateProvidersBatchResponse,
   UpdateProvidersBatchResponse__Output as WireUpdateProvidersBatchResponseOutput,
 } from './generated/kandev/agentctl/v1/UpdateProvidersBatchResponse';
+export type {
+  ProviderUpdatesCall as WireProviderUpdatesCall,
+  ProviderUpdatesCall__Output as WireProviderUpdatesCallOutput,
+} from './generated/kandev/agentctl/v1/ProviderUpdatesCall';
+export type {
+  ProviderUpdatesAnswer as WireProviderUpdatesAnswer,
+  ProviderUpdatesAnswer__Output as WireProviderUpdatesAnswerOutput,
+} from './generated/kandev/agentctl/v1/ProviderUpdatesAnswer';
 export type { ProvidersHeld__Output as WireProvidersHeldOutput } from './generated/kandev/agentctl/v1/ProvidersHeld';
 export type { UpdateProvidersBatchResult as WireUpdateProvidersBatchResult } from './generated/kandev/agentctl/v1/UpdateProvidersBatchResult';
 export type {

@@ -79,6 +79,18 @@ export function unaryRequests(liveIds: readonly string[]): Record<string, fc.Arb
   };
 }
 
+/** Calls a backend might send on StreamProviderUpdates: any uint64 call id, a batch or none. */
+export function providerUpdateCalls(liveIds: readonly string[]): fc.Arbitrary<Record<string, unknown>[]> {
+  const batch = fc.record({
+    updates: fc.array(fc.record({ session_id: sessionId(liveIds), providers, revision }), { maxLength: 4 }),
+  });
+  const call = fc.record({
+    call_id: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String),
+    batch: fc.option(batch, { nil: null }),
+  });
+  return fc.array(call, { maxLength: 5 });
+}
+
 /** Messages a backend might send on Attach, in any order: hellos, results and progress for any call id. */
 export function attachMessages(): fc.Arbitrary<Record<string, unknown>[]> {
   const callId = fc.oneof(fc.uuid(), fc.string({ maxLength: 20 }));

@@ -15,13 +15,13 @@ import type { UnaryAdapter } from './unary-adapter';
 
 /**
  * The AgentCtl service: each unary method parses with the protocol mappers, calls the registry, maps
- * back; Attach (the backend's stream for tool calls and session events) is handled by the Attach hub's
- * stream adapter.
+ * back; the streams come ready-made: Attach (the backend's stream for tool calls and session events,
+ * the Attach hub's adapter) and StreamProviderUpdates (grpc/provider-update-stream.ts).
  */
 export function createAgentctlHandlers(
   registry: SessionRegistry,
   unary: UnaryAdapter,
-  attach: AgentCtlHandlers['Attach'],
+  streams: Pick<AgentCtlHandlers, 'Attach' | 'StreamProviderUpdates'>,
   metrics?: Pick<AgentctlMetrics, 'updateProviders'>,
 ): AgentCtlHandlers {
   return {
@@ -50,6 +50,6 @@ export function createAgentctlHandlers(
       const { cancelled, promptId } = registry.cancelTurn(parseSessionId(request));
       return { cancelled, prompt_id: promptId ?? '' };
     }),
-    Attach: attach,
+    ...streams,
   };
 }

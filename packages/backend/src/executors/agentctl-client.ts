@@ -28,6 +28,7 @@ import {
   type WireUpdateProvidersBatchResponseOutput,
 } from '@kandev/protocol';
 import type { AgentctlEndpoint } from './executor';
+import { ProviderUpdateStream } from './provider-update-stream';
 
 type Invoke<Res> = (metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -119,6 +120,7 @@ export interface AgentctlApi {
 /** Promisified AgentCtl client: bearer metadata and a deadline on every call, errors as AppError. */
 export class AgentctlClient implements AgentctlApi {
   private readonly client: AgentCtlClient;
+  private readonly providerUpdates: ProviderUpdateStream;
 
   constructor(
     readonly endpoint: AgentctlEndpoint,
@@ -127,6 +129,11 @@ export class AgentctlClient implements AgentctlApi {
     const AgentCtl = loadAgentctlProto().kandev.agentctl.v1.AgentCtl;
     const channel = agentctlChannel(endpoint.tls);
     this.client = new AgentCtl(endpoint.grpcAddress, channel.credentials, channel.options);
+    this.providerUpdates = new ProviderUpdateStream({
+      open: () => this.client.StreamProviderUpdates(controlTokenMetadata(endpoint.controlToken)),
+      timeoutMs,
+      failure: (error) => this.failure(error, 'UpdateProvidersBatch'),
+    });
   }
 
   async createSession(config: LaunchConfig): Promise<RuntimeSessionState> {
@@ -145,10 +152,7 @@ export class AgentctlClient implements AgentctlApi {
         revision: String(revision),
       })),
     };
-    const response = await this.call<WireUpdateProvidersBatchResponseOutput>('UpdateProvidersBatch', (md, opts, cb) =>
-      this.client.UpdateProvidersBatch(request, md, opts, cb),
-    );
-    return providerUpdatesFromWire(updates, response);
+    return providerUpdatesFromWire(updates, await this.providerUpdates.send(request));
   }
 
   async restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState> {
@@ -199,6 +203,7 @@ export class AgentctlClient implements AgentctlApi {
   }
 
   close(): void {
+    this.providerUpdates.close();
     this.client.close();
   }
 

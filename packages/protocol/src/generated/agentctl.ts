@@ -22,6 +22,8 @@ import type { PermissionOption as _kandev_agentctl_v1_PermissionOption, Permissi
 import type { PermissionRequest as _kandev_agentctl_v1_PermissionRequest, PermissionRequest__Output as _kandev_agentctl_v1_PermissionRequest__Output } from './kandev/agentctl/v1/PermissionRequest';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from './kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from './kandev/agentctl/v1/PromptResponse';
+import type { ProviderUpdatesAnswer as _kandev_agentctl_v1_ProviderUpdatesAnswer, ProviderUpdatesAnswer__Output as _kandev_agentctl_v1_ProviderUpdatesAnswer__Output } from './kandev/agentctl/v1/ProviderUpdatesAnswer';
+import type { ProviderUpdatesCall as _kandev_agentctl_v1_ProviderUpdatesCall, ProviderUpdatesCall__Output as _kandev_agentctl_v1_ProviderUpdatesCall__Output } from './kandev/agentctl/v1/ProviderUpdatesCall';
 import type { ProvidersHeld as _kandev_agentctl_v1_ProvidersHeld, ProvidersHeld__Output as _kandev_agentctl_v1_ProvidersHeld__Output } from './kandev/agentctl/v1/ProvidersHeld';
 import type { RestoreSessionRequest as _kandev_agentctl_v1_RestoreSessionRequest, RestoreSessionRequest__Output as _kandev_agentctl_v1_RestoreSessionRequest__Output } from './kandev/agentctl/v1/RestoreSessionRequest';
 import type { SessionEvent as _kandev_agentctl_v1_SessionEvent, SessionEvent__Output as _kandev_agentctl_v1_SessionEvent__Output } from './kandev/agentctl/v1/SessionEvent';
@@ -76,6 +78,8 @@ export interface ProtoGrpcType {
         PromptRequest: MessageTypeDefinition<_kandev_agentctl_v1_PromptRequest, _kandev_agentctl_v1_PromptRequest__Output>
         PromptResponse: MessageTypeDefinition<_kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptResponse__Output>
         Provider: EnumTypeDefinition
+        ProviderUpdatesAnswer: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdatesAnswer, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>
+        ProviderUpdatesCall: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesCall__Output>
         ProvidersHeld: MessageTypeDefinition<_kandev_agentctl_v1_ProvidersHeld, _kandev_agentctl_v1_ProvidersHeld__Output>
         QuestionCapability: EnumTypeDefinition
         RestoreSessionRequest: MessageTypeDefinition<_kandev_agentctl_v1_RestoreSessionRequest, _kandev_agentctl_v1_RestoreSessionRequest__Output>

@@ -12,6 +12,8 @@ import type { ListSessionsRequest as _kandev_agentctl_v1_ListSessionsRequest, Li
 import type { ListSessionsResponse as _kandev_agentctl_v1_ListSessionsResponse, ListSessionsResponse__Output as _kandev_agentctl_v1_ListSessionsResponse__Output } from '../../../kandev/agentctl/v1/ListSessionsResponse';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from '../../../kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from '../../../kandev/agentctl/v1/PromptResponse';
+import type { ProviderUpdatesAnswer as _kandev_agentctl_v1_ProviderUpdatesAnswer, ProviderUpdatesAnswer__Output as _kandev_agentctl_v1_ProviderUpdatesAnswer__Output } from '../../../kandev/agentctl/v1/ProviderUpdatesAnswer';
+import type { ProviderUpdatesCall as _kandev_agentctl_v1_ProviderUpdatesCall, ProviderUpdatesCall__Output as _kandev_agentctl_v1_ProviderUpdatesCall__Output } from '../../../kandev/agentctl/v1/ProviderUpdatesCall';
 import type { RestoreSessionRequest as _kandev_agentctl_v1_RestoreSessionRequest, RestoreSessionRequest__Output as _kandev_agentctl_v1_RestoreSessionRequest__Output } from '../../../kandev/agentctl/v1/RestoreSessionRequest';
 import type { SessionState as _kandev_agentctl_v1_SessionState, SessionState__Output as _kandev_agentctl_v1_SessionState__Output } from '../../../kandev/agentctl/v1/SessionState';
 import type { StopSessionRequest as _kandev_agentctl_v1_StopSessionRequest, StopSessionRequest__Output as _kandev_agentctl_v1_StopSessionRequest__Output } from '../../../kandev/agentctl/v1/StopSessionRequest';
@@ -90,6 +92,11 @@ export interface AgentCtlClient extends grpc.Client {
   stopSession(argument: _kandev_agentctl_v1_StopSessionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_StopSessionResponse__Output>): grpc.ClientUnaryCall;
   stopSession(argument: _kandev_agentctl_v1_StopSessionRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_StopSessionResponse__Output>): grpc.ClientUnaryCall;
   
+  StreamProviderUpdates(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>;
+  StreamProviderUpdates(options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>;
+  streamProviderUpdates(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>;
+  streamProviderUpdates(options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>;
+  
   UpdateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
   UpdateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
   UpdateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
@@ -127,6 +134,8 @@ export interface AgentCtlHandlers extends grpc.UntypedServiceImplementation {
   
   StopSession: grpc.handleUnaryCall<_kandev_agentctl_v1_StopSessionRequest__Output, _kandev_agentctl_v1_StopSessionResponse>;
   
+  StreamProviderUpdates: grpc.handleBidiStreamingCall<_kandev_agentctl_v1_ProviderUpdatesCall__Output, _kandev_agentctl_v1_ProviderUpdatesAnswer>;
+  
   UpdateProviders: grpc.handleUnaryCall<_kandev_agentctl_v1_UpdateProvidersRequest__Output, _kandev_agentctl_v1_UpdateProvidersResponse>;
   
   UpdateProvidersBatch: grpc.handleUnaryCall<_kandev_agentctl_v1_UpdateProvidersBatchRequest__Output, _kandev_agentctl_v1_UpdateProvidersBatchResponse>;
@@ -142,6 +151,7 @@ export interface AgentCtlDefinition extends grpc.ServiceDefinition {
   Prompt: MethodDefinition<_kandev_agentctl_v1_PromptRequest, _kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptRequest__Output, _kandev_agentctl_v1_PromptResponse__Output>
   RestoreSession: MethodDefinition<_kandev_agentctl_v1_RestoreSessionRequest, _kandev_agentctl_v1_SessionState, _kandev_agentctl_v1_RestoreSessionRequest__Output, _kandev_agentctl_v1_SessionState__Output>
   StopSession: MethodDefinition<_kandev_agentctl_v1_StopSessionRequest, _kandev_agentctl_v1_StopSessionResponse, _kandev_agentctl_v1_StopSessionRequest__Output, _kandev_agentctl_v1_StopSessionResponse__Output>
+  StreamProviderUpdates: MethodDefinition<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer, _kandev_agentctl_v1_ProviderUpdatesCall__Output, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>
   UpdateProviders: MethodDefinition<_kandev_agentctl_v1_UpdateProvidersRequest, _kandev_agentctl_v1_UpdateProvidersResponse, _kandev_agentctl_v1_UpdateProvidersRequest__Output, _kandev_agentctl_v1_UpdateProvidersResponse__Output>
   UpdateProvidersBatch: MethodDefinition<_kandev_agentctl_v1_UpdateProvidersBatchRequest, _kandev_agentctl_v1_UpdateProvidersBatchResponse, _kandev_agentctl_v1_UpdateProvidersBatchRequest__Output, _kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>
 }

@@ -1,0 +1,82 @@
+import { type handleBidiStreamingCall, type ServerDuplexStream, status } from '@grpc/grpc-js';
+import {
+  isAppError,
+  isUndecodable,
+  type UndecodableMessage,
+  type WireProviderUpdatesAnswer,
+  type WireProviderUpdatesCallOutput,
+} from '@kandev/protocol';
+import type { Logger } from '../logger';
+import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
+import type { SessionRegistry } from '../sessions/session-registry';
+import { isAuthorizedCall } from './control-auth';
+import { updateBatch } from './provider-updates';
+
+// A unary call costs its set-up on both sides (a new HTTP/2 stream, headers, metadata, the handler's
+// dispatch): about 0.3 ms of the path from a committed change to list_changed on the benchmark's
+// machine, against 0.05 ms for a message on an open stream (ADR 2026-12-04-provider-update-stream).
+
+type ProviderUpdatesStream = ServerDuplexStream<WireProviderUpdatesCallOutput, WireProviderUpdatesAnswer>;
+
+export interface ProviderUpdateStreamDeps {
+  readonly controlTokenHash: string;
+  readonly log: Logger;
+  readonly metrics?: Pick<AgentctlMetrics, 'updateProviders'>;
+}
+
+function isOpen(call: ProviderUpdatesStream): boolean {
+  return !call.cancelled && !call.destroyed && !call.writableEnded;
+}
+
+/** Ends a server stream with a status: grpc-js turns an 'error' event into the call's final status. */
+function endWithStatus(call: ProviderUpdatesStream, code: status, details: string): void {
+  if (!isOpen(call)) return;
+  call.emit('error', { code, details });
+}
+
+/**
+ * StreamProviderUpdates: the control token is checked once, when the stream opens. Each call is
+ * applied as UpdateProvidersBatch applies it, one after another in arrival order, and answered with its
+ * call_id; a call without a batch is answered invalid_argument. A message that does not decode has no
+ * call_id to answer: the stream ends INVALID_ARGUMENT. When the backend half-closes, the stream ends
+ * once the calls before it were answered.
+ */
+export function createProviderUpdateStreamHandler(
+  registry: SessionRegistry,
+  deps: ProviderUpdateStreamDeps,
+): handleBidiStreamingCall<WireProviderUpdatesCallOutput, WireProviderUpdatesAnswer> {
+  return (call) => {
+    if (!isAuthorizedCall(call.metadata, deps.controlTokenHash)) {
+      deps.log.warn({ method: 'StreamProviderUpdates', peer: call.getPeer() }, 'unauthenticated call refused');
+      endWithStatus(call, status.UNAUTHENTICATED, 'missing or invalid control token');
+      return;
+    }
+    const answer = async (message: WireProviderUpdatesCallOutput): Promise<WireProviderUpdatesAnswer> => {
+      const { call_id, batch } = message;
+      if (batch === null) return { call_id, error: { code: 'invalid_argument', message: 'a call without a batch' } };
+      try {
+        return { call_id, batch: await updateBatch(registry, batch, deps.metrics) };
+      } catch (error) {
+        if (isAppError(error)) return { call_id, error: { code: error.code, message: error.message } };
+        deps.log.error({ err: error, method: 'StreamProviderUpdates' }, 'call failed');
+        return { call_id, error: { code: 'internal', message: 'internal error' } };
+      }
+    };
+    let answered: Promise<void> = Promise.resolve();
+    call.on('data', (message: WireProviderUpdatesCallOutput | UndecodableMessage) => {
+      if (isUndecodable(message)) {
+        endWithStatus(call, status.INVALID_ARGUMENT, 'a StreamProviderUpdates message could not be decoded');
+        return;
+      }
+      answered = answered.then(async () => {
+        const reply = await answer(message);
+        if (isOpen(call)) call.write(reply);
+      });
+    });
+    call.on('end', () => {
+      void answered.then(() => {
+        if (isOpen(call)) call.end();
+      });
+    });
+  };
+}
