@@ -12,7 +12,7 @@ import {
 import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { useCleanup } from '../helpers/cleanup';
 import { connectMcp } from '../helpers/mcp';
-import { startAgentctl, TEST_CONTROL_TOKEN } from '../helpers/processes';
+import { startAgentctl, stopProcess, TEST_CONTROL_TOKEN } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 import { namedLaunchConfig } from '../helpers/launch-configs';
 import { sessionUuid } from '../helpers/session-ids';
@@ -109,5 +109,19 @@ describe('StreamProviderUpdates', () => {
       });
     }
     expect((await getSession()).config).toMatchObject({ revision: '1', providers: ['PROVIDER_GITHUB'] });
+  });
+
+  test('SIGTERM with a stream open: the stream ends UNAVAILABLE, agentctl exits 0 without waiting on it', async () => {
+    const { daemon } = await setup();
+    const client = agentctlClient(cleanup, daemon.ready.grpcPort);
+    const stream = client.StreamProviderUpdates(controlTokenMetadata(TEST_CONTROL_TOKEN));
+    const answered = new Promise<WireProviderUpdatesAnswerOutput>((resolve) => stream.once('data', resolve));
+    const ended = new Promise<grpc.StatusObject>((resolve) => stream.on('status', resolve));
+    stream.on('error', () => undefined);
+    stream.write({ call_id: '1', batch: update(GITLAB, '2') });
+    expect((await answered).call_id).toBe('1'); // open and in use
+    // The grace is far below agentctl's shutdown timeout: a server waiting for the stream would miss it.
+    expect(await stopProcess(daemon.child, { graceMs: 5_000, signal: 'SIGTERM' })).toEqual({ code: 0, signal: null });
+    expect(await ended).toMatchObject({ code: grpc.status.UNAVAILABLE, details: 'agentctl is shutting down' });
   });
 });

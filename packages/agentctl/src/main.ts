@@ -6,7 +6,7 @@ import { AttachHub } from './attach/attach-hub';
 import { createAttachHandler } from './attach/attach-stream';
 import { type Config, loadConfig } from './config';
 import { createAgentctlHandlers } from './grpc/agentctl-service';
-import { createProviderUpdateStreamHandler } from './grpc/provider-update-stream';
+import { ProviderUpdateStreams } from './grpc/provider-update-stream';
 import { grpcTransport, startGrpcServer } from './grpc/grpc-server';
 import { addGuardedReflection } from './grpc/reflection';
 import { createUnaryAdapter } from './grpc/unary-adapter';
@@ -91,7 +91,7 @@ async function start(config: Config, log: Logger): Promise<void> {
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });
-  const providerUpdates = createProviderUpdateStreamHandler(registry, {
+  const providerUpdates = new ProviderUpdateStreams(registry, {
     controlTokenHash,
     log: log.child({ component: 'grpc' }),
     metrics,
@@ -99,7 +99,7 @@ async function start(config: Config, log: Logger): Promise<void> {
   const handlers = createAgentctlHandlers(
     registry,
     unary,
-    { Attach: attach, StreamProviderUpdates: providerUpdates },
+    { Attach: attach, StreamProviderUpdates: providerUpdates.handler },
     metrics,
   );
   const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, config.tls, (server) =>
@@ -121,6 +121,7 @@ async function start(config: Config, log: Logger): Promise<void> {
       { name: 'agents', run: () => registry.stopAllAgents() },
       { name: 'mcp-listener', run: () => mcp.close(() => registry.closeAllConnections()) },
       { name: 'attach-streams', run: () => hub.close() },
+      { name: 'provider-update-streams', run: () => providerUpdates.close() },
       { name: 'grpc-server', run: () => grpc.shutdown() },
       { name: 'metrics-listener', run: () => metricsListener?.close() },
     ],

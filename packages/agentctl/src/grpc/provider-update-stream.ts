@@ -16,6 +16,8 @@ import { updateBatch } from './provider-updates';
 // dispatch): about 0.3 ms of the path from a committed change to list_changed on the benchmark's
 // machine, against 0.05 ms for a message on an open stream (ADR 2026-12-04-provider-update-stream).
 
+const SHUTTING_DOWN = 'agentctl is shutting down';
+
 type ProviderUpdatesStream = ServerDuplexStream<WireProviderUpdatesCallOutput, WireProviderUpdatesAnswer>;
 
 export interface ProviderUpdateStreamDeps {
@@ -34,49 +36,80 @@ function endWithStatus(call: ProviderUpdatesStream, code: status, details: strin
   call.emit('error', { code, details });
 }
 
+/** One open stream and the promise of the answers to every call it carried so far. */
+interface OpenStream {
+  call: ProviderUpdatesStream;
+  answered: Promise<void>;
+}
+
 /**
  * StreamProviderUpdates: the control token is checked once, when the stream opens. Each call is
  * applied as UpdateProvidersBatch applies it, one after another in arrival order, and answered with its
  * call_id; a call without a batch is answered invalid_argument. A message that does not decode has no
  * call_id to answer: the stream ends INVALID_ARGUMENT. When the backend half-closes, the stream ends
- * once the calls before it were answered.
+ * once the calls before it were answered. `close()` (shutdown) ends every open stream UNAVAILABLE once
+ * its calls were answered, and refuses new ones: the server's graceful shutdown waits for open calls.
  */
-export function createProviderUpdateStreamHandler(
-  registry: SessionRegistry,
-  deps: ProviderUpdateStreamDeps,
-): handleBidiStreamingCall<WireProviderUpdatesCallOutput, WireProviderUpdatesAnswer> {
-  return (call) => {
-    if (!isAuthorizedCall(call.metadata, deps.controlTokenHash)) {
-      deps.log.warn({ method: 'StreamProviderUpdates', peer: call.getPeer() }, 'unauthenticated call refused');
+export class ProviderUpdateStreams {
+  private readonly open = new Set<OpenStream>();
+  private closing = false;
+
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly deps: ProviderUpdateStreamDeps,
+  ) {}
+
+  readonly handler: handleBidiStreamingCall<WireProviderUpdatesCallOutput, WireProviderUpdatesAnswer> = (call) => {
+    if (!isAuthorizedCall(call.metadata, this.deps.controlTokenHash)) {
+      this.deps.log.warn({ method: 'StreamProviderUpdates', peer: call.getPeer() }, 'unauthenticated call refused');
       endWithStatus(call, status.UNAUTHENTICATED, 'missing or invalid control token');
       return;
     }
-    const answer = async (message: WireProviderUpdatesCallOutput): Promise<WireProviderUpdatesAnswer> => {
-      const { call_id, batch } = message;
-      if (batch === null) return { call_id, error: { code: 'invalid_argument', message: 'a call without a batch' } };
-      try {
-        return { call_id, batch: await updateBatch(registry, batch, deps.metrics) };
-      } catch (error) {
-        if (isAppError(error)) return { call_id, error: { code: error.code, message: error.message } };
-        deps.log.error({ err: error, method: 'StreamProviderUpdates' }, 'call failed');
-        return { call_id, error: { code: 'internal', message: 'internal error' } };
-      }
-    };
-    let answered: Promise<void> = Promise.resolve();
+    if (this.closing) {
+      endWithStatus(call, status.UNAVAILABLE, SHUTTING_DOWN);
+      return;
+    }
+    const stream: OpenStream = { call, answered: Promise.resolve() };
+    this.open.add(stream);
+    call.on('close', () => this.open.delete(stream));
     call.on('data', (message: WireProviderUpdatesCallOutput | UndecodableMessage) => {
       if (isUndecodable(message)) {
         endWithStatus(call, status.INVALID_ARGUMENT, 'a StreamProviderUpdates message could not be decoded');
         return;
       }
-      answered = answered.then(async () => {
-        const reply = await answer(message);
+      stream.answered = stream.answered.then(async () => {
+        const reply = await this.answer(message);
         if (isOpen(call)) call.write(reply);
       });
     });
     call.on('end', () => {
-      void answered.then(() => {
+      void stream.answered.then(() => {
         if (isOpen(call)) call.end();
       });
     });
   };
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const open = [...this.open];
+    this.open.clear();
+    await Promise.all(
+      open.map(async ({ call, answered }) => {
+        await answered;
+        endWithStatus(call, status.UNAVAILABLE, SHUTTING_DOWN);
+      }),
+    );
+  }
+
+  private async answer(message: WireProviderUpdatesCallOutput): Promise<WireProviderUpdatesAnswer> {
+    const { call_id, batch } = message;
+    if (batch === null) return { call_id, error: { code: 'invalid_argument', message: 'a call without a batch' } };
+    try {
+      return { call_id, batch: await updateBatch(this.registry, batch, this.deps.metrics) };
+    } catch (error) {
+      if (isAppError(error)) return { call_id, error: { code: error.code, message: error.message } };
+      this.deps.log.error({ err: error, method: 'StreamProviderUpdates' }, 'call failed');
+      return { call_id, error: { code: 'internal', message: 'internal error' } };
+    }
+  }
 }
