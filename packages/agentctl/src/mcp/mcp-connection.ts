@@ -104,14 +104,17 @@ export class McpConnection implements SessionConnection {
     if (id === undefined || this.ended || !postAcceptsAnswers(req) || protocolVersionRefusal(req) !== undefined) {
       return false;
     }
-    const answer = () => toolsListResponse(this.deps.toolSet().listResultJson, id);
-    const json = this.deps.metrics?.toolsList(answer) ?? answer();
+    const answer = () => toolsListResponse(this.deps.toolSet(), id);
+    const [list, tail] = this.deps.metrics?.toolsList(answer) ?? answer();
+    res.cork(); // headers and both parts leave in one write
     res.writeHead(200, {
       'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(json),
+      'Content-Length': list.length + tail.length,
       'mcp-session-id': this.id,
     });
-    res.end(json);
+    res.write(list);
+    res.end(tail);
+    res.uncork();
     // An answered request is activity: the idle clock starts over.
     if (this.open === 0) this.startIdleClock();
     return true;

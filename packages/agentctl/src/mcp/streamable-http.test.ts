@@ -69,7 +69,7 @@ describe('tools/list fast path', () => {
   test.each([7, 'req-1'])('the pre-serialised answer is the SDK server answer (id %p)', async (id) => {
     const { session } = await registryWith(launchConfig({ providers: ['github', 'gitlab'], ownsTaskTitle: true }));
     const sdk = await sdkAnswer(session, { jsonrpc: '2.0', id, method: 'tools/list' });
-    expect(JSON.parse(toolsListResponse(session.toolSet.listResultJson, id))).toEqual(sdk);
+    expect(JSON.parse(Buffer.concat(toolsListResponse(session.toolSet, id)).toString())).toEqual(sdk);
   });
 
   test('a provider update is reflected in the next answer; equal sets share one body', async () => {
@@ -78,13 +78,15 @@ describe('tools/list fast path', () => {
     expect(registry.find('session-2')?.toolSet.listResultJson).toBe(session.toolSet.listResultJson);
     const names = () =>
       (
-        JSON.parse(toolsListResponse(session.toolSet.listResultJson, 1)) as { result: { tools: { name: string }[] } }
+        JSON.parse(Buffer.concat(toolsListResponse(session.toolSet, 1)).toString()) as {
+          result: { tools: { name: string }[] };
+        }
       ).result.tools.map((tool) => tool.name);
     expect(names()).not.toContain('get_task_mr_automation_kandev');
     await registry.updateProviders({ sessionId: session.sessionId, providers: ['github', 'gitlab'], revision: 2 });
     expect(names()).toContain('get_task_mr_automation_kandev');
     const sdk = await sdkAnswer(session, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    expect(JSON.parse(toolsListResponse(session.toolSet.listResultJson, 1))).toEqual(sdk);
+    expect(JSON.parse(Buffer.concat(toolsListResponse(session.toolSet, 1)).toString())).toEqual(sdk);
   });
 
   test('list_changed is framed as the SDK transport frames the notification', () => {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSet } from '../tools/tool-set-cache';
 
 // The few Streamable HTTP rules agentctl applies itself on its two hot paths (tools/list POST, GET
 // stream). Messages are the SDK transport's own, so a client sees the same refusal on either path.
@@ -102,7 +103,19 @@ export function toolsListRequestId(body: unknown): string | number | undefined {
   return id as string | number;
 }
 
-/** The JSON-RPC response to a tools/list request, from the list result serialised once per tool set. */
-export function toolsListResponse(listResultJson: string, id: string | number): string {
-  return `{"result":${listResultJson},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+/** Each tool set's tools/list answer up to its id, as bytes: built once, written as is on every call. */
+const answerPrefixes = new WeakMap<ToolSet, Buffer>();
+
+/**
+ * The JSON-RPC response to a tools/list request in two parts: the tool set's list, serialised and
+ * encoded once, and the request's id. Rebuilding and encoding the ~14 KB answer per call was most of
+ * agentctl's allocation on this path (and its young-generation GCs).
+ */
+export function toolsListResponse(toolSet: ToolSet, id: string | number): readonly [Buffer, Buffer] {
+  let prefix = answerPrefixes.get(toolSet);
+  if (prefix === undefined) {
+    prefix = Buffer.from(`{"result":${toolSet.listResultJson},"jsonrpc":"2.0","id":`);
+    answerPrefixes.set(toolSet, prefix);
+  }
+  return [prefix, Buffer.from(`${JSON.stringify(id)}}`)];
 }
