@@ -115,12 +115,14 @@ export async function startGitDaemon(cleanup: Cleanup): Promise<GitDaemon> {
   const child: ChildProcess = spawn(
     'git',
     ['daemon', '--listen=127.0.0.1', `--port=${port}`, `--base-path=${base}`, '--export-all', '--reuseaddr', base],
-    { stdio: 'ignore' },
+    // Its own process group: `git daemon` runs git-daemon as a child, which outlived a kill of `git`.
+    { stdio: 'ignore', detached: true },
   );
   cleanup.defer(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      const exited = once(child, 'exit');
+      process.kill(-child.pid, 'SIGKILL');
+      await exited;
     }
   });
   await waitUntil(() => accepts(port), { timeoutMs: 20_000, what: `git daemon accepting on ${port}` });
