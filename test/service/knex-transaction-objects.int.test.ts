@@ -1,4 +1,4 @@
-// The knex patch (patches/knex@3.3.0.patch, ADR 2026-12-04-knex-transaction-objects): a transaction's
+// The knex patch (patches/knex@3.3.0.patch, ADR 2026-12-03-knex-transaction-objects): a transaction's
 // knex object takes its query methods from one shared prototype instead of owning ~150 closures, and
 // still works as a full knex object, on SQLite and on PostgreSQL.
 import { type Database, migrateToLatest } from '../../packages/backend/src/store/database';
@@ -31,7 +31,7 @@ describe('knex transaction objects', () => {
   });
 
   test('it still reads its own writes, reaches its context, and rolls back', async () => {
-    const row = { id: 'w1', name: 'first', created_at: '2026-12-04T00:00:00.000Z' };
+    const row = { id: 'w1', name: 'first', created_at: '2026-12-03T00:00:00.000Z' };
     await expect(
       db.transaction(async (trx) => {
         await trx('workspaces').insert(row);

@@ -9,7 +9,7 @@ import {
 
 // UpdateProvidersBatch rides one long-lived StreamProviderUpdates stream per agentctl: a unary call's
 // set-up on both sides was about 0.3 ms of the path from a committed change to list_changed, a message
-// on an open stream 0.05 ms (ADR 2026-12-04-provider-update-stream). Each call keeps its own deadline
+// on an open stream 0.05 ms (ADR 2026-12-03-provider-update-stream). Each call keeps its own deadline
 // and the unary call's error mapping, so callers see no difference.
 
 type Batch = NonNullable<WireProviderUpdatesCall['batch']>;
