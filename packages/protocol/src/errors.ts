@@ -71,6 +71,18 @@ function isGrpcServiceError(value: unknown): value is GrpcServiceErrorLike {
   );
 }
 
+/**
+ * An `UpdateFailure` off the wire (a lower_snake code and a message) as an AppError; a code this side
+ * does not know is internal, never guessed.
+ */
+export function appErrorFromFailure(
+  failure: { code: string; message: string } | null | undefined,
+  what: string,
+): AppError {
+  const code = ERROR_CODES.find((known) => known === failure?.code) ?? 'internal';
+  return new AppError(code, `${what}: ${failure?.message ?? 'no answer'}`);
+}
+
 /** Turns a grpc-js client error into an AppError, so callers never branch on numeric statuses. */
 export function appErrorFromGrpc(error: unknown, what: string): AppError {
   if (isGrpcServiceError(error)) {

@@ -9,6 +9,7 @@ import {
   type WireBackendMessageOutput,
 } from '@kandev/protocol';
 import { isAuthorizedCall } from '../grpc/control-auth';
+import { endWithStatus } from '../grpc/stream-status';
 import type { Logger } from '../logger';
 import type { AttachHub, BackendLink } from './attach-hub';
 
@@ -17,12 +18,6 @@ type AttachCall = ServerDuplexStream<WireBackendMessageOutput, WireAgentctlMessa
 export interface AttachHandlerDeps {
   readonly controlTokenHash: string;
   readonly log: Logger;
-}
-
-/** Ends a server stream with a status: grpc-js turns an 'error' event into the call's final status. */
-function endWithStatus(call: AttachCall, code: status, details: string): void {
-  if (call.destroyed || call.writableEnded) return;
-  call.emit('error', { code, details });
 }
 
 function linkFor(call: AttachCall): BackendLink {

@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { isAuthorizedCall } from './control-auth';
+import { endWithStatus, isStreamOpen } from './stream-status';
 import { updateBatch } from './provider-updates';
 
 // A unary call costs its set-up on both sides (a new HTTP/2 stream, headers, metadata, the handler's
@@ -24,16 +25,6 @@ export interface ProviderUpdateStreamDeps {
   readonly controlTokenHash: string;
   readonly log: Logger;
   readonly metrics?: Pick<AgentctlMetrics, 'updateProviders'>;
-}
-
-function isOpen(call: ProviderUpdatesStream): boolean {
-  return !call.cancelled && !call.destroyed && !call.writableEnded;
-}
-
-/** Ends a server stream with a status: grpc-js turns an 'error' event into the call's final status. */
-function endWithStatus(call: ProviderUpdatesStream, code: status, details: string): void {
-  if (!isOpen(call)) return;
-  call.emit('error', { code, details });
 }
 
 /** One open stream and the promise of the answers to every call it carried so far. */
@@ -79,12 +70,12 @@ export class ProviderUpdateStreams {
       }
       stream.answered = stream.answered.then(async () => {
         const reply = await this.answer(message);
-        if (isOpen(call)) call.write(reply);
+        if (isStreamOpen(call)) call.write(reply);
       });
     });
     call.on('end', () => {
       void stream.answered.then(() => {
-        if (isOpen(call)) call.end();
+        if (isStreamOpen(call)) call.end();
       });
     });
   };

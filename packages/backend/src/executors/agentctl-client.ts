@@ -3,9 +3,9 @@ import {
   agentctlChannel,
   type AgentCtlClient,
   AppError,
+  appErrorFromFailure,
   appErrorFromGrpc,
   controlTokenMetadata,
-  ERROR_CODES,
   isTlsFailure,
   type LaunchConfig,
   launchConfigToWire,
@@ -80,8 +80,7 @@ export function providerUpdatesFromWire(
       throw new AppError('internal', 'agentctl UpdateProvidersBatch: results out of order');
     }
     if (item.held != null) return { ok: true, result: providersHeldFromWire(item.held) };
-    const code = ERROR_CODES.find((known) => known === item.error?.code) ?? 'internal';
-    return { ok: false, error: new AppError(code, `agentctl UpdateProviders: ${item.error?.message ?? 'no result'}`) };
+    return { ok: false, error: appErrorFromFailure(item.error, 'agentctl UpdateProviders') };
   });
 }
 

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import {
   AppError,
-  ERROR_CODES,
+  appErrorFromFailure,
   type WireProviderUpdatesAnswerOutput,
   type WireProviderUpdatesCall,
   type WireUpdateProvidersBatchResponseOutput,
@@ -94,8 +94,7 @@ export class ProviderUpdateStream {
       pending.resolve(answer.batch);
       return;
     }
-    const code = ERROR_CODES.find((known) => known === answer.error?.code) ?? 'internal';
-    pending.reject(new AppError(code, `agentctl UpdateProvidersBatch: ${answer.error?.message ?? 'no answer'}`));
+    pending.reject(appErrorFromFailure(answer.error, 'agentctl UpdateProvidersBatch'));
   }
 
   private fail(line: Line, error: AppError): void {
