@@ -224,7 +224,9 @@ describe('test agent over ACP', () => {
   test('session/load continues a session with the prompt counter from 0', async () => {
     const driver = startDriver(cleanup, ['--script', EXAMPLE_SCRIPT]);
     await initialize(driver);
-    expect(await driver.ok('session/load', { sessionId: 'resumed', cwd: REPO_ROOT, mcpServers: [] })).toEqual({});
+    expect(await driver.ok('session/load', { sessionId: 'resumed', cwd: REPO_ROOT, mcpServers: [] })).toEqual({
+      modes: { currentModeId: 'default', availableModes: expect.any(Array) as unknown },
+    });
     await driver.ok('session/prompt', { sessionId: 'resumed', prompt: text('first after load') });
     await driver.ok('session/prompt', { sessionId: 'resumed', prompt: text('second after load') });
     expect(driver.updatesOf('resumed').map((u) => (u.content as { text: string }).text)).toEqual([

@@ -82,6 +82,12 @@ const EnvSchema = z.object({
   // Longer than the backend's KANDEV_PERMISSION_TIMEOUT_MS (10 min): only a silent backend reaches it.
   KANDEV_AGENTCTL_PERMISSION_TIMEOUT_MS: millisecondsSchema(900_000),
   KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS: millisecondsSchema(60_000),
+  // Agents connect to their MCP server while they set up a session; one that has not listed its tools by
+  // then is reported (it has no kandev tools). Counted from the end of the handshake.
+  KANDEV_AGENTCTL_MCP_CONNECT_TIMEOUT_MS: millisecondsSchema(15_000),
+  // An agent that honours list_changed re-lists within milliseconds; after this, at the next turn
+  // boundary, its ACP session is reopened so that it sees the changed tools.
+  KANDEV_AGENTCTL_TOOLS_REFRESH_GRACE_MS: millisecondsSchema(2_000),
   KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS: millisecondsSchema(3_000),
   KANDEV_AGENTCTL_METRICS_ADDR: listenAddressSchema.optional(),
   KANDEV_MCP_MAX_CONNECTIONS_PER_SESSION: countSchema(16),
@@ -204,6 +210,8 @@ export function loadConfig(
     /** A permission request forwarded under policy ask rejects after this long without a decision. */
     permissionTimeoutMs: e.KANDEV_AGENTCTL_PERMISSION_TIMEOUT_MS,
     agentStartTimeoutMs: e.KANDEV_AGENTCTL_AGENT_START_TIMEOUT_MS,
+    mcpConnectTimeoutMs: e.KANDEV_AGENTCTL_MCP_CONNECT_TIMEOUT_MS,
+    toolsRefreshGraceMs: e.KANDEV_AGENTCTL_TOOLS_REFRESH_GRACE_MS,
     agentStopGraceMs: e.KANDEV_AGENTCTL_AGENT_STOP_GRACE_MS,
     /** Where /metrics listens; undefined (the default): no metrics listener. */
     metricsAddress: e.KANDEV_AGENTCTL_METRICS_ADDR,

@@ -54,6 +54,8 @@ async function start(config: Config, log: Logger): Promise<void> {
     },
     startTimeoutMs: config.agentStartTimeoutMs,
     stopGraceMs: config.agentStopGraceMs,
+    mcpConnectTimeoutMs: config.mcpConnectTimeoutMs,
+    toolsRefreshGraceMs: config.toolsRefreshGraceMs,
     publish: (sessionId, event) => hub.publish(sessionId, event),
     permissions: hub,
     log: log.child({ component: 'agents' }),

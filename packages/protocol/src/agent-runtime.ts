@@ -11,6 +11,14 @@ import type { TurnStatus__Output as WireTurnStatus } from './generated/kandev/ag
 export const AGENT_STATUSES = ['none', 'starting', 'ready', 'prompting', 'exited'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
+/**
+ * How the session's system prompt reached the agent: spec_append (ACP systemPrompt, append mode, beside
+ * the agent's own), first_prompt (a preamble on the ACP session's first prompt), kept (a loaded session
+ * keeps the one it was created with), none (not delivered, or not yet).
+ */
+export const SYSTEM_PROMPT_DELIVERIES = ['spec_append', 'first_prompt', 'kept', 'none'] as const;
+export type SystemPromptDelivery = (typeof SYSTEM_PROMPT_DELIVERIES)[number];
+
 export const TURN_STATUSES = ['running', 'completed', 'failed'] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 
@@ -20,6 +28,7 @@ export interface TurnRecord {
   status: TurnStatus;
   /** ACP stop reason once completed (end_turn, cancelled, ...); null otherwise. */
   stopReason: string | null;
+  /** failed: why; completed: a warning about the turn (the agent had no kandev tools, say), else null. */
   error: string | null;
   startedAt: string;
   endedAt: string | null;
@@ -35,6 +44,12 @@ export interface AgentRuntimeState {
   exitReason: string | null;
   /** Oldest first, bounded. */
   turns: TurnRecord[];
+  /** The session mode set for the permission policy (null: none offered, or not yet set). */
+  modeId: string | null;
+  /** How the system prompt reached the agent ('none' until the handshake is done). */
+  systemPromptDelivery: SystemPromptDelivery;
+  /** The agent listed its MCP tools during the handshake. */
+  mcpConnected: boolean;
 }
 
 export const NO_AGENT: AgentRuntimeState = {
@@ -45,6 +60,9 @@ export const NO_AGENT: AgentRuntimeState = {
   currentPromptId: null,
   exitReason: null,
   turns: [],
+  modeId: null,
+  systemPromptDelivery: 'none',
+  mcpConnected: false,
 };
 
 const AGENT_STATUS_FROM_WIRE = {
@@ -116,6 +134,9 @@ export function agentStateToWire(state: AgentRuntimeState): WireAgentState {
     current_prompt_id: state.currentPromptId ?? '',
     exit_reason: state.exitReason ?? '',
     turns: state.turns.map(turnRecordToWire),
+    mode_id: state.modeId ?? '',
+    system_prompt_delivery: state.systemPromptDelivery,
+    mcp_connected: state.mcpConnected,
   };
 }
 
@@ -130,5 +151,9 @@ export function agentStateFromWire(wire: WireAgentStateOutput | null | undefined
     currentPromptId: orNull(wire.current_prompt_id),
     exitReason: orNull(wire.exit_reason),
     turns: wire.turns.map(turnRecordFromWire),
+    modeId: orNull(wire.mode_id),
+    systemPromptDelivery:
+      SYSTEM_PROMPT_DELIVERIES.find((d) => d === wire.system_prompt_delivery) ?? 'none',
+    mcpConnected: wire.mcp_connected,
   };
 }

@@ -10,6 +10,7 @@ export * from './launch-config';
 export * from './session-state';
 export * from './agent-runtime';
 export * from './session-event';
+export * from './session-event-wire';
 export * from './control-auth';
 export * from './canonical-json';
 export * from './channel-credentials';

@@ -9,8 +9,10 @@
 export interface PromptContext {
   prompt: string;
   ordinal: number;
-  /** `_meta.systemPrompt` of session/new or session/load; '' when none was given. */
+  /** The ACP systemPrompt of session/new, load or resume; '' when none was given. */
   systemPrompt?: string;
+  /** The session's mode ({{mode}}). */
+  mode?: string;
   /** Variables set by `capture` steps in this ACP session. */
   vars?: ReadonlyMap<string, string>;
   /** The agent process's working directory ({{cwd}}); '' when not given. */
@@ -19,7 +21,7 @@ export interface PromptContext {
   gitBranch?: () => string;
 }
 
-export const PLACEHOLDERS = ['prompt', 'ordinal', 'system_prompt', 'cwd', 'git_branch'] as const;
+export const PLACEHOLDERS = ['prompt', 'ordinal', 'system_prompt', 'mode', 'cwd', 'git_branch'] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** `{{var:<name>}}`: a variable name as `capture` accepts it. */
@@ -80,6 +82,7 @@ export function renderReply(text: string, context: PromptContext): string {
     if (name === 'prompt') return context.prompt;
     if (name === 'ordinal') return String(context.ordinal);
     if (name === 'system_prompt') return context.systemPrompt ?? '';
+    if (name === 'mode') return context.mode ?? '';
     if (name === 'cwd') return context.cwd ?? '';
     if (name === 'git_branch') return context.gitBranch?.() ?? '';
     const variable = variableOf(name);

@@ -14,6 +14,7 @@ function io(answer: (request: Asked) => Promise<string>, withPermission = true) 
     },
     callTool: () => Promise.reject(new Error('no tools')),
     listTools: () => Promise.resolve([]),
+    knownTools: () => [],
     waitForFile: () => Promise.resolve(),
     cancelled: new Promise<void>(() => undefined),
     isCancelled: () => false,
@@ -42,7 +43,11 @@ describe('request_permission step', () => {
     const t = io(() => Promise.resolve('allow-always'));
     const memory = createSessionMemory();
     await expect(
-      runTurn(parsed.turns[0]!, { prompt: 'README.md', ordinal: 0, systemPrompt: '', memory }, t.value),
+      runTurn(
+        parsed.turns[0]!,
+        { prompt: 'README.md', ordinal: 0, systemPrompt: '', mode: 'default', memory },
+        t.value,
+      ),
     ).resolves.toBe('end_turn');
     expect(t.asked).toEqual([
       {
@@ -63,7 +68,11 @@ describe('request_permission step', () => {
     const parsed = script({ request_permission: { title: 'x' } });
     const t = io(() => Promise.resolve('x'), false);
     await expect(
-      runTurn(parsed.turns[0]!, { prompt: '', ordinal: 0, systemPrompt: '', memory: createSessionMemory() }, t.value),
+      runTurn(
+        parsed.turns[0]!,
+        { prompt: '', ordinal: 0, systemPrompt: '', mode: 'default', memory: createSessionMemory() },
+        t.value,
+      ),
     ).rejects.toBeInstanceOf(TurnFailure);
   });
 
@@ -74,5 +83,15 @@ describe('request_permission step', () => {
     [{ request_permission: { title: 'x', var: '1bad' } }, /var/],
   ])('script errors at load time: %j', (step, message) => {
     expect(() => script(step)).toThrow(message);
+  });
+
+  test('in mode auto the agent acts without asking: no request, outcome auto, the call reported done', async () => {
+    const parsed = script({ request_permission: { title: 'Write x', kind: 'edit' } });
+    const t = io(() => Promise.resolve('allow-once'));
+    const memory = createSessionMemory();
+    await runTurn(parsed.turns[0]!, { prompt: '', ordinal: 0, systemPrompt: '', mode: 'auto', memory }, t.value);
+    expect(t.asked).toEqual([]);
+    expect(memory.vars.get('permission')).toBe('auto');
+    expect(t.updates[0]).toMatchObject({ sessionUpdate: 'tool_call', title: 'Write x', status: 'completed' });
   });
 });

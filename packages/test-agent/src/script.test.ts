@@ -65,7 +65,7 @@ describe('parseScript', () => {
     [
       'unknown placeholder in a reply',
       '{"turns":[{"steps":[{"reply":"{{promt}}"}]}]}',
-      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{promt\}\} \(known: \{\{prompt\}\}, \{\{ordinal\}\}, \{\{system_prompt\}\}, \{\{cwd\}\}, \{\{git_branch\}\}, \{\{var:<name>\}\}\)/,
+      /turns\.0\.steps\.0\.reply: unknown placeholder \{\{promt\}\} \(known: \{\{prompt\}\}, \{\{ordinal\}\}, \{\{system_prompt\}\}, \{\{mode\}\}, \{\{cwd\}\}, \{\{git_branch\}\}, \{\{var:<name>\}\}\)/,
     ],
     ['empty wait_for_file path', '{"turns":[{"steps":[{"wait_for_file":""}]}]}', /turns\.0\.steps\.0\.wait_for_file: /],
     [
@@ -169,7 +169,7 @@ describe('selectTurn', () => {
   });
 
   test('without a default, an unmatched prompt gets the fallback reply', () => {
-    expect(selectTurn({ turns: [] }, 'x', 0)).toEqual(FALLBACK_TURN);
+    expect(selectTurn(parseScript('{"turns":[]}'), 'x', 0)).toEqual(FALLBACK_TURN);
   });
 
   test('the first turn whose substring occurs wins', () => {
@@ -182,5 +182,25 @@ describe('selectTurn', () => {
       }),
     );
     expect(replyOf(script, 'ab', 5)).toEqual({ kind: 'reply', text: 'first' });
+  });
+});
+
+describe('agent options', () => {
+  test('defaults: takes a system prompt, relists on list_changed, starts in default, connects to MCP', () => {
+    expect(parseScript('{"turns":[]}').agent).toEqual({
+      system_prompt: true,
+      list_changed: 'relist',
+      initial_mode: 'default',
+      mcp: 'connect',
+    });
+  });
+
+  test('each can be set; an unknown one or value is a ScriptError', () => {
+    const agent = { system_prompt: false, list_changed: 'ignore', initial_mode: 'auto', mcp: 'ignore' };
+    expect(parseScript(JSON.stringify({ agent, turns: [] })).agent).toEqual(agent);
+    expect(() => parseScript(JSON.stringify({ agent: { list_changed: 'sometimes' }, turns: [] }))).toThrow(
+      /agent\.list_changed/,
+    );
+    expect(() => parseScript(JSON.stringify({ agent: { modes: true }, turns: [] }))).toThrow(/agent/);
   });
 });

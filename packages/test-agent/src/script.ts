@@ -16,6 +16,7 @@ export class ScriptError extends Error {
 const STEP_KINDS = [
   'call_tool',
   'list_tools',
+  'known_tools',
   'reply',
   'capture',
   'wait_for_cancel',
@@ -132,6 +133,7 @@ const RawStepSchema = z
       .strict()
       .optional(),
     list_tools: z.literal(true).optional(),
+    known_tools: z.literal(true).optional(),
     reply: TemplateSchema.optional(),
     capture: CaptureSchema.optional(),
     wait_for_cancel: z.literal(true).optional(),
@@ -157,6 +159,8 @@ export type Step =
   /** Every string value of `arguments` (at any depth) may hold placeholders, filled in when the turn runs. */
   | { kind: 'call_tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'list_tools' }
+  /** The tools as the agent last listed them (at connect, or on list_changed unless it ignores that). */
+  | { kind: 'known_tools' }
   /** `text` may hold placeholders ({{prompt}}, {{ordinal}}, {{system_prompt}}, {{var:<name>}}). */
   | { kind: 'reply'; text: string }
   /** Stores group 1 of `pattern` (JS syntax, with `flags`) matched against `from` as variable `name`. */
@@ -180,6 +184,7 @@ export type Step =
 export const StepSchema = RawStepSchema.transform((step): Step => {
   if (step.call_tool !== undefined) return { kind: 'call_tool', ...step.call_tool };
   if (step.list_tools !== undefined) return { kind: 'list_tools' };
+  if (step.known_tools !== undefined) return { kind: 'known_tools' };
   if (step.reply !== undefined) return { kind: 'reply', text: step.reply };
   if (step.capture !== undefined) return { kind: 'capture', ...step.capture };
   if (step.exit !== undefined) return { kind: 'exit', code: step.exit.code };
@@ -214,7 +219,37 @@ export type Match = z.output<typeof MatchSchema>;
 export const TurnSchema = z.object({ match: MatchSchema.optional(), ...turnBodyShape }).strict();
 export type Turn = z.output<typeof TurnSchema>;
 
-export const ScriptSchema = z.object({ turns: z.array(TurnSchema), default: TurnBodySchema.optional() }).strict();
+/** The modes the agent offers: `default` asks its client before acting; `auto` acts without asking. */
+export const AGENT_MODES = ['default', 'auto'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+
+/** How the agent behaves beyond its turns (README, "Agent options"). */
+export const AgentOptionsSchema = z
+  .object({
+    /** Advertise the ACP systemPrompt capability (append); false: the agent takes no system prompt. */
+    system_prompt: z.boolean().default(true),
+    /** On tools/list_changed: list again (as Claude Code and Gemini CLI do) or not (as Codex does). */
+    list_changed: z.enum(['relist', 'ignore']).default('relist'),
+    /** The mode a session starts in (`auto`: like an agent whose own default never asks its client). */
+    initial_mode: z.enum(AGENT_MODES).default('default'),
+    /** `ignore`: never connect to the MCP server given (as Gemini CLI in a folder it does not trust). */
+    mcp: z.enum(['connect', 'ignore']).default('connect'),
+  })
+  .strict();
+export type AgentOptions = z.output<typeof AgentOptionsSchema>;
+
+export const ScriptSchema = z
+  .object({
+    agent: AgentOptionsSchema.default({
+      system_prompt: true,
+      list_changed: 'relist',
+      initial_mode: 'default',
+      mcp: 'connect',
+    }),
+    turns: z.array(TurnSchema),
+    default: TurnBodySchema.optional(),
+  })
+  .strict();
 export type Script = z.output<typeof ScriptSchema>;
 
 /** Parses a script from JSON text; throws ScriptError naming each problem. */

@@ -7,13 +7,13 @@ import {
   methods,
   PROTOCOL_VERSION,
   RequestError,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import { resolve } from 'node:path';
 import { EarlyCancels, incomingSessionMessage } from './early-cancels';
 import { waitForFile } from './file-wait';
 import type { Log } from './log';
 import { connectMcpLink, firstHttpServer, type McpLink } from './mcp-link';
-import { type Script, selectTurn } from './script';
+import { AGENT_MODES, type AgentMode, type AgentOptions, type Script, selectTurn } from './script';
 import { createSessionMemory, runTurn, type SessionMemory, TurnFailure } from './turn-runner';
 
 const NO_MCP_SERVER = 'no HTTP MCP server was given in session/new';
@@ -34,8 +34,10 @@ interface SessionState {
   /** Prompts seen in this session (the next prompt's 0-based ordinal). */
   prompts: number;
   toolCalls: number;
-  /** A system prompt from `_meta.systemPrompt`; only a {{system_prompt}} placeholder shows it. */
+  /** The ACP systemPrompt (append) it was given; only a {{system_prompt}} placeholder shows it. */
   systemPrompt: string | undefined;
+  /** `default` asks the client before a request_permission step's action; `auto` does not. */
+  mode: AgentMode;
   /** Captured variables and the latest tool result, kept across this session's turns. */
   memory: SessionMemory;
   turn: ActiveTurn | undefined;
@@ -59,31 +61,29 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): ScriptedAgent {
   const earlyCancels = new EarlyCancels();
   let created = 0;
 
-  async function openSession(
-    id: string,
-    cwd: string,
-    servers: readonly McpServer[],
-    meta: unknown,
-  ): Promise<SessionState> {
+  const options = deps.script.agent;
+
+  async function openSession(id: string, params: SessionSetup): Promise<SessionState> {
     await sessions.get(id)?.mcp?.close();
-    const server = firstHttpServer(servers);
+    const server = options.mcp === 'ignore' ? undefined : firstHttpServer(params.mcpServers ?? []);
+    const systemPrompt = systemPromptOf(params.systemPrompt);
     let mcp: McpLink | undefined;
     if (server !== undefined) {
       try {
-        mcp = await connectMcpLink(server, AGENT_VERSION);
+        mcp = await connectMcpLink(server, AGENT_VERSION, options.list_changed, deps.log);
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         throw RequestError.internalError({ mcpServer: server.name }, `cannot connect to MCP server: ${reason}`);
       }
     }
-    const systemPrompt = systemPromptOf(meta);
     const state: SessionState = {
       id,
-      cwd,
+      cwd: params.cwd,
       mcp,
       prompts: 0,
       toolCalls: 0,
       systemPrompt,
+      mode: options.initial_mode,
       memory: createSessionMemory(),
       turn: undefined,
     };
@@ -99,18 +99,39 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): ScriptedAgent {
         loadSession: true,
         mcpCapabilities: { http: true, sse: false },
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        sessionCapabilities: { close: {}, resume: {}, ...(options.system_prompt ? { systemPrompt: {} } : {}) },
       },
       agentInfo: { name: 'kandev-test-agent', version: AGENT_VERSION },
       authMethods: [],
     }))
     .onRequest(methods.agent.session.new, async ({ params }) => {
       created += 1;
-      const state = await openSession(`test-session-${created}`, params.cwd, params.mcpServers, params._meta);
-      return { sessionId: state.id };
+      const state = await openSession(`test-session-${created}`, checkedSetup(params, options));
+      return { sessionId: state.id, modes: modesOf(state) };
     })
     // Honest load: no history to replay; reconnect to the MCP server given and count prompts from 0.
-    .onRequest(methods.agent.session.load, async ({ params }) => {
-      await openSession(params.sessionId, params.cwd, params.mcpServers, params._meta);
+    .onRequest(methods.agent.session.load, async ({ params }) => ({
+      modes: modesOf(await openSession(params.sessionId, checkedSetup(params, options))),
+    }))
+    // Resume: as load (nothing to replay either way).
+    .onRequest(methods.agent.session.resume, async ({ params }) => ({
+      modes: modesOf(await openSession(params.sessionId, checkedSetup(params, options))),
+    }))
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      const state = sessions.get(params.sessionId);
+      if (state === undefined) throw RequestError.resourceNotFound(params.sessionId);
+      sessions.delete(params.sessionId);
+      await state.mcp?.close();
+      deps.log('session closed', { sessionId: params.sessionId });
+      return {};
+    })
+    .onRequest(methods.agent.session.setMode, ({ params }) => {
+      const state = sessions.get(params.sessionId);
+      if (state === undefined) throw RequestError.resourceNotFound(params.sessionId);
+      const mode = AGENT_MODES.find((m) => m === params.modeId);
+      if (mode === undefined) throw RequestError.invalidParams({}, `Mode ${params.modeId} is not available`);
+      state.mode = mode;
+      deps.log('mode set', { sessionId: state.id, mode });
       return {};
     })
     .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
@@ -129,7 +150,7 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): ScriptedAgent {
       try {
         const stopReason = await runTurn(
           turnBody,
-          { prompt: text, ordinal, systemPrompt: state.systemPrompt ?? '', memory: state.memory },
+          { prompt: text, ordinal, systemPrompt: state.systemPrompt ?? '', mode: state.mode, memory: state.memory },
           {
             update: (update) => client.notify(methods.client.session.update, { sessionId: state.id, update }),
             callTool: (name, args) => {
@@ -140,6 +161,7 @@ export function createScriptedAgent(deps: ScriptedAgentDeps): ScriptedAgent {
               if (state.mcp === undefined) throw new Error(NO_MCP_SERVER);
               return state.mcp.listTools();
             },
+            knownTools: () => state.mcp?.knownTools() ?? [],
             waitForFile: (path, signal) => waitForFile(resolve(state.cwd, path), signal),
             cancelled: turn.promise,
             isCancelled: () => turn.cancelled,
@@ -205,8 +227,40 @@ function promptText(blocks: readonly ContentBlock[]): string {
     .join('\n');
 }
 
-function systemPromptOf(meta: unknown): string | undefined {
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const value = (meta as { systemPrompt?: unknown }).systemPrompt;
-  return typeof value === 'string' ? value : undefined;
+/** What session/new, load and resume carry that the agent uses. */
+interface SessionSetup {
+  cwd: string;
+  mcpServers?: readonly McpServer[] | null;
+  systemPrompt?: unknown;
+}
+
+const MODE_NAMES: Record<AgentMode, string> = { default: 'Ask before acting', auto: 'Act without asking' };
+
+function modesOf(state: SessionState) {
+  return { currentModeId: state.mode, availableModes: AGENT_MODES.map((id) => ({ id, name: MODE_NAMES[id] })) };
+}
+
+/**
+ * The ACP systemPrompt is taken in append mode only, and only when advertised (a client that sends it
+ * anyway, or in another mode, is refused, as the spec asks of agents that cannot apply it).
+ */
+function checkedSetup(params: SessionSetup, options: AgentOptions): SessionSetup {
+  if (params.systemPrompt === undefined || params.systemPrompt === null) return params;
+  if (!options.system_prompt) throw RequestError.invalidParams({}, 'this agent takes no systemPrompt');
+  if (systemPromptOf(params.systemPrompt) === undefined) {
+    throw RequestError.invalidParams({}, 'systemPrompt requires append mode and text content');
+  }
+  return params;
+}
+
+function systemPromptOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const prompt = value as { mode?: unknown; content?: unknown };
+  if (prompt.mode !== 'append' || !Array.isArray(prompt.content)) return undefined;
+  const texts = prompt.content.flatMap((block: unknown) =>
+    typeof block === 'object' && block !== null && 'text' in block && typeof block.text === 'string'
+      ? [block.text]
+      : [],
+  );
+  return texts.length > 0 ? texts.join('\n\n') : undefined;
 }

@@ -28,6 +28,7 @@ function fakeIo(tools: Record<string, ToolOutcome | Error> = {}, listed: string[
       return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
     },
     listTools: () => (listed instanceof Error ? Promise.reject(listed) : Promise.resolve(listed)),
+    knownTools: () => (listed instanceof Error ? [] : listed.slice(0, 1)),
     waitForFile: (path, signal) =>
       new Promise<void>((release, fail) => {
         files.set(path, { release, fail, signal });
@@ -49,7 +50,14 @@ function fakeIo(tools: Record<string, ToolOutcome | Error> = {}, listed: string[
 
 /** A fresh context (and session memory) per call, so no test sees another's variables. */
 function context(overrides: Partial<TurnContext> = {}): TurnContext {
-  return { prompt: 'the prompt', ordinal: 0, systemPrompt: '', memory: createSessionMemory(), ...overrides };
+  return {
+    prompt: 'the prompt',
+    ordinal: 0,
+    systemPrompt: '',
+    mode: 'default',
+    memory: createSessionMemory(),
+    ...overrides,
+  };
 }
 
 const turn = (steps: TurnBody['steps'], stop_reason: TurnBody['stop_reason'] = 'end_turn'): TurnBody => ({
@@ -155,6 +163,17 @@ describe('runTurn', () => {
           type: 'text',
           text: 'Tools I can see (3): ask_user_question_kandev, get_task_kandev, step_complete_kandev',
         },
+      },
+    ]);
+  });
+
+  test('known_tools replies with the last listing, without listing again', async () => {
+    const { io, updates } = fakeIo({}, ['step_complete_kandev', 'get_task_kandev']);
+    await runTurn(turn([{ kind: 'known_tools' }]), context(), io);
+    expect(updates).toEqual([
+      {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: 'Tools I know (1): step_complete_kandev' },
       },
     ]);
   });

@@ -4,7 +4,7 @@ import type { RequestPermissionRequest, SessionUpdate, StopReason } from '@agent
 import type { ToolOutcome } from './mcp-link';
 import { type PromptContext, renderArguments, renderReply, UnknownVariableError } from './reply-template';
 import { currentGitBranch } from './work-dir';
-import type { Step, TurnBody } from './script';
+import type { AgentMode, Step, TurnBody } from './script';
 
 /** A step that cannot do what the script asked (list_tools without a reachable MCP server): the turn fails. */
 export class TurnFailure extends Error {
@@ -21,6 +21,8 @@ export interface TurnIo {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
   /** Every tool name the session's MCP server lists; rejects when there is none or the call faults. */
   listTools(): Promise<string[]>;
+  /** The tool names from the agent's last listing (none without an MCP server). */
+  knownTools(): readonly string[];
   /**
    * Resolves once the file exists (a relative path against the session's cwd); rejects when it cannot
    * be watched. `signal` aborts the wait when the turn is cancelled.
@@ -57,8 +59,10 @@ export function createSessionMemory(): SessionMemory {
 export interface TurnContext {
   prompt: string;
   ordinal: number;
-  /** `_meta.systemPrompt` of the session; '' when none was given. */
+  /** The ACP systemPrompt of the session; '' when none was given. */
   systemPrompt: string;
+  /** The session's mode: in `auto` the agent does not ask its client for permission. */
+  mode: AgentMode;
   memory: SessionMemory;
 }
 
@@ -82,6 +86,9 @@ async function runStep(step: Step, context: TurnContext, io: TurnIo): Promise<'c
       return 'done';
     case 'list_tools':
       await reply(describeTools(await listTools(io)), io);
+      return 'done';
+    case 'known_tools':
+      await reply(describeTools(io.knownTools()).replace('Tools I can see', 'Tools I know'), io);
       return 'done';
     case 'call_tool': {
       const args = render(`call_tool ${step.name}`, () => renderArguments(step.arguments, templateContext(context)));
@@ -118,6 +125,11 @@ async function requestPermission(
   const toolCallId = io.nextToolCallId();
   const title = render('request_permission', () => renderReply(step.title, templateContext(context)));
   const kind = step.toolKind;
+  if (context.mode === 'auto') {
+    // Acts without asking: what an agent left in its own default mode does.
+    await io.update({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'completed' });
+    return 'auto';
+  }
   await io.update({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending' });
   try {
     return await ask({
@@ -131,8 +143,8 @@ async function requestPermission(
 }
 
 function templateContext(context: TurnContext): PromptContext {
-  const { prompt, ordinal, systemPrompt, memory } = context;
-  return { prompt, ordinal, systemPrompt, vars: memory.vars, cwd: process.cwd(), gitBranch: currentGitBranch };
+  const { prompt, ordinal, systemPrompt, mode, memory } = context;
+  return { prompt, ordinal, systemPrompt, mode, vars: memory.vars, cwd: process.cwd(), gitBranch: currentGitBranch };
 }
 
 /** Placeholders are filled in as the step runs; an unset variable fails the turn, naming the step. */

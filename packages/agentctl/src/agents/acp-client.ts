@@ -10,25 +10,67 @@ import {
   type AcpEvents,
   type AgentCapabilities,
   type McpServerSpec,
+  type SessionModes,
+  type SessionSetupParams,
 } from './acp-connection';
 import { describeError } from './agent-exit';
 import { parseSessionUpdate } from './session-update';
+import { parseToolCall } from './tool-call-update';
 
 const InitializeResultSchema = z.object({
   agentCapabilities: z
     .object({
       loadSession: z.boolean().optional(),
       mcpCapabilities: z.object({ http: z.boolean().optional() }).nullish(),
+      sessionCapabilities: z
+        .object({
+          systemPrompt: z.object({}).passthrough().nullish(),
+          close: z.object({}).passthrough().nullish(),
+          resume: z.object({}).passthrough().nullish(),
+        })
+        .nullish(),
+      _meta: z.record(z.string(), z.unknown()).nullish(),
     })
     .nullish(),
 });
 
-const NewSessionResultSchema = z.object({ sessionId: z.string().min(1) });
+const ModesSchema = z
+  .object({
+    currentModeId: z.string().nullish(),
+    availableModes: z.array(z.object({ id: z.string().min(1), name: z.string().catch('') })),
+  })
+  .nullish()
+  .catch(null);
+
+const NewSessionResultSchema = z.object({ sessionId: z.string().min(1), modes: ModesSchema });
+const SessionResultSchema = z.object({ modes: ModesSchema }).catch({ modes: null });
 
 const PromptResultSchema = z.object({ stopReason: z.string().min(1) });
 
 function toSdkServers(servers: readonly McpServerSpec[]): McpServer[] {
   return servers.map((s) => ({ type: 'http', name: s.name, url: s.url, headers: s.headers.map((h) => ({ ...h })) }));
+}
+
+function modesOf(modes: z.infer<typeof ModesSchema>): SessionModes | null {
+  if (modes === null || modes === undefined) return null;
+  return { currentModeId: modes.currentModeId ?? null, available: modes.availableModes };
+}
+
+/**
+ * The setup fields of session/new, load and resume. The ACP `systemPrompt` is still marked unstable in
+ * the SDK's types, so it is added to the request as data (the SDK sends the object as given).
+ */
+function setupRequest(params: SessionSetupParams): {
+  cwd: string;
+  mcpServers: McpServer[];
+  _meta?: Record<string, unknown>;
+} {
+  const systemPrompt =
+    params.systemPrompt === null
+      ? {}
+      : { systemPrompt: { mode: 'append', content: [{ type: 'text', text: params.systemPrompt }] } };
+  const meta = Object.keys(params.meta).length === 0 ? {} : { _meta: { ...params.meta } };
+  return { cwd: params.cwd, mcpServers: toSdkServers(params.mcpServers), ...meta, ...systemPrompt };
 }
 
 /**
@@ -54,14 +96,21 @@ export function connectAcpClient(
       const update = parseSessionUpdate(params.update);
       if (update !== null) events.onUpdate(params.sessionId, update);
     })
-    .onRequest(methods.client.session.requestPermission, async ({ params }) => {
+    .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {
       log.debug({ toolCallId: params.toolCall.toolCallId }, 'permission request received');
-      const outcome = await events.onPermission(params.sessionId, {
+      const toolCall = parseToolCall(params.toolCall, { withText: false }) ?? {
+        kind: 'tool_call' as const,
+        toolCallId: params.toolCall.toolCallId,
+      };
+      const request = {
         toolCallId: params.toolCall.toolCallId,
         title: params.toolCall.title ?? null,
         toolKind: params.toolCall.kind ?? null,
         options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-      });
+        toolCall,
+      };
+      // signal: the agent withdrew the request ($/cancel_request, e.g. its turn was cancelled).
+      const outcome = await events.onPermission(params.sessionId, request, signal);
       return { outcome };
     });
   const connection = app.connect(
@@ -97,32 +146,48 @@ export function connectAcpClient(
           }),
         InitializeResultSchema,
       );
+      const caps = result.agentCapabilities;
+      const session = caps?.sessionCapabilities;
       return {
-        loadSession: result.agentCapabilities?.loadSession === true,
-        mcpHttp: result.agentCapabilities?.mcpCapabilities?.http === true,
+        loadSession: caps?.loadSession === true,
+        mcpHttp: caps?.mcpCapabilities?.http === true,
+        systemPrompt: session?.systemPrompt !== undefined && session.systemPrompt !== null,
+        closeSession: session?.close !== undefined && session.close !== null,
+        resumeSession: session?.resume !== undefined && session.resume !== null,
+        extensions: Object.keys(caps?._meta ?? {}),
       };
     },
-    newSession: ({ cwd, mcpServers, systemPrompt }) =>
-      call(
+    async newSession(params) {
+      const result = await call(
         'session/new',
-        () =>
-          connection.agent.request(methods.agent.session.new, {
-            cwd,
-            mcpServers: toSdkServers(mcpServers),
-            _meta: { systemPrompt },
-          }),
+        () => connection.agent.request(methods.agent.session.new, setupRequest(params)),
         NewSessionResultSchema,
-      ),
-    async loadSession({ sessionId, cwd, mcpServers, systemPrompt }) {
-      await call(
+      );
+      return { sessionId: result.sessionId, modes: modesOf(result.modes) };
+    },
+    async loadSession(sessionId, params) {
+      const result = await call(
         'session/load',
-        () =>
-          connection.agent.request(methods.agent.session.load, {
-            sessionId,
-            cwd,
-            mcpServers: toSdkServers(mcpServers),
-            _meta: { systemPrompt },
-          }),
+        () => connection.agent.request(methods.agent.session.load, { sessionId, ...setupRequest(params) }),
+        SessionResultSchema,
+      );
+      return modesOf(result.modes);
+    },
+    async resumeSession(sessionId, params) {
+      const result = await call(
+        'session/resume',
+        () => connection.agent.request(methods.agent.session.resume, { sessionId, ...setupRequest(params) }),
+        SessionResultSchema,
+      );
+      return modesOf(result.modes);
+    },
+    async closeSession(sessionId) {
+      await call('session/close', () => connection.agent.request(methods.agent.session.close, { sessionId }), z.unknown());
+    },
+    async setMode(sessionId, modeId) {
+      await call(
+        'session/set_mode',
+        () => connection.agent.request(methods.agent.session.setMode, { sessionId, modeId }),
         z.unknown(),
       );
     },

@@ -19,6 +19,9 @@ export interface AgentLauncherDeps {
   readonly mcpPort: () => number;
   readonly startTimeoutMs: number;
   readonly stopGraceMs: number;
+  /** See AgentRunnerDeps. */
+  readonly mcpConnectTimeoutMs: number;
+  readonly toolsRefreshGraceMs: number;
   readonly publish: (sessionId: string, event: SessionEventBody) => void;
   /** Answers permission requests of sessions whose policy is ask (the Attach hub). */
   readonly permissions: PermissionAsker;
@@ -29,7 +32,7 @@ export interface AgentLauncherDeps {
 /** The production launcher: real processes, the SDK's ACP client, the session's MCP server injected. */
 export function createAgentLauncher(deps: AgentLauncherDeps): AgentLauncher {
   return {
-    create(config, prompts) {
+    create(config, prompts, tools) {
       const { sessionId } = config;
       const log = deps.log.child({ sessionId });
       const { env, dropped } = agentEnvironment(deps.baseEnv, config.agent.env);
@@ -59,6 +62,9 @@ export function createAgentLauncher(deps: AgentLauncherDeps): AgentLauncher {
         startTimeoutMs: deps.startTimeoutMs,
         stopGraceMs: deps.stopGraceMs,
         permissions: deps.permissions,
+        tools,
+        mcpConnectTimeoutMs: deps.mcpConnectTimeoutMs,
+        toolsRefreshGraceMs: deps.toolsRefreshGraceMs,
       });
     },
   };

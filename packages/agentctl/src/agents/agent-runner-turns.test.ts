@@ -1,4 +1,4 @@
-import { FakeAcpConnection } from '../testing/fake-acp-connection';
+import { FakeAcpConnection, FULL_CAPABILITIES } from '../testing/fake-acp-connection';
 import { flush, NOW, setup, started } from '../testing/agent-runner-harness';
 
 beforeEach(() => jest.useFakeTimers());
@@ -31,28 +31,21 @@ describe('AgentRunner turns', () => {
     t.conn().update({ kind: 'message_chunk', text: 'Done.' });
     t.conn().endPrompt('end_turn');
     await flush();
+    const call = {
+      kind: 'tool_call',
+      promptId: 'p1',
+      toolCallId: 'c1',
+      title: 'get_task_kandev',
+      toolKind: '',
+      inputJson: '{}',
+      diffs: [],
+    };
     expect(t.events.slice(1)).toEqual([
       { kind: 'turn_started', promptId: 'p1' },
-      { kind: 'agent_message', promptId: 'p1', text: 'Reading the task.' },
-      {
-        kind: 'tool_call',
-        promptId: 'p1',
-        toolCallId: 'c1',
-        title: 'get_task_kandev',
-        status: 'in_progress',
-        inputJson: '{}',
-        outputText: '',
-      },
-      {
-        kind: 'tool_call',
-        promptId: 'p1',
-        toolCallId: 'c1',
-        title: 'get_task_kandev',
-        status: 'completed',
-        inputJson: '{}',
-        outputText: 'task-1',
-      },
-      { kind: 'agent_message', promptId: 'p1', text: 'Done.' },
+      { kind: 'agent_message', promptId: 'p1', segment: 1, text: 'Reading the task.' },
+      { ...call, status: 'in_progress', outputText: '' },
+      { ...call, status: 'completed', outputText: 'task-1' },
+      { kind: 'agent_message', promptId: 'p1', segment: 2, text: 'Done.' },
       {
         kind: 'turn_ended',
         turn: { ...record, status: 'completed', stopReason: 'end_turn', endedAt: NOW.toISOString() },
@@ -73,7 +66,7 @@ describe('AgentRunner turns', () => {
     expect(t.runner.prompt('p1', 'early').status).toBe('running');
     expect(t.runner.state()).toMatchObject({ status: 'starting', currentPromptId: 'p1' });
     expect(t.conn().prompts).toEqual([]);
-    t.conn().initializeAnswer?.resolve({ loadSession: false, mcpHttp: true });
+    t.conn().initializeAnswer?.resolve({ ...FULL_CAPABILITIES, loadSession: false });
     await flush();
     expect(t.kinds()).toEqual(['agent_started', 'turn_started']);
     expect(t.conn().prompts.map((p) => p.text)).toEqual(['early']);
@@ -143,7 +136,7 @@ describe('AgentRunner cancel', () => {
     t.runner.prompt('p1', 'early');
     expect(t.runner.cancel()).toEqual({ cancelled: true, promptId: 'p1' });
     await flush();
-    t.conn().initializeAnswer?.resolve({ loadSession: false, mcpHttp: true });
+    t.conn().initializeAnswer?.resolve({ ...FULL_CAPABILITIES, loadSession: false });
     await flush();
     expect(t.kinds()).toEqual(['turn_ended', 'agent_started']);
     expect(t.events[0]).toMatchObject({ turn: { promptId: 'p1', status: 'completed', stopReason: 'cancelled' } });

@@ -1,4 +1,4 @@
-import { FakeAcpConnection } from '../testing/fake-acp-connection';
+import { FakeAcpConnection, FULL_CAPABILITIES } from '../testing/fake-acp-connection';
 import { FakeAgentProcess } from '../testing/fake-agent-process';
 import {
   flush,
@@ -27,6 +27,7 @@ describe('AgentRunner start-up', () => {
       cwd: '/work',
       mcpServers: [MCP_SERVER],
       systemPrompt: SPEC.systemPrompt,
+      meta: {},
     });
     expect(t.runner.state()).toEqual({
       status: 'ready',
@@ -36,8 +37,21 @@ describe('AgentRunner start-up', () => {
       currentPromptId: null,
       exitReason: null,
       turns: [],
+      modeId: null,
+      systemPromptDelivery: 'spec_append',
+      mcpConnected: true,
     });
-    expect(t.events).toEqual([{ kind: 'agent_started', pid: 4242, acpSessionId: 'acp-1', loaded: false }]);
+    expect(t.events).toEqual([
+      {
+        kind: 'agent_started',
+        pid: 4242,
+        acpSessionId: 'acp-1',
+        loaded: false,
+        modeId: null,
+        systemPromptDelivery: 'spec_append',
+        mcpConnected: true,
+      },
+    ]);
   });
 
   test('a profile without MCP gets no MCP server', async () => {
@@ -62,22 +76,30 @@ describe('AgentRunner start-up', () => {
       cwd: '/work',
       mcpServers: [MCP_SERVER],
       systemPrompt: SPEC.systemPrompt,
+      meta: {},
     });
-    expect(t.events).toEqual([{ kind: 'agent_started', pid: 4242, acpSessionId: 'acp-old', loaded: true }]);
+    expect(t.events).toEqual([
+      expect.objectContaining({
+        kind: 'agent_started',
+        acpSessionId: 'acp-old',
+        loaded: true,
+        systemPromptDelivery: 'kept',
+      }),
+    ]);
     expect(t.runner.state()).toMatchObject({ status: 'ready', acpSessionId: 'acp-old', loaded: true });
   });
 
   test('resume with an agent that cannot load: a new session', async () => {
     const t = await started(
       { resumeAcpSessionId: 'acp-old' },
-      (c) => (c.capabilities = { loadSession: false, mcpHttp: true }),
+      (c) => (c.capabilities = { ...FULL_CAPABILITIES, loadSession: false }),
     );
     expect(t.conn().calls).toEqual(['initialize', 'session/new']);
     expect(t.runner.state()).toMatchObject({ acpSessionId: 'acp-1', loaded: false });
   });
 
   test('an agent without HTTP MCP support is still offered the server', async () => {
-    const t = await started({}, (c) => (c.capabilities = { loadSession: false, mcpHttp: false }));
+    const t = await started({}, (c) => (c.capabilities = { ...FULL_CAPABILITIES, loadSession: false, mcpHttp: false }));
     expect(t.conn().newSessionParams?.mcpServers).toEqual([MCP_SERVER]);
   });
 
@@ -135,7 +157,7 @@ describe('AgentRunner exit and stop', () => {
     t.proc.exit(null, 'SIGKILL');
     await flush();
     expect(t.events.slice(2)).toEqual([
-      { kind: 'agent_message', promptId: 'p1', text: 'partial' },
+      { kind: 'agent_message', promptId: 'p1', segment: 1, text: 'partial' },
       {
         kind: 'turn_ended',
         turn: expect.objectContaining({ status: 'failed', error: 'agent exited: killed by SIGKILL' }) as unknown,

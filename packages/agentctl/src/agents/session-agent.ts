@@ -1,4 +1,5 @@
 import type { AgentRuntimeState, LaunchConfig, TurnRecord } from '@kandev/protocol';
+import type { AgentToolView } from './agent-tool-view';
 import type { PromptLedger } from './prompt-ledger';
 
 /** A session's agent as the registry drives it (AgentRunner; tests use fakes). */
@@ -16,7 +17,14 @@ export interface SessionAgent {
   state(): AgentRuntimeState;
 }
 
-/** Builds the agent of a session from its launch config (with the real MCP token), not yet started. */
+/**
+ * Builds the agent of a session from its launch config (with the real MCP token), not yet started.
+ * `tools`: the session's tools and who listed them.
+ */
 export interface AgentLauncher {
-  create(config: LaunchConfig & { agent: NonNullable<LaunchConfig['agent']> }, prompts: PromptLedger): SessionAgent;
+  create(
+    config: LaunchConfig & { agent: NonNullable<LaunchConfig['agent']> },
+    prompts: PromptLedger,
+    tools: AgentToolView,
+  ): SessionAgent;
 }

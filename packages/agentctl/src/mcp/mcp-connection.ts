@@ -24,6 +24,8 @@ export interface IdlePolicy {
 export interface ConnectionDeps {
   /** The session's CURRENT tool set (read on every tools/list). */
   readonly toolSet: () => ToolSet;
+  /** Told after each tools/list this connection answers itself. */
+  readonly onListed: () => void;
   readonly idle: IdlePolicy;
   readonly metrics?: Pick<AgentctlMetrics, 'toolsList'>;
 }
@@ -115,6 +117,7 @@ export class McpConnection implements SessionConnection {
     res.write(list);
     res.end(tail);
     res.uncork();
+    this.deps.onListed();
     // An answered request is activity: the idle clock starts over.
     if (this.open === 0) this.startIdleClock();
     return true;

@@ -95,6 +95,7 @@ async function openConnection(
     onsessioninitialized: (id) => {
       connection = new McpConnection(id, server, transport, {
         toolSet: () => session.toolSet,
+        onListed: () => session.recordListing(id),
         idle: {
           timeoutMs: deps.idleTimeoutMs,
           onIdle: () => log.debug({ sessionId, mcpSessionId: id }, 'MCP connection idle; closing it'),

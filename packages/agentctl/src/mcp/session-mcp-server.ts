@@ -22,6 +22,11 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** Who learns that a connection listed the tools (the session: its agent's tools are then current). */
+export interface ListingRecorder {
+  recordListing(connectionId: string): void;
+}
+
 /**
  * Relays the backend's progress on a call as `notifications/progress`, only when the agent asked for it
  * (a progressToken in the request's _meta). `progress` increases with every message, as MCP requires.
@@ -43,7 +48,7 @@ export function progressRelay(extra: Extra, log: Logger): ((message: string) => 
  * tools/list answers the session's precomputed list from memory; tools/call checks the CURRENT list.
  */
 export function createSessionMcpServer(
-  binding: ToolBinding,
+  binding: ToolBinding & ListingRecorder,
   forwarder: ToolCallForwarder,
   log: Logger,
   metrics?: Pick<AgentctlMetrics, 'toolsList'>,
@@ -54,7 +59,10 @@ export function createSessionMcpServer(
     instructions: 'Kandev task tools for this session. The tool list can change while you work; re-list on notice.',
   });
   const list = () => binding.toolSet.listResult;
-  server.setRequestHandler(ListToolsRequestSchema, () => metrics?.toolsList(list) ?? list());
+  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+    if (extra.sessionId !== undefined) binding.recordListing(extra.sessionId);
+    return metrics?.toolsList(list) ?? list();
+  });
   server.setRequestHandler(CheckedCallToolRequestSchema, (request, extra) =>
     callTool(binding, forwarder, log, request.params, { signal: extra.signal, onProgress: progressRelay(extra, log) }),
   );

@@ -6,6 +6,7 @@ import {
   type RuntimeSessionState,
   secretMatchesHash,
 } from '@kandev/protocol';
+import type { AgentToolView } from '../agents/agent-tool-view';
 import { PromptLedger } from '../agents/prompt-ledger';
 import type { SessionAgent } from '../agents/session-agent';
 import { type ToolSet, toolListChanged } from '../tools/tool-set-cache';
@@ -30,7 +31,7 @@ export interface AppliedRevision {
  * A live session in agentctl's registry: its current revision and its MCP client connections. All
  * swaps are synchronous, so every connection sees either the old or the new tool set, never a mix.
  */
-export class RuntimeSession {
+export class RuntimeSession implements AgentToolView {
   private current: SessionRevision;
   /** configFingerprint of `current`, computed when first asked (only a replayed CreateSession asks). */
   private currentFingerprint: string | undefined;
@@ -43,6 +44,11 @@ export class RuntimeSession {
   agent: SessionAgent | undefined;
   /** Settles when the latest agent hand-over (old agent stopped, new one spawned) is done. */
   agentTransition: Promise<void> = Promise.resolve();
+  /** tools/list requests answered so far, and the tool set key each connection listed last. */
+  private listings = 0;
+  private readonly listedKeys = new Map<string, string>();
+  /** Called after every listing and connection change (waits of the agent runner). */
+  private readonly listingWatchers = new Set<() => void>();
 
   constructor(revision: SessionRevision, now: Date) {
     this.current = { ...revision, config: redactLaunchConfig(revision.config) };
@@ -103,6 +109,53 @@ export class RuntimeSession {
 
   removeConnection(id: string): void {
     this.connections.delete(id);
+    this.listedKeys.delete(id);
+    this.notifyWatchers();
+  }
+
+  /** A connection of this session was answered a tools/list (of the current tool set). */
+  recordListing(connectionId: string): void {
+    this.listings += 1;
+    this.listedKeys.set(connectionId, this.current.toolSet.key);
+    this.notifyWatchers();
+  }
+
+  toolNames(): readonly string[] {
+    return this.current.toolSet.names;
+  }
+
+  listingCount(): number {
+    return this.listings;
+  }
+
+  listedSince(mark: number, timeoutMs: number): Promise<boolean> {
+    return this.waitFor(() => this.listings > mark, timeoutMs);
+  }
+
+  listedCurrent(timeoutMs: number): Promise<boolean> {
+    const key = () => this.current.toolSet.key;
+    return this.waitFor(() => [...this.listedKeys.values()].every((listed) => listed === key()), timeoutMs);
+  }
+
+  private waitFor(holds: () => boolean, timeoutMs: number): Promise<boolean> {
+    if (holds()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const settle = (value: boolean) => {
+        clearTimeout(timer);
+        this.listingWatchers.delete(check);
+        resolve(value);
+      };
+      const check = () => {
+        if (holds()) settle(true);
+      };
+      const timer = setTimeout(() => settle(false), timeoutMs);
+      timer.unref();
+      this.listingWatchers.add(check);
+    });
+  }
+
+  private notifyWatchers(): void {
+    for (const watcher of [...this.listingWatchers]) watcher();
   }
 
   connection(id: string): SessionConnection | undefined {
@@ -117,6 +170,8 @@ export class RuntimeSession {
   detachConnections(): SessionConnection[] {
     const all = this.connectionList();
     this.connections.clear();
+    this.listedKeys.clear();
+    this.notifyWatchers();
     return all;
   }
 

@@ -183,7 +183,7 @@ export class SessionRegistry {
   private createAgent(config: LaunchConfig, session: RuntimeSession): SessionAgent | undefined {
     return config.agent === null
       ? undefined
-      : this.deps.agents.create({ ...config, agent: config.agent }, session.prompts);
+      : this.deps.agents.create({ ...config, agent: config.agent }, session.prompts, session);
   }
 
   /**

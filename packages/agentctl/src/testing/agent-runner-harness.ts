@@ -1,9 +1,12 @@
 // Test-only: an AgentRunner wired to a fake process and a fake ACP connection, recording its events.
 import type { SessionEventBody } from '@kandev/protocol';
-import { type AgentLaunchSpec, AgentRunner } from '../agents/agent-runner';
+import type { AgentLaunchSpec } from '../agents/agent-launch-spec';
+import { AgentRunner } from '../agents/agent-runner';
 import { PromptLedger } from '../agents/prompt-ledger';
 import { FakeAcpConnection } from './fake-acp-connection';
 import { FakeAgentProcess } from './fake-agent-process';
+import { FakeToolView } from './fake-tool-view';
+import type { PermissionAsker } from '../agents/permission-responder';
 import { silentLogger } from './silent-logger';
 
 export const NOW = new Date(Date.UTC(2026, 11, 1, 9, 0, 0));
@@ -32,9 +35,15 @@ export async function flush(): Promise<void> {
 
 export function setup(
   spec: Partial<AgentLaunchSpec> = {},
-  options: { process?: FakeAgentProcess; configure?: (conn: FakeAcpConnection) => void } = {},
+  options: {
+    process?: FakeAgentProcess;
+    configure?: (conn: FakeAcpConnection) => void;
+    tools?: FakeToolView;
+    permissions?: PermissionAsker;
+  } = {},
 ) {
   const events: SessionEventBody[] = [];
+  const tools = options.tools ?? new FakeToolView();
   const ledger = new PromptLedger();
   const proc = options.process ?? new FakeAgentProcess();
   const connections: FakeAcpConnection[] = [];
@@ -52,6 +61,8 @@ export function setup(
     now: () => NOW,
     startTimeoutMs: START_TIMEOUT_MS,
     stopGraceMs: STOP_GRACE_MS,
+    tools,
+    permissions: options.permissions,
   });
   const conn = (): FakeAcpConnection => {
     const c = connections[0];
@@ -59,11 +70,15 @@ export function setup(
     return c;
   };
   const kinds = () => events.map((e) => e.kind);
-  return { runner, events, ledger, proc, spawn, conn, kinds };
+  return { runner, events, ledger, proc, spawn, conn, kinds, tools };
 }
 
-export async function started(spec: Partial<AgentLaunchSpec> = {}, configure?: (conn: FakeAcpConnection) => void) {
-  const t = setup(spec, { configure });
+export async function started(
+  spec: Partial<AgentLaunchSpec> = {},
+  configure?: (conn: FakeAcpConnection) => void,
+  options: { tools?: FakeToolView; permissions?: PermissionAsker } = {},
+) {
+  const t = setup(spec, { configure, ...options });
   t.runner.start();
   await flush();
   return t;

@@ -5,8 +5,9 @@ import {
   type AcpEvents,
   type AgentCapabilities,
   type AgentUpdate,
-  type LoadSessionParams,
-  type NewSessionParams,
+  type NewSessionResult,
+  type SessionModes,
+  type SessionSetupParams,
 } from '../agents/acp-connection';
 
 interface Deferred<T> {
@@ -22,18 +23,33 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
+/** What an agent with every capability agentctl uses advertises. */
+export const FULL_CAPABILITIES: AgentCapabilities = {
+  loadSession: true,
+  mcpHttp: true,
+  systemPrompt: true,
+  closeSession: true,
+  resumeSession: true,
+  extensions: [],
+};
+
 export class FakeAcpConnection implements AcpConnection {
-  capabilities: AgentCapabilities = { loadSession: true, mcpHttp: true };
-  /** Method names in call order. */
+  capabilities: AgentCapabilities = FULL_CAPABILITIES;
+  /** The modes session/new, load and resume answer (none by default). */
+  modes: SessionModes | null = null;
+  /** Method names in call order (set_mode with its mode id: `session/set_mode:<id>`). */
   readonly calls: string[] = [];
-  newSessionParams: NewSessionParams | undefined;
-  loadSessionParams: LoadSessionParams | undefined;
+  newSessionParams: SessionSetupParams | undefined;
+  loadSessionParams: (SessionSetupParams & { sessionId: string }) | undefined;
+  resumeSessionParams: (SessionSetupParams & { sessionId: string }) | undefined;
   readonly prompts: { acpSessionId: string; text: string; answer: Deferred<{ stopReason: string }> }[] = [];
   readonly cancels: string[] = [];
   /** Set to hold a handshake step open (the test resolves it) or make it fail. */
   initializeAnswer: Deferred<AgentCapabilities> | undefined;
   loadAnswer: Deferred<void> | undefined;
   newSessionError: Error | undefined;
+  loadError: Error | undefined;
+  setModeError: Error | undefined;
   private readonly closedSignal = deferred<void>();
   readonly closed = this.closedSignal.promise;
   private open = true;
@@ -45,16 +61,37 @@ export class FakeAcpConnection implements AcpConnection {
     return this.initializeAnswer?.promise ?? Promise.resolve(this.capabilities);
   }
 
-  newSession(params: NewSessionParams): Promise<{ sessionId: string }> {
+  newSession(params: SessionSetupParams): Promise<NewSessionResult> {
     this.calls.push('session/new');
     this.newSessionParams = params;
-    return this.newSessionError ? Promise.reject(this.newSessionError) : Promise.resolve({ sessionId: 'acp-1' });
+    if (this.newSessionError) return Promise.reject(this.newSessionError);
+    return Promise.resolve({ sessionId: 'acp-1', modes: this.modes });
   }
 
-  loadSession(params: LoadSessionParams): Promise<void> {
+  async loadSession(sessionId: string, params: SessionSetupParams): Promise<SessionModes | null> {
     this.calls.push('session/load');
-    this.loadSessionParams = params;
-    return this.loadAnswer?.promise ?? Promise.resolve();
+    this.loadSessionParams = { sessionId, ...params };
+    await this.loadAnswer?.promise;
+    if (this.loadError) throw this.loadError;
+    return this.modes;
+  }
+
+  resumeSession(sessionId: string, params: SessionSetupParams): Promise<SessionModes | null> {
+    this.calls.push('session/resume');
+    this.resumeSessionParams = { sessionId, ...params };
+    return Promise.resolve(this.modes);
+  }
+
+  closeSession(): Promise<void> {
+    this.calls.push('session/close');
+    return Promise.resolve();
+  }
+
+  setMode(_sessionId: string, modeId: string): Promise<void> {
+    this.calls.push(`session/set_mode:${modeId}`);
+    if (this.setModeError) return Promise.reject(this.setModeError);
+    if (this.modes !== null) this.modes = { ...this.modes, currentModeId: modeId };
+    return Promise.resolve();
   }
 
   prompt(acpSessionId: string, text: string): Promise<{ stopReason: string }> {

@@ -5,6 +5,7 @@ import type { AgentCommand as _kandev_agentctl_v1_AgentCommand, AgentCommand__Ou
 import type { AgentCtlClient as _kandev_agentctl_v1_AgentCtlClient, AgentCtlDefinition as _kandev_agentctl_v1_AgentCtlDefinition } from './kandev/agentctl/v1/AgentCtl';
 import type { AgentExited as _kandev_agentctl_v1_AgentExited, AgentExited__Output as _kandev_agentctl_v1_AgentExited__Output } from './kandev/agentctl/v1/AgentExited';
 import type { AgentMessage as _kandev_agentctl_v1_AgentMessage, AgentMessage__Output as _kandev_agentctl_v1_AgentMessage__Output } from './kandev/agentctl/v1/AgentMessage';
+import type { AgentNotice as _kandev_agentctl_v1_AgentNotice, AgentNotice__Output as _kandev_agentctl_v1_AgentNotice__Output } from './kandev/agentctl/v1/AgentNotice';
 import type { AgentStarted as _kandev_agentctl_v1_AgentStarted, AgentStarted__Output as _kandev_agentctl_v1_AgentStarted__Output } from './kandev/agentctl/v1/AgentStarted';
 import type { AgentState as _kandev_agentctl_v1_AgentState, AgentState__Output as _kandev_agentctl_v1_AgentState__Output } from './kandev/agentctl/v1/AgentState';
 import type { AgentctlMessage as _kandev_agentctl_v1_AgentctlMessage, AgentctlMessage__Output as _kandev_agentctl_v1_AgentctlMessage__Output } from './kandev/agentctl/v1/AgentctlMessage';
@@ -13,6 +14,7 @@ import type { AttachHello as _kandev_agentctl_v1_AttachHello, AttachHello__Outpu
 import type { BackendMessage as _kandev_agentctl_v1_BackendMessage, BackendMessage__Output as _kandev_agentctl_v1_BackendMessage__Output } from './kandev/agentctl/v1/BackendMessage';
 import type { CancelTurnRequest as _kandev_agentctl_v1_CancelTurnRequest, CancelTurnRequest__Output as _kandev_agentctl_v1_CancelTurnRequest__Output } from './kandev/agentctl/v1/CancelTurnRequest';
 import type { CancelTurnResponse as _kandev_agentctl_v1_CancelTurnResponse, CancelTurnResponse__Output as _kandev_agentctl_v1_CancelTurnResponse__Output } from './kandev/agentctl/v1/CancelTurnResponse';
+import type { FileDiff as _kandev_agentctl_v1_FileDiff, FileDiff__Output as _kandev_agentctl_v1_FileDiff__Output } from './kandev/agentctl/v1/FileDiff';
 import type { GetSessionRequest as _kandev_agentctl_v1_GetSessionRequest, GetSessionRequest__Output as _kandev_agentctl_v1_GetSessionRequest__Output } from './kandev/agentctl/v1/GetSessionRequest';
 import type { LaunchConfig as _kandev_agentctl_v1_LaunchConfig, LaunchConfig__Output as _kandev_agentctl_v1_LaunchConfig__Output } from './kandev/agentctl/v1/LaunchConfig';
 import type { ListSessionsRequest as _kandev_agentctl_v1_ListSessionsRequest, ListSessionsRequest__Output as _kandev_agentctl_v1_ListSessionsRequest__Output } from './kandev/agentctl/v1/ListSessionsRequest';
@@ -20,6 +22,8 @@ import type { ListSessionsResponse as _kandev_agentctl_v1_ListSessionsResponse, 
 import type { PermissionDecision as _kandev_agentctl_v1_PermissionDecision, PermissionDecision__Output as _kandev_agentctl_v1_PermissionDecision__Output } from './kandev/agentctl/v1/PermissionDecision';
 import type { PermissionOption as _kandev_agentctl_v1_PermissionOption, PermissionOption__Output as _kandev_agentctl_v1_PermissionOption__Output } from './kandev/agentctl/v1/PermissionOption';
 import type { PermissionRequest as _kandev_agentctl_v1_PermissionRequest, PermissionRequest__Output as _kandev_agentctl_v1_PermissionRequest__Output } from './kandev/agentctl/v1/PermissionRequest';
+import type { PlanEntry as _kandev_agentctl_v1_PlanEntry, PlanEntry__Output as _kandev_agentctl_v1_PlanEntry__Output } from './kandev/agentctl/v1/PlanEntry';
+import type { PlanUpdate as _kandev_agentctl_v1_PlanUpdate, PlanUpdate__Output as _kandev_agentctl_v1_PlanUpdate__Output } from './kandev/agentctl/v1/PlanUpdate';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from './kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from './kandev/agentctl/v1/PromptResponse';
 import type { ProviderUpdatesAnswer as _kandev_agentctl_v1_ProviderUpdatesAnswer, ProviderUpdatesAnswer__Output as _kandev_agentctl_v1_ProviderUpdatesAnswer__Output } from './kandev/agentctl/v1/ProviderUpdatesAnswer';
@@ -58,6 +62,7 @@ export interface ProtoGrpcType {
         AgentCtl: SubtypeConstructor<typeof grpc.Client, _kandev_agentctl_v1_AgentCtlClient> & { service: _kandev_agentctl_v1_AgentCtlDefinition }
         AgentExited: MessageTypeDefinition<_kandev_agentctl_v1_AgentExited, _kandev_agentctl_v1_AgentExited__Output>
         AgentMessage: MessageTypeDefinition<_kandev_agentctl_v1_AgentMessage, _kandev_agentctl_v1_AgentMessage__Output>
+        AgentNotice: MessageTypeDefinition<_kandev_agentctl_v1_AgentNotice, _kandev_agentctl_v1_AgentNotice__Output>
         AgentStarted: MessageTypeDefinition<_kandev_agentctl_v1_AgentStarted, _kandev_agentctl_v1_AgentStarted__Output>
         AgentState: MessageTypeDefinition<_kandev_agentctl_v1_AgentState, _kandev_agentctl_v1_AgentState__Output>
         AgentStatus: EnumTypeDefinition
@@ -67,6 +72,7 @@ export interface ProtoGrpcType {
         BackendMessage: MessageTypeDefinition<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_BackendMessage__Output>
         CancelTurnRequest: MessageTypeDefinition<_kandev_agentctl_v1_CancelTurnRequest, _kandev_agentctl_v1_CancelTurnRequest__Output>
         CancelTurnResponse: MessageTypeDefinition<_kandev_agentctl_v1_CancelTurnResponse, _kandev_agentctl_v1_CancelTurnResponse__Output>
+        FileDiff: MessageTypeDefinition<_kandev_agentctl_v1_FileDiff, _kandev_agentctl_v1_FileDiff__Output>
         GetSessionRequest: MessageTypeDefinition<_kandev_agentctl_v1_GetSessionRequest, _kandev_agentctl_v1_GetSessionRequest__Output>
         LaunchConfig: MessageTypeDefinition<_kandev_agentctl_v1_LaunchConfig, _kandev_agentctl_v1_LaunchConfig__Output>
         ListSessionsRequest: MessageTypeDefinition<_kandev_agentctl_v1_ListSessionsRequest, _kandev_agentctl_v1_ListSessionsRequest__Output>
@@ -75,6 +81,8 @@ export interface ProtoGrpcType {
         PermissionOption: MessageTypeDefinition<_kandev_agentctl_v1_PermissionOption, _kandev_agentctl_v1_PermissionOption__Output>
         PermissionPolicy: EnumTypeDefinition
         PermissionRequest: MessageTypeDefinition<_kandev_agentctl_v1_PermissionRequest, _kandev_agentctl_v1_PermissionRequest__Output>
+        PlanEntry: MessageTypeDefinition<_kandev_agentctl_v1_PlanEntry, _kandev_agentctl_v1_PlanEntry__Output>
+        PlanUpdate: MessageTypeDefinition<_kandev_agentctl_v1_PlanUpdate, _kandev_agentctl_v1_PlanUpdate__Output>
         PromptRequest: MessageTypeDefinition<_kandev_agentctl_v1_PromptRequest, _kandev_agentctl_v1_PromptRequest__Output>
         PromptResponse: MessageTypeDefinition<_kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptResponse__Output>
         Provider: EnumTypeDefinition

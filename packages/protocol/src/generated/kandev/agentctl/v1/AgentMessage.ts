@@ -4,9 +4,11 @@
 export interface AgentMessage {
   'prompt_id'?: (string);
   'text'?: (string);
+  'segment'?: (number);
 }
 
 export interface AgentMessage__Output {
   'prompt_id': (string);
   'text': (string);
+  'segment': (number);
 }

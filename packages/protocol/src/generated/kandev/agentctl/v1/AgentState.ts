@@ -11,6 +11,9 @@ export interface AgentState {
   'current_prompt_id'?: (string);
   'exit_reason'?: (string);
   'turns'?: (_kandev_agentctl_v1_TurnRecord)[];
+  'mode_id'?: (string);
+  'system_prompt_delivery'?: (string);
+  'mcp_connected'?: (boolean);
 }
 
 export interface AgentState__Output {
@@ -21,4 +24,7 @@ export interface AgentState__Output {
   'current_prompt_id': (string);
   'exit_reason': (string);
   'turns': (_kandev_agentctl_v1_TurnRecord__Output)[];
+  'mode_id': (string);
+  'system_prompt_delivery': (string);
+  'mcp_connected': (boolean);
 }

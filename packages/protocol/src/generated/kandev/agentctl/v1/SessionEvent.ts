@@ -6,6 +6,8 @@ import type { TurnStarted as _kandev_agentctl_v1_TurnStarted, TurnStarted__Outpu
 import type { TurnEnded as _kandev_agentctl_v1_TurnEnded, TurnEnded__Output as _kandev_agentctl_v1_TurnEnded__Output } from '../../../kandev/agentctl/v1/TurnEnded';
 import type { AgentMessage as _kandev_agentctl_v1_AgentMessage, AgentMessage__Output as _kandev_agentctl_v1_AgentMessage__Output } from '../../../kandev/agentctl/v1/AgentMessage';
 import type { ToolCallNotice as _kandev_agentctl_v1_ToolCallNotice, ToolCallNotice__Output as _kandev_agentctl_v1_ToolCallNotice__Output } from '../../../kandev/agentctl/v1/ToolCallNotice';
+import type { PlanUpdate as _kandev_agentctl_v1_PlanUpdate, PlanUpdate__Output as _kandev_agentctl_v1_PlanUpdate__Output } from '../../../kandev/agentctl/v1/PlanUpdate';
+import type { AgentNotice as _kandev_agentctl_v1_AgentNotice, AgentNotice__Output as _kandev_agentctl_v1_AgentNotice__Output } from '../../../kandev/agentctl/v1/AgentNotice';
 import type { Long } from '@grpc/proto-loader';
 
 export interface SessionEvent {
@@ -18,7 +20,9 @@ export interface SessionEvent {
   'turn_ended'?: (_kandev_agentctl_v1_TurnEnded | null);
   'agent_message'?: (_kandev_agentctl_v1_AgentMessage | null);
   'tool_call'?: (_kandev_agentctl_v1_ToolCallNotice | null);
-  'kind'?: "agent_started"|"agent_exited"|"turn_started"|"turn_ended"|"agent_message"|"tool_call";
+  'plan'?: (_kandev_agentctl_v1_PlanUpdate | null);
+  'agent_notice'?: (_kandev_agentctl_v1_AgentNotice | null);
+  'kind'?: "agent_started"|"agent_exited"|"turn_started"|"turn_ended"|"agent_message"|"tool_call"|"plan"|"agent_notice";
 }
 
 export interface SessionEvent__Output {
@@ -31,5 +35,7 @@ export interface SessionEvent__Output {
   'turn_ended'?: (_kandev_agentctl_v1_TurnEnded__Output | null);
   'agent_message'?: (_kandev_agentctl_v1_AgentMessage__Output | null);
   'tool_call'?: (_kandev_agentctl_v1_ToolCallNotice__Output | null);
-  'kind'?: "agent_started"|"agent_exited"|"turn_started"|"turn_ended"|"agent_message"|"tool_call";
+  'plan'?: (_kandev_agentctl_v1_PlanUpdate__Output | null);
+  'agent_notice'?: (_kandev_agentctl_v1_AgentNotice__Output | null);
+  'kind'?: "agent_started"|"agent_exited"|"turn_started"|"turn_ended"|"agent_message"|"tool_call"|"plan"|"agent_notice";
 }
