@@ -1,9 +1,9 @@
 // The web console in a real browser (Debian's Chromium through playwright-core) against the real built
 // backend, its local agentctl and the scripted test agent: sign in by typing the token, create a
 // workspace and a task, launch a session, see its tools, send a prompt and watch the reply arrive,
-// answer an operator question by clicking its option, add a GitHub source (and another client a GitLab
-// one) and see the tool list grow, all without reloading the page; then sign out, and sign in again
-// with a one-time link. Each page is saved as a screenshot under test-results/.
+// answer an operator question by clicking its option (and see the agent's tool call with its input),
+// add a GitHub source (and another client a GitLab one) and see the tool list grow, all without
+// reloading the page; then sign out, and sign in again with a one-time link. Each page is saved as a screenshot under test-results/.
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { BackendApi } from '../helpers/backend-api';
@@ -114,6 +114,11 @@ describe('web console in Chromium', () => {
     await screenshot(page, 'task-question');
     await page.getByRole('button', { name: 'Postgres' }).click();
     await page.getByText('The operator chose Postgres.').waitFor();
+    // The agent's tool call is an entry of its own: its status, and its input collapsed until asked for.
+    const call = page.locator('li[data-type="tool_call"]', { hasText: 'ask_user_question_kandev' });
+    await call.getByTestId('tool-status').filter({ hasText: 'completed' }).waitFor();
+    await call.getByText('Input').click();
+    await call.locator('pre', { hasText: 'Which database should the importer use?' }).waitFor();
     await page.getByRole('region', { name: 'Questions for you' }).waitFor({ state: 'detached' });
 
     // A GitHub source: the providers and the session's tool list change live.

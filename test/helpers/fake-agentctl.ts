@@ -1,8 +1,9 @@
 // agentctl in miniature for in-process backend tests: the configs it holds, every call it got, the
 // revision rule of the real one (a push at or below the held revision is stale), an injectable
 // failure for refresh/repair paths, and a scripted agent per session (CreateSession starts it,
-// Prompt runs one turn at a time and is idempotent per prompt id, the test ends turns or crashes the
-// agent) whose session events go, in order, to whoever attached (buffered while nobody is).
+// Prompt runs one turn at a time and is idempotent per prompt id, the test streams its output, ends
+// turns or crashes the agent) whose session events go, in order, to whoever attached (buffered while
+// nobody is).
 import {
   type AgentRuntimeState,
   AppError,
@@ -32,6 +33,15 @@ import type { AgentctlEndpoint, ExecutorBackend } from '../../packages/backend/s
 import { ExecutorRegistry } from '../../packages/backend/src/executors/executor-registry';
 
 const HELD_AT = '2026-11-30T10:00:00.000Z';
+
+type BodyOf<K extends SessionEventBody['kind']> = Extract<SessionEventBody, { kind: K }>;
+
+/** What a running turn streams (agentctl fills in the prompt id). */
+export type TurnOutput =
+  Omit<BodyOf<'agent_message'>, 'promptId'> | Omit<BodyOf<'tool_call'>, 'promptId'> | Omit<BodyOf<'plan'>, 'promptId'>;
+
+/** What the handshake set up in an agent (agent_started and GetSession report it). */
+export type AgentSetup = Pick<AgentRuntimeState, 'modeId' | 'systemPromptDelivery' | 'mcpConnected'>;
 
 export const ENDPOINT: AgentctlEndpoint = {
   grpcAddress: '127.0.0.1:1',
@@ -109,6 +119,8 @@ export class FakeAgentctl implements AgentctlApi {
   failure: Error | undefined;
   /** An agent becomes ready as soon as CreateSession started it (false: call startAgent()). */
   autoStart = true;
+  /** What the handshake of the agents CreateSession starts from now on sets up. */
+  agentSetup: AgentSetup = { modeId: null, systemPromptDelivery: 'spec_append', mcpConnected: true };
   /** Called right after a prompt reached an agent, before Prompt answers (e.g. to end the turn at once). */
   onDelivered: ((sessionId: string, promptId: string) => void) | undefined;
   private readonly scheduled: ScheduledFailure[] = [];
@@ -160,6 +172,7 @@ export class FakeAgentctl implements AgentctlApi {
           pid: this.nextPid++,
           acpSessionId: resume ?? `acp-${++this.acpCount}`,
           loaded: resume !== null,
+          ...this.agentSetup,
         });
         if (this.autoStart) this.startAgent(config.sessionId);
       }
@@ -288,24 +301,52 @@ export class FakeAgentctl implements AgentctlApi {
       pid: agent.pid ?? 0,
       acpSessionId: agent.acpSessionId ?? '',
       loaded: agent.loaded,
+      modeId: agent.modeId,
+      systemPromptDelivery: agent.systemPromptDelivery,
+      mcpConnected: agent.mcpConnected,
     });
   }
 
-  /** The running turn ends: optional agent text and tool call first, then turn_ended. */
+  /** The running turn streams output, in order: text chunks, tool call notices, plan updates. */
+  output(sessionId: string, ...outputs: TurnOutput[]): void {
+    const promptId = this.requireAgent(sessionId).currentPromptId;
+    if (promptId === null) throw new Error(`no turn runs in ${sessionId}`);
+    for (const output of outputs) this.emit(sessionId, { ...output, promptId });
+  }
+
+  /** agentctl noticed something about the session's agent (no MCP connection, say). */
+  notice(sessionId: string, notice: Omit<BodyOf<'agent_notice'>, 'kind'>): void {
+    this.emit(sessionId, { kind: 'agent_notice', ...notice });
+  }
+
+  /**
+   * The running turn ends: optional agent text (a whole run, as an older agentctl sent it) and tool
+   * call first, then turn_ended (completed, with `warning` as the turn's error when given).
+   */
   finishTurn(
     sessionId: string,
-    options: { stopReason?: string; text?: string; toolCall?: { id: string; title: string } } = {},
+    options: { stopReason?: string; text?: string; toolCall?: { id: string; title: string }; warning?: string } = {},
   ): string {
     const agent = this.requireAgent(sessionId);
     const promptId = agent.currentPromptId;
     if (promptId === null) throw new Error(`no turn runs in ${sessionId}`);
     if (options.toolCall !== undefined) {
-      const base = { promptId, toolCallId: options.toolCall.id, title: options.toolCall.title, outputText: '' };
+      const base = {
+        promptId,
+        toolCallId: options.toolCall.id,
+        title: options.toolCall.title,
+        toolKind: '',
+        outputText: '',
+        diffs: [],
+      };
       this.emit(sessionId, { kind: 'tool_call', ...base, status: 'in_progress', inputJson: '{"path":"a.ts"}' });
       this.emit(sessionId, { kind: 'tool_call', ...base, status: 'completed', inputJson: '', outputText: 'ok' });
     }
-    if (options.text !== undefined) this.emit(sessionId, { kind: 'agent_message', promptId, text: options.text });
-    const turn = this.endTurn(sessionId, { status: 'completed', stopReason: options.stopReason ?? 'end_turn' });
+    if (options.text !== undefined) {
+      this.emit(sessionId, { kind: 'agent_message', promptId, segment: 0, text: options.text });
+    }
+    const stopReason = options.stopReason ?? 'end_turn';
+    const turn = this.endTurn(sessionId, { status: 'completed', stopReason, warning: options.warning });
     this.agents.set(sessionId, { ...agent, status: 'ready', currentPromptId: null });
     this.emit(sessionId, { kind: 'turn_ended', turn });
     return promptId;
@@ -354,7 +395,7 @@ export class FakeAgentctl implements AgentctlApi {
 
   private endTurn(
     sessionId: string,
-    end: { status: 'completed'; stopReason: string } | { status: 'failed'; error: string },
+    end: { status: 'completed'; stopReason: string; warning?: string } | { status: 'failed'; error: string },
   ): TurnRecord {
     const agent = this.requireAgent(sessionId);
     const promptId = agent.currentPromptId ?? '';
@@ -362,7 +403,7 @@ export class FakeAgentctl implements AgentctlApi {
       promptId,
       status: end.status,
       stopReason: end.status === 'completed' ? end.stopReason : null,
-      error: end.status === 'failed' ? end.error : null,
+      error: end.status === 'failed' ? end.error : (end.warning ?? null),
       startedAt: HELD_AT,
       endedAt: HELD_AT,
     };

@@ -3,10 +3,13 @@
 // allow_all and deny_all are answered by agentctl; ask becomes an operator question of kind
 // 'permission' answered over REST, or rejected when nobody answers in time; an autopilot root has
 // nobody to ask and is rejected at once; an autopilot child's request is a parent question that the
-// parent answers with message_task_kandev reply_to_question_id.
+// parent answers with message_task_kandev reply_to_question_id. "Allow always" is remembered by kandev
+// for the task (ADR 2026-12-04-permission-grants): the agent receives allow_once, never allow_always, and
+// the same request in a later turn is allowed once without a question.
 import { type AgentSessionSetup, launchAgentSession } from '../helpers/agent-runtime';
 import { answerOverMcp, AutopilotWorld } from '../helpers/autopilot';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
+import { cliJson, runCli } from '../helpers/cli';
 import { waitUntil } from '../helpers/wait';
 
 const SCRIPT = 'permission';
@@ -67,7 +70,7 @@ describe('permission policy: the scripted agent asks for permission', () => {
     expect(await questionsOf(s)).toEqual([]);
   });
 
-  test('ask (the default): an operator question with the agent options; answered "Allow always" over REST', async () => {
+  test('ask (the default): an operator question with the agent options; "Allow always" is remembered by kandev', async () => {
     const s = await launch(cleanup, undefined);
     const turn = outcomeOf(s);
     const question = await pendingQuestion(s);
@@ -93,9 +96,33 @@ describe('permission policy: the scripted agent asks for permission', () => {
       answers: [{ question_index: 0, option: 'Allow always' }],
     });
     expect(answered).toMatchObject({ status: 200, body: { state: 'answered', delivery: { to: 'waiting_call' } } });
-    expect(await turn).toContain('permission outcome: allow-always');
+    // The agent is told allow_once, so it stores no rule of its own (outside the task workspace).
+    expect(await turn).toEqual(['permission outcome: allow-once']);
     const after = await s.runtime.api.request<{ pending_action: string | null }>('GET', `/api/tasks/${s.taskId}`);
     expect(after.body.pending_action).toBeNull();
+    const grants = await s.runtime.api.request<{ permission_grants: unknown[] }>(
+      'GET',
+      `/api/tasks/${s.taskId}/permission-grants`,
+    );
+    expect(grants.body.permission_grants).toEqual([
+      expect.objectContaining({ tool_kind: 'edit', title: 'Write README.md', granted_by: 'operator' }),
+    ]);
+
+    // A later turn asks for the same action: allowed once at once; the turn completes with no new question.
+    expect(await outcomeOf(s)).toEqual(['permission outcome: allow-once', 'permission outcome: allow-once']);
+    expect(await questionsOf(s)).toEqual([expect.objectContaining({ id: question.id, state: 'answered' })]);
+
+    // Revoked with the CLI: the next identical request is asked again.
+    const kandev = { url: s.backend.ready.url, token: s.backend.apiToken };
+    const [grant] = await cliJson<{ id: string }[]>(kandev, ['grants', s.taskId]);
+    expect(await runCli(kandev, ['grants', 'revoke', s.taskId, grant!.id])).toMatchObject({ code: 0 });
+    expect(await cliJson<unknown[]>(kandev, ['grants', s.taskId])).toEqual([]);
+    const third = outcomeOf(s);
+    const again = await pendingQuestion(s);
+    await s.runtime.api.request('POST', `/api/questions/${again.id}/answer`, {
+      answers: [{ question_index: 0, option: 'Reject' }],
+    });
+    expect((await third).at(-1)).toBe('permission outcome: reject-once');
   });
 
   test('ask answered "Reject": the agent gets reject_once', async () => {
@@ -135,7 +162,7 @@ describe('permission policy: the scripted agent asks for permission', () => {
     expect(await questionsOf(s)).toEqual([]);
   });
 
-  test('ask on an autopilot child: a parent question; the parent replies "Allow always" and the agent gets it', async () => {
+  test('ask on an autopilot child: a parent question; the parent replies "Allow always", the agent gets allow_once', async () => {
     const world = await AutopilotWorld.start(cleanup);
     const parentTask = await world.task({ title: 'Docs epic' });
     const childTask = await world.task({ title: 'Readme', parent_id: parentTask.id, autopilot: true, script: SCRIPT });
@@ -158,7 +185,15 @@ describe('permission policy: the scripted agent asks for permission', () => {
       (prompts) => prompts.find((p) => p.id === posted.queued_prompt_id)?.status === 'completed',
       'the asking turn completed',
     );
-    expect(await world.runtime.agentReplies(childTask.id)).toContain('permission outcome: allow-always');
+    expect(await world.runtime.agentReplies(childTask.id)).toContain('permission outcome: allow-once');
+    expect(await world.runtime.agentReplies(childTask.id)).not.toContain('permission outcome: allow-always');
     expect((await world.waitForQuestion(childTask.id, 'answered')).id).toBe(question.id);
+    const grants = await world.api.request<{ permission_grants: unknown[] }>(
+      'GET',
+      `/api/tasks/${childTask.id}/permission-grants`,
+    );
+    expect(grants.body.permission_grants).toEqual([
+      expect.objectContaining({ title: 'Write README.md', granted_by: `task:${parentTask.id}` }),
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 // The backend's Attach client routes session events: against a hand-made Attach server on a loopback
-// port, well-formed events reach the event sink in arrival order with the agentctl address, a malformed
-// one is dropped (logged), and tool calls still go to the dispatcher.
+// port, well-formed events (streamed text, plans and notices too) reach the event sink in arrival order
+// with the agentctl address, a malformed one is dropped (logged), and tool calls still go to the
+// dispatcher.
 import * as grpc from '@grpc/grpc-js';
 import {
   loadAgentctlProto,
@@ -48,7 +49,33 @@ const SCRIPT: WireAgentctlMessage[] = [
       revision: '1',
     },
   },
-  { session_event: { ...HEAD, session_id: 's1', seq: '6', agent_message: { prompt_id: 'p1', text: 'hi' } } },
+  {
+    session_event: { ...HEAD, session_id: 's1', seq: '6', agent_message: { prompt_id: 'p1', text: 'hi', segment: 1 } },
+  },
+  {
+    session_event: {
+      ...HEAD,
+      session_id: 's1',
+      seq: '7',
+      plan: { prompt_id: 'p1', entries: [{ content: 'Fix it', priority: 'high', status: 'in_progress' }] },
+    },
+  },
+  {
+    session_event: {
+      ...HEAD,
+      session_id: 's1',
+      seq: '8',
+      agent_notice: { code: 'bogus', level: 'warning', message: 'm' },
+    },
+  }, // unknown notice code: malformed
+  {
+    session_event: {
+      ...HEAD,
+      session_id: 's1',
+      seq: '9',
+      agent_notice: { code: 'mcp_not_connected', level: 'warning', message: 'no kandev tools' },
+    },
+  },
 ];
 
 async function startFakeAttachServer(cleanup: ReturnType<typeof useCleanup>): Promise<string> {
@@ -89,12 +116,16 @@ describe('Attach client: session events', () => {
     cleanup.defer(() => client.stop());
     client.start();
 
-    await waitUntil(() => events.length === 3 && calls.length === 1, { timeoutMs: 5_000, what: 'the routed messages' });
+    await waitUntil(() => events.length === 5 && calls.length === 1, { timeoutMs: 5_000, what: 'the routed messages' });
     expect(events.map((e) => [e.event.seq, e.event.kind, e.address])).toEqual([
       [1, 'agent_started', grpcAddress],
       [4, 'turn_started', grpcAddress],
       [6, 'agent_message', grpcAddress],
+      [7, 'plan', grpcAddress],
+      [9, 'agent_notice', grpcAddress],
     ]);
+    expect(events[2]?.event).toMatchObject({ segment: 1, text: 'hi' });
+    expect(events[4]?.event).toMatchObject({ code: 'mcp_not_connected', level: 'warning', message: 'no kandev tools' });
     expect(events[0]?.event).toMatchObject({ sessionId: 's1', pid: 4, acpSessionId: 'a', loaded: false });
     expect(calls).toEqual([expect.objectContaining({ call_id: 'c1', tool_name: 'get_task_kandev' })]);
     expect(client.attached).toBe(true);

@@ -117,8 +117,10 @@ describe('one turn (in process)', () => {
       prompt_id: promptId,
       tool_call_id: 'tc1',
       status: 'completed',
+      kind: null, // the fake reports no ACP tool kind, and no file changes
       input: { path: 'a.ts' },
       output: 'ok',
+      diffs: [],
     });
     expect(jsonColumn(reply?.metadata)).toEqual({ prompt_id: promptId, session_id: id });
 

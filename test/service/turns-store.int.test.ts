@@ -135,8 +135,11 @@ describe('turn model storage (SQLite)', () => {
 
     expect(await promptQueue.claim('p', 's-running', NOW)).toBe(true);
     expect(await promptQueue.claim('p', 's-running', NOW)).toBe(false);
-    expect(await promptQueue.finish('p', 's-other', { status: 'completed', stopReason: null }, NOW)).toBe(false);
-    expect(await promptQueue.finish('p', 's-running', { status: 'completed', stopReason: 'end_turn' }, NOW)).toBe(true);
+    expect(
+      await promptQueue.finish('p', 's-other', { status: 'completed', stopReason: null, warning: null }, NOW),
+    ).toBe(false);
+    const completed = { status: 'completed' as const, stopReason: 'end_turn', warning: null };
+    expect(await promptQueue.finish('p', 's-running', completed, NOW)).toBe(true);
     expect(await promptQueue.requeue('p', 's-running')).toBe(false); // finished prompts never wait again
     expect(await promptQueue.findById('p')).toMatchObject({ status: 'completed', stopReason: 'end_turn' });
   });

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { addConsoleCommand } from './commands/console';
 import { addFollowCommand } from './commands/follow';
+import { addGrantCommands } from './commands/grants';
 import { addLaunchCommands } from './commands/launch';
 import { addQuestionCommands } from './commands/questions';
 import { addResourceCommands } from './commands/resources';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   addLaunchCommands(program);
   addFollowCommand(program);
   addQuestionCommands(program);
+  addGrantCommands(program);
   addToolsCommand(program);
   addConsoleCommand(program);
   for (const command of allCommands(program)) command.exitOverride().showHelpAfterError('(run with --help for usage)');

@@ -50,7 +50,16 @@ export const SessionSchema = SessionSummarySchema.extend({
   last_error: nullableString,
   tools: z.array(z.string()).nullable(),
   mcp_url: nullableString,
-  agent: z.looseObject({ status: z.string(), pid: z.number().nullable() }).nullable(),
+  agent: z
+    .looseObject({
+      status: z.string(),
+      pid: z.number().nullable(),
+      // What the agent's handshake set up (absent from an older backend).
+      mode_id: nullableString.optional(),
+      system_prompt_delivery: z.string().optional(),
+      mcp_connected: z.boolean().optional(),
+    })
+    .nullable(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

@@ -94,9 +94,21 @@ export interface SessionTools {
   tools_from?: 'agentctl' | 'launch_config';
   agentctl?: { reachable: boolean };
 }
+/** The session's agent as agentctl reports it (GET /api/sessions/:id `agent`). */
+export interface AgentView {
+  status: string;
+  pid: number | null;
+  /** The ACP session mode set for the permission policy (null: the agent offers none). */
+  mode_id?: string | null;
+  /** spec_append | first_prompt | kept | none */
+  system_prompt_delivery?: string;
+  /** false: the agent never listed its MCP tools, so it has no kandev tools. */
+  mcp_connected?: boolean;
+}
 export interface SessionDetail {
   state: string;
   last_error?: string | null;
+  agent?: AgentView | null;
   revision: number;
   applied_revision: number | null;
   launch_config?: { providers?: string[]; question_capability?: string };

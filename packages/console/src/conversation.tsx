@@ -1,8 +1,23 @@
 import type { Message } from './api';
+import { isWarning, Plan, ToolCall } from './conversation-entries';
 
 const time = (iso: string): string => new Date(iso).toLocaleTimeString();
 
-/** The task's conversation as recorded (operator prompts, agent replies, tool calls, events), live. */
+function Content(props: { message: Message }) {
+  switch (props.message.type) {
+    case 'plan':
+      return <Plan message={props.message} />;
+    case 'tool_call':
+      return <ToolCall message={props.message} />;
+    default:
+      return <div class="content">{props.message.content}</div>;
+  }
+}
+
+/**
+ * The task's conversation as recorded (operator prompts, agent replies, plans, tool calls, events),
+ * live: an entry the agent streams is updated in place.
+ */
 export function Conversation(props: { messages: Message[] }) {
   return (
     <section class="panel" aria-label="Conversation">
@@ -12,15 +27,18 @@ export function Conversation(props: { messages: Message[] }) {
         {props.messages.map((m) => (
           <li
             key={m.id}
-            class={`message ${m.author === 'operator' ? 'operator' : m.author === 'agent' ? 'agent' : 'other'}`}
+            class={`message ${m.author === 'operator' ? 'operator' : m.author === 'agent' ? 'agent' : 'other'}${
+              isWarning(m) ? ' warning' : ''
+            }`}
             data-type={m.type}
           >
             <div class="meta">
               <span>{m.author}</span>
               {m.type !== 'message' && <span class="badge">{m.type.replace('_', ' ')}</span>}
+              {isWarning(m) && <span class="badge attention">warning</span>}
               <time dateTime={m.created_at}>{time(m.created_at)}</time>
             </div>
-            <div class="content">{m.content}</div>
+            <Content message={m} />
           </li>
         ))}
       </ol>

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import type { Message } from './api';
 // The one list of event types, shared with the backend (a dependency-free protocol module).
 import { EVENT_TYPES, RESET_EVENT } from '../../protocol/src/event-types';
 
@@ -47,4 +48,23 @@ export function useLiveEvents(query: string, onEvent: (event: LiveEvent) => void
       if (timer !== undefined) clearInterval(timer);
     };
   }, [query]);
+}
+
+/** The conversation entry a message.created / message.updated event carries (same view as REST). */
+export function messageOf(event: LiveEvent): Message | undefined {
+  if (event.type !== 'message.created' && event.type !== 'message.updated') return undefined;
+  const message = event.data.message as Partial<Message> | undefined;
+  return typeof message?.id === 'string' && typeof message.content === 'string' ? (message as Message) : undefined;
+}
+
+/**
+ * The conversation with `message` in it: an entry already shown is replaced in place (an agent's text
+ * grows as it streams, a plan or tool call moves on), a new one is appended.
+ */
+export function upsertMessage(messages: Message[], message: Message): Message[] {
+  const at = messages.findIndex((m) => m.id === message.id);
+  if (at < 0) return [...messages, message];
+  const next = [...messages];
+  next[at] = message;
+  return next;
 }

@@ -1,5 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, post, type SessionSummary, type SessionTools, sessionTools, type Task } from './api';
+import {
+  ApiError,
+  type AgentView,
+  get,
+  post,
+  type SessionDetail as SessionRead,
+  type SessionSummary,
+  type SessionTools,
+  sessionTools,
+  type Task,
+} from './api';
 
 const FINISHED = new Set(['completed', 'cancelled', 'failed']);
 
@@ -65,6 +75,7 @@ export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: 
 
 function SessionDetail(props: { session: SessionSummary; tick: number }) {
   const [tools, setTools] = useState<SessionTools | undefined>();
+  const [detail, setDetail] = useState<SessionRead | undefined>();
   const [error, setError] = useState<string | undefined>();
   const { id, state, revision, applied_revision: applied } = props.session;
   useEffect(() => {
@@ -72,6 +83,10 @@ function SessionDetail(props: { session: SessionSummary; tick: number }) {
     sessionTools(id).then(
       (read) => live && (setTools(read), setError(undefined)),
       (failure: unknown) => live && setError(String(failure)),
+    );
+    get<SessionRead>(`/api/sessions/${encodeURIComponent(id)}`).then(
+      (read) => live && setDetail(read),
+      () => live && setDetail(undefined),
     );
     return () => {
       live = false;
@@ -81,6 +96,12 @@ function SessionDetail(props: { session: SessionSummary; tick: number }) {
   return (
     <div class="session">
       {error !== undefined && <p class="error">{error}</p>}
+      {detail?.last_error != null && (
+        <p class="panel attention" data-testid="session-last-error">
+          {detail.last_error}
+        </p>
+      )}
+      {detail?.agent != null && <AgentLine agent={detail.agent} />}
       {tools !== undefined && (
         <>
           <p>
@@ -144,5 +165,33 @@ function PromptBox(props: { sessionId: string }) {
       </button>
       {error !== undefined && <p class="error">{error}</p>}
     </form>
+  );
+}
+
+const DELIVERY: Record<string, string> = {
+  spec_append: 'appended to the agent’s own',
+  first_prompt: 'sent with the first prompt',
+  kept: 'kept by the resumed session',
+  none: 'not delivered',
+};
+
+/** The agent process and what its handshake set up: mode, system prompt, MCP connection. */
+function AgentLine(props: { agent: AgentView }) {
+  const { status, pid, mode_id: mode, system_prompt_delivery: delivery, mcp_connected: mcp } = props.agent;
+  const handshakeDone = status === 'ready' || status === 'prompting';
+  return (
+    <p data-testid="session-agent">
+      Agent: <strong>{status}</strong>
+      {pid !== null && <> · pid {pid}</>}
+      {mode != null && (
+        <>
+          {' '}
+          · mode <code>{mode}</code>
+        </>
+      )}
+      {delivery !== undefined && handshakeDone && <> · system prompt {DELIVERY[delivery] ?? delivery}</>}
+      {mcp === true && <span class="badge">MCP connected</span>}
+      {mcp === false && handshakeDone && <span class="badge attention">no MCP connection: no kandev tools</span>}
+    </p>
   );
 }

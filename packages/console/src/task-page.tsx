@@ -15,7 +15,7 @@ import { Conversation } from './conversation';
 import { Reviews } from './reviews';
 import { OperatorQuestions, ParentQuestions } from './questions';
 import { Sessions } from './sessions';
-import { useLiveEvents } from './live';
+import { messageOf, upsertMessage, useLiveEvents } from './live';
 
 export interface TaskData {
   task: Task;
@@ -101,7 +101,16 @@ export function TaskPage(props: { id: string }) {
       });
   };
   useEffect(reload, [props.id]);
-  useLiveEvents(`task_id=${encodeURIComponent(props.id)}`, () => {
+  useLiveEvents(`task_id=${encodeURIComponent(props.id)}`, (event) => {
+    // A conversation entry (a streaming reply: many a second) is applied in place, without a re-read;
+    // while a read is in flight it could overwrite the change, so the page reads again after it.
+    const message = messageOf(event);
+    if (message !== undefined && !loading.current) {
+      setData((current) => current && { ...current, messages: upsertMessage(current.messages, message) });
+      // A session event (an agent notice, an exit) may come with a new last error: the session panel re-reads.
+      if (message.type === 'session_event') setTick((n) => n + 1);
+      return;
+    }
     setTick((n) => n + 1);
     reload();
   });

@@ -11,6 +11,7 @@ import { MR_LIFECYCLE_ROUTE_DOCS } from '../mr-lifecycle/mr-lifecycle-route-docs
 import { PR_LIFECYCLE_ROUTE_DOCS } from '../pr-lifecycle/pr-lifecycle-route-docs';
 import { CREDENTIAL_ROUTE_DOCS, REVIEW_LINK_ROUTE_DOCS } from '../provider-automation/provider-automation-route-docs';
 import { PARENT_QUESTION_ROUTE_DOCS, QUESTION_ROUTE_DOCS } from '../questions/question-route-docs';
+import { PERMISSION_GRANT_ROUTE_DOCS } from '../permission-grants/grant-route-docs';
 import { REPOSITORY_ROUTE_DOCS } from '../repositories/repository-route-docs';
 import { PROMPT_ROUTE_DOCS, SESSION_ROUTE_DOCS, TASK_ARCHIVE_ROUTE_DOC } from '../session-runtime/session-route-docs';
 import { TASK_ROUTE_DOCS } from '../tasks/task-route-docs';
@@ -59,6 +60,11 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
     tag: 'Parent questions',
     description: "An autopilot task's questions to its parent (read-only here).",
     routes: PARENT_QUESTION_ROUTE_DOCS,
+  },
+  {
+    tag: 'Permission grants',
+    description: 'What a task\'s agent may do again without asking ("allow always", remembered by kandev).',
+    routes: PERMISSION_GRANT_ROUTE_DOCS,
   },
   { tag: 'Review automation', description: "A task's GitHub PR and GitLab MR links.", routes: REVIEW_LINK_ROUTE_DOCS },
   { tag: 'MR lifecycle', description: 'GitLab MR polling and lifecycle prompts.', routes: MR_LIFECYCLE_ROUTE_DOCS },

@@ -26,6 +26,7 @@ import { WorkspaceCredentialService } from '../provider-automation/workspace-cre
 import { QuestionService, realTimer } from '../questions/question-service';
 import { PermissionRequests } from '../questions/permission-requests';
 import { PermissionParentQuestions } from '../questions/permission-parent';
+import { PermissionGrants } from '../permission-grants/grant-service';
 import { RepositoryService } from '../repositories/repository-service';
 import { OrphanSweeper } from '../session-runtime/orphan-sweeper';
 import { ProviderPusher } from '../providers/provider-pusher';
@@ -240,12 +241,14 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     prompts,
     signals,
   });
+  const permissionGrants = new PermissionGrants({ uow, clock, logger: component('permissions') });
   const permissions = new PermissionRequests({
     uow,
     questions,
     timeoutMs: permissionTimeoutMs,
     logger: component('permissions'),
     parent: permissionParents,
+    grants: permissionGrants,
   });
   const sessions = new SessionService({
     workspaces,
@@ -257,7 +260,10 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     lanes: turns.lanes,
     runtimeSessions,
     questions,
-    recordArchived: (stores, taskId, now) => tasks.recordEventWithin(stores, 'task.archived', taskId, now),
+    recordArchived: async (stores, taskId, now) => {
+      await tasks.recordEventWithin(stores, 'task.archived', taskId, now);
+      await stores.permissionGrants.deleteForTask(taskId); // an archived task's grants allow nothing more
+    },
     logger: component('sessions'),
     claims: scope,
   });
@@ -290,6 +296,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     prompts: new PromptService({ uow, clock, prompts, logger: component('prompts') }),
     questions,
     permissions,
+    permissionGrants,
     pusher,
     refresh,
     reconciler,

@@ -19,6 +19,7 @@ import { createPrLifecycleRoutes } from '../pr-lifecycle/pr-lifecycle-routes';
 import { createPromptRoutes } from '../session-runtime/prompt-routes';
 import { createProviderAutomationRoutes } from '../provider-automation/provider-automation-routes';
 import { createParentQuestionRoutes } from '../questions/parent-question-routes';
+import { createPermissionGrantRoutes } from '../permission-grants/grant-routes';
 import { createQuestionRoutes } from '../questions/question-routes';
 import { createRepositoryRoutes } from '../repositories/repository-routes';
 import { AgentctlLossHandler } from '../session-runtime/agentctl-loss';
@@ -58,6 +59,7 @@ function createRouters(
     createAgentctlRoutes(ports.agentctl.executors, (address) => reachability.isReachable(address)),
     createMessageRoutes(uow),
     createQuestionRoutes(s.questions),
+    createPermissionGrantRoutes(s.permissionGrants),
     createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),
     createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
     createPrLifecycleRoutes({ uow }),

@@ -15,6 +15,7 @@ interface MessageRow {
   content: string;
   metadata: unknown;
   tool_call_id?: string | null;
+  stream_key?: string | null;
   created_at: unknown;
 }
 
@@ -50,7 +51,8 @@ function fromRow(row: MessageRow): StoredMessage {
 }
 
 /**
- * A task's conversation: append-only (except an agent tool call's progress), read oldest first. Every
+ * A task's conversation: append-only (except what an agent streams: a tool call's progress, a run of
+ * text, a turn's plan), read oldest first. Every
  * write appends its event (message.created, message.updated) on the same connection, so an entry and
  * its event commit together.
  */
@@ -100,6 +102,26 @@ export class MessageStore {
       .where({ id, type: 'tool_call' })
       .update({ content, metadata: JSON.stringify(metadata) });
     if (updated > 0) await this.recordUpdated(id);
+  }
+
+  /** The first event of an agent's stream (a run of text, a turn's plan): one entry per (session, key). */
+  async insertStreamed(message: Message & { sessionId: string }, streamKey: string): Promise<void> {
+    await this.db('messages').insert({ ...this.columns(message), stream_key: streamKey });
+    await this.recordEvent('message.created', message, message.createdAt);
+  }
+
+  async findStreamed(sessionId: string, streamKey: string): Promise<Message | undefined> {
+    const row = await this.db<MessageRow>('messages').where({ session_id: sessionId, stream_key: streamKey }).first();
+    return row === undefined ? undefined : fromRow(row).message;
+  }
+
+  /** A later event of the same stream: the entry as it now reads (all the text so far, the whole plan). */
+  async updateStreamed(message: Message, at: string): Promise<void> {
+    const updated = await this.db('messages')
+      .where({ id: message.id })
+      .whereNotNull('stream_key')
+      .update({ content: message.content, metadata: JSON.stringify(message.metadata) });
+    if (updated > 0) await this.recordEvent('message.updated', message, at);
   }
 
   /** A parent question's entry follows its status: the metadata is rewritten with each move. */

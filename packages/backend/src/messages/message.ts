@@ -3,10 +3,12 @@ import { z } from 'zod';
 // Pure: what a task's conversation holds, who wrote each entry, and how tools and REST show it.
 
 /**
- * Entry kinds recorded on a task. 'tool_call' is one agent tool call (updated as it progresses);
- * 'session_event' something that happened to a session's agent (it exited, say); 'parent_question' an
- * autopilot child's question to its parent (its metadata follows the question's status);
- * 'parent_answer' the parent's accepted answer, queued for the child as a prompt.
+ * Entry kinds recorded on a task. 'message' is text (an agent's grows as it streams); 'tool_call' is
+ * one agent tool call (updated as it progresses); 'plan' an agent's plan for one turn (rewritten with
+ * each update; metadata.entries holds the list); 'session_event' something that happened to a
+ * session's agent (it exited, or agentctl noticed something: metadata.event says which);
+ * 'parent_question' an autopilot child's question to its parent (its metadata follows the question's
+ * status); 'parent_answer' the parent's accepted answer, queued for the child as a prompt.
  */
 export const MESSAGE_TYPES = [
   'message',
@@ -14,6 +16,7 @@ export const MESSAGE_TYPES = [
   'title_change',
   'task_stopped',
   'tool_call',
+  'plan',
   'session_event',
   'parent_question',
   'parent_answer',
@@ -42,16 +45,20 @@ export interface Message {
   createdAt: string;
 }
 
-export interface MessageView {
-  id: string;
-  task_id: string;
-  session_id: string | null;
-  type: MessageType;
-  author: string;
-  content: string;
-  metadata: MessageMetadata;
-  created_at: string;
-}
+/** GET /api/tasks/:id/messages items and `message.*` event payloads (documented in GET /api/openapi.json). */
+export const MessageViewSchema = z
+  .object({
+    id: z.string(),
+    task_id: z.string(),
+    session_id: z.string().nullable(),
+    type: MessageTypeSchema,
+    author: z.string().describe("'agent', 'operator' or 'task:<id>' (another task's agent)"),
+    content: z.string(),
+    metadata: MessageMetadataSchema.describe('per type: see the route description'),
+    created_at: z.string(),
+  })
+  .strict();
+export type MessageView = z.infer<typeof MessageViewSchema>;
 
 export function toMessageView(message: Message): MessageView {
   return {

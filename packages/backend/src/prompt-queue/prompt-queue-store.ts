@@ -178,7 +178,7 @@ export class PromptQueueStore {
       .update({
         status: outcome.status,
         stop_reason: outcome.status === 'completed' ? outcome.stopReason : null,
-        error: outcome.status === 'failed' ? outcome.error : null,
+        error: outcome.status === 'failed' ? outcome.error : outcome.warning,
         finished_at: now,
       });
     return updated > 0;

@@ -41,7 +41,7 @@ export interface QueuedPrompt {
   finishedAt: string | null;
   /** ACP stop reason of a completed turn (end_turn, cancelled, ...). */
   stopReason: string | null;
-  /** Why it failed. */
+  /** Why it failed; on a completed prompt, a warning about its turn (or null). */
   error: string | null;
   /**
    * The transition an automation queued it for (e.g. `gitlab-mr:<link>:merged:3`); unique, so the
@@ -50,8 +50,9 @@ export interface QueuedPrompt {
   coalescingKey?: string | null;
 }
 
-/** How a dispatched prompt's turn ended. */
-export type PromptOutcome = { status: 'completed'; stopReason: string | null } | { status: 'failed'; error: string };
+/** How a dispatched prompt's turn ended; `warning`: what went wrong in a turn that still completed. */
+export type PromptOutcome =
+  { status: 'completed'; stopReason: string | null; warning: string | null } | { status: 'failed'; error: string };
 
 /** A prompt just queued: nothing delivered, nothing finished (an ordinary prompt unless told). */
 export function newQueuedPrompt(
@@ -81,7 +82,13 @@ export const QueuedPromptViewSchema = z
     priority: z.enum(PROMPT_PRIORITIES),
     status: z.enum(PROMPT_STATUSES),
     stop_reason: z.string().nullable(),
-    error: z.string().nullable(),
+    error: z
+      .string()
+      .nullable()
+      .describe(
+        '`failed`: why it failed; `completed`: a warning about its turn, e.g. that the agent never connected ' +
+          'to its MCP server and had no kandev tools in it (null when there is none)',
+      ),
     created_at: z.string(),
     dispatched_at: z.string().nullable(),
     finished_at: z.string().nullable(),

@@ -6,7 +6,8 @@ import type { AgentSession } from '../sessions/agent-session';
 import type { StartTimer } from './question-service';
 import { askParentQuestion } from './parent-question-ask';
 import { closeQuestion } from './parent-question-lifecycle';
-import { optionFromReply, toPermissionQuestion } from './permission-question';
+import { parentGrantor } from '../permission-grants/grant';
+import { type ChosenOption, optionFromReply, toPermissionQuestion } from './permission-question';
 
 // An autopilot child's permission request (capability parent): a parent question (the usual flow: the
 // parent's prompt is queued, the child's other prompts are gated). The parent answers with
@@ -71,7 +72,8 @@ export class PermissionParentQuestions {
     }
   }
 
-  async ask(session: AgentSession, request: PermissionRequestInfo, signal: AbortSignal): Promise<string | null> {
+  /** The option the parent's reply names, and which task replied; null: reject. */
+  async ask(session: AgentSession, request: PermissionRequestInfo, signal: AbortSignal): Promise<ChosenOption | null> {
     const asked = toPermissionQuestion(request);
     const names = request.options.map((o) => o.name).join(', ');
     const { clock, uow } = this.deps;
@@ -109,7 +111,21 @@ export class PermissionParentQuestions {
       // A reply committed before the request was registered here (on this or another replica).
       void this.reread(id);
     });
-    return reply === null ? null : optionFromReply(reply, request.options);
+    const optionId = reply === null ? null : optionFromReply(reply, request.options);
+    return optionId === null
+      ? null
+      : { optionId, chosenBy: parentGrantor(await this.answeredBy(id, result.question.parentTaskId)) };
+  }
+
+  /** The task whose reply settled the question (the current parent may differ from the one asked). */
+  private async answeredBy(questionId: string, askedParent: string): Promise<string> {
+    try {
+      const question = await this.deps.uow.read.parentQuestions.findById(questionId);
+      return question?.answeredByTaskId ?? askedParent;
+    } catch (err) {
+      this.deps.logger.error({ err, questionId }, 'could not read who answered a permission parent question');
+      return askedParent;
+    }
   }
 
   /** Ends the question unanswered (compare-and-set: an answer that won stays) and the held request with it. */

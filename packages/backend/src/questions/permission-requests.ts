@@ -1,7 +1,10 @@
 import type { PermissionRequestInfo } from '@kandev/protocol';
 import type { Logger } from '../logger';
+import { OPERATOR_GRANTOR } from '../permission-grants/grant';
+import type { PermissionGrants } from '../permission-grants/grant-service';
+import type { AgentSession } from '../sessions/agent-session';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { permissionAnswer, toPermissionQuestion } from './permission-question';
+import { type ChosenOption, permissionAnswer, toPermissionQuestion } from './permission-question';
 import type { PermissionParentQuestions } from './permission-parent';
 import type { QuestionService } from './question-service';
 
@@ -11,6 +14,9 @@ import type { QuestionService } from './question-service';
 // (KANDEV_PERMISSION_TIMEOUT_MS), the session stops, the agent exits or the stream drops. 'none' (an
 // autopilot root): nobody can answer, so it is rejected at once. 'parent' (an autopilot child): see
 // permission-parent.ts. Every way without an answer is null: the agent gets reject.
+// Under 'user' and 'parent' the task's permission grants come first (ADR 2026-12-04-permission-grants):
+// a covered request is allowed once without a question, and an "always" answer is remembered by kandev
+// and reaches the agent as allow_once, so the agent never stores a rule of its own.
 
 export interface PermissionRequestDeps {
   uow: UnitOfWork;
@@ -20,6 +26,7 @@ export interface PermissionRequestDeps {
   logger: Logger;
   /** An autopilot child's request (capability parent); absent: rejected like a root's. */
   parent?: Pick<PermissionParentQuestions, 'ask'>;
+  grants: Pick<PermissionGrants, 'lookup' | 'settle'>;
 }
 
 /** The backend's answer to permission requests, and the per-session aborts for agents that exit. */
@@ -70,9 +77,21 @@ export class PermissionRequests {
       log.info('autopilot root: nobody to ask; permission rejected');
       return null;
     }
-    if (capability === 'parent') {
-      return this.deps.parent === undefined ? null : this.deps.parent.ask(session, request, signal);
-    }
+    const granted = await this.deps.grants.lookup(session, request, log);
+    if (granted !== null) return granted;
+    const chosen =
+      capability === 'parent'
+        ? await (this.deps.parent?.ask(session, request, signal) ?? null)
+        : await this.askOperator(session, request, signal, log);
+    return chosen === null ? null : this.deps.grants.settle(session, request, chosen.optionId, chosen.chosenBy, log);
+  }
+
+  private async askOperator(
+    session: AgentSession,
+    request: PermissionRequestInfo,
+    signal: AbortSignal,
+    log: Logger,
+  ): Promise<ChosenOption | null> {
     const asked = toPermissionQuestion(request);
     const question = await this.deps.questions.ask({
       taskId: session.taskId,
@@ -84,7 +103,8 @@ export class PermissionRequests {
       signal,
       onRecorded: (recorded) => log.info({ questionId: recorded.id }, 'permission question waits for the operator'),
     });
-    return permissionAnswer(question, asked.optionByLabel);
+    const optionId = permissionAnswer(question, asked.optionByLabel);
+    return optionId === null ? null : { optionId, chosenBy: OPERATOR_GRANTOR };
   }
 
   private hold(sessionId: string, controller: AbortController): void {

@@ -82,9 +82,14 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     ok: {
       status: 200,
       description:
-        '`state`, `last_error`, the stored (desired) launch config, `revision`, `applied_revision` and ' +
+        '`state`, `last_error` (why it failed, or the latest warning about its agent, e.g. no MCP ' +
+        'connection), the stored (desired) launch config, `revision`, `applied_revision` and ' +
         '`refresh_error`, plus what agentctl reports: `tools` (the effective tool names) and `agent` ' +
-        '`{status, pid, acp_session_id, loaded, current_prompt_id, exit_reason}`',
+        '`{status, pid, acp_session_id, loaded, current_prompt_id, exit_reason, mode_id, ' +
+        'system_prompt_delivery, mcp_connected}`: `mode_id` the ACP session mode set for the permission ' +
+        'policy (null: none offered), `system_prompt_delivery` how the system prompt reached the agent ' +
+        '(`spec_append`, `first_prompt`, `kept` by a loaded session, or `none`), `mcp_connected` whether ' +
+        'the agent listed its MCP tools (false: it has no kandev tools)',
     },
   },
   {
@@ -136,7 +141,8 @@ export const PROMPT_ROUTE_DOCS: RouteDoc[] = [
     params: IdParamsSchema,
     ok: {
       status: 200,
-      description: "the session's prompts; `error` says why a `failed` one failed",
+      description:
+        "the session's prompts; `error` says why a `failed` one failed, or warns about a `completed` one's turn",
       schema: z.object({ items: z.array(QueuedPromptViewSchema) }).strict(),
     },
   },

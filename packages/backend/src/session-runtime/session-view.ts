@@ -7,6 +7,7 @@ import {
   type QuestionCapability,
   redactLaunchConfig,
   type Surface,
+  type SystemPromptDelivery,
 } from '@kandev/protocol';
 import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
 
@@ -69,6 +70,12 @@ export interface AgentView {
   loaded: boolean;
   current_prompt_id: string | null;
   exit_reason: string | null;
+  /** The ACP session mode agentctl set for the permission policy (null: the agent offers none). */
+  mode_id: string | null;
+  /** How the system prompt reached the agent ('none': not delivered, or not yet). */
+  system_prompt_delivery: SystemPromptDelivery;
+  /** The agent listed its MCP tools at the handshake (false: it has no kandev tools). */
+  mcp_connected: boolean;
 }
 
 export function toAgentView(agent: AgentRuntimeState): AgentView {
@@ -79,6 +86,9 @@ export function toAgentView(agent: AgentRuntimeState): AgentView {
     loaded: agent.loaded,
     current_prompt_id: agent.currentPromptId,
     exit_reason: agent.exitReason,
+    mode_id: agent.modeId,
+    system_prompt_delivery: agent.systemPromptDelivery,
+    mcp_connected: agent.mcpConnected,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 import { fromRow, SESSION_COLUMNS, type SessionRow, toRow } from './session-rows';
 import {
   assertTransition,
+  ENDED_SESSION_STATES,
   LIVE_SESSION_STATES,
   nextState,
   type SessionFact,
@@ -211,6 +212,17 @@ export class SessionStore {
   /** agent_started told the agent's ACP session id (kept for a resume's session/load). */
   async recordAcpSession(id: string, acpSessionId: string, now: string): Promise<void> {
     await this.db('sessions').where({ id }).update({ acp_session_id: acpSessionId, updated_at: now });
+  }
+
+  /**
+   * A warning about the session's agent (an agent notice): its last error, with no state change. An
+   * ended session keeps the reason it ended with.
+   */
+  async recordWarning(id: string, message: string, now: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .whereNotIn('state', [...ENDED_SESSION_STATES])
+      .update({ last_error: message, updated_at: now });
   }
 
   /** Acknowledged, still running sessions whose desired revision agentctl has not acknowledged yet. */

@@ -14,6 +14,8 @@ import * as permissionPolicy from './migrations/20261201-013-permission-policy';
 import * as githubLifecycle from './migrations/20261201-014-github-lifecycle';
 import * as leases from './migrations/20261202-015-leases';
 import * as replicaWakeups from './migrations/20261202-016-replica-wakeups';
+import * as messageStreamKeys from './migrations/20261204-017-message-stream-keys';
+import * as permissionGrants from './migrations/20261204-018-permission-grants';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -37,6 +39,8 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261201-014-github-lifecycle', githubLifecycle],
   ['20261202-015-leases', leases],
   ['20261202-016-replica-wakeups', replicaWakeups],
+  ['20261204-017-message-stream-keys', messageStreamKeys],
+  ['20261204-018-permission-grants', permissionGrants],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

@@ -3,6 +3,7 @@ import { AgentProfileStore } from '../agent-profiles/agent-profile-store';
 import { EventStore, type NewEvent } from '../events/event-store';
 import { MessageStore } from '../messages/message-store';
 import { MrLifecycleStore } from '../mr-lifecycle/mr-lifecycle-store';
+import { PermissionGrantStore } from '../permission-grants/grant-store';
 import { PrLifecycleStore } from '../pr-lifecycle/pr-lifecycle-store';
 import { PromptQueueStore } from '../prompt-queue/prompt-queue-store';
 import { TaskMrStore, TaskPrStore } from '../provider-automation/review-link-store';
@@ -35,6 +36,7 @@ export interface Stores {
   workspaceCredentials: WorkspaceCredentialStore;
   questions: QuestionStore;
   parentQuestions: ParentQuestionStore;
+  permissionGrants: PermissionGrantStore;
   events: EventStore;
 }
 
@@ -84,6 +86,7 @@ export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommi
     workspaceCredentials: new WorkspaceCredentialStore(db, secrets),
     questions: new QuestionStore(db, events),
     parentQuestions: new ParentQuestionStore(db, events),
+    permissionGrants: new PermissionGrantStore(db),
     events,
   };
 }

@@ -3,29 +3,12 @@ import type { Message, MessageMetadata } from '../messages/message';
 import type { AgentSession } from '../sessions/agent-session';
 import { newId } from '../store/row-values';
 import type { Stores } from '../store/unit-of-work';
+import { diffsMetadata } from './agent-stream';
 
-// What a session's agent said and did, recorded in its task's conversation.
+// What a session's agent did, recorded in its task's conversation (its text and plans:
+// agent-stream-output.ts).
 
 type EventOf<K extends SessionEvent['kind']> = Extract<SessionEvent, { kind: K }>;
-
-/** The agent's text of a turn (chunks already joined by agentctl). */
-export async function recordAgentMessage(
-  stores: Stores,
-  session: AgentSession,
-  event: EventOf<'agent_message'>,
-  now: string,
-): Promise<void> {
-  await stores.messages.insert({
-    id: newId(),
-    taskId: session.taskId,
-    sessionId: session.id,
-    type: 'message',
-    author: 'agent',
-    content: event.text,
-    metadata: { prompt_id: event.promptId, session_id: session.id },
-    createdAt: now,
-  });
-}
 
 /** The agent's input as JSON when it parses, else as given; null when unknown. */
 function parseInputJson(text: string): unknown {
@@ -39,7 +22,8 @@ function parseInputJson(text: string): unknown {
 
 /**
  * One conversation entry per (session, tool call id): inserted on the first notice, then its status
- * (and the title, input and output once known) follows the later notices of the same call.
+ * (and the title, kind, input, output and file changes once known) follows the later notices of the
+ * same call. A notice that carries diffs replaces the ones kept.
  */
 export async function recordToolCall(
   stores: Stores,
@@ -54,8 +38,10 @@ export async function recordToolCall(
       prompt_id: event.promptId,
       tool_call_id: event.toolCallId,
       status: event.status,
+      kind: event.toolKind.length > 0 ? event.toolKind : null,
       input,
       output: event.outputText.length > 0 ? event.outputText : null,
+      diffs: diffsMetadata(event.diffs),
     };
     const message: Message & { type: 'tool_call'; sessionId: string } = {
       id: newId(),
@@ -73,11 +59,32 @@ export async function recordToolCall(
   const metadata: MessageMetadata = {
     ...existing.metadata,
     status: event.status,
+    ...(event.toolKind.length > 0 ? { kind: event.toolKind } : {}),
     ...(input === null ? {} : { input }),
     ...(event.outputText.length > 0 ? { output: event.outputText } : {}),
+    ...(event.diffs.length > 0 ? { diffs: diffsMetadata(event.diffs) } : {}),
   };
   const title = event.title.length > 0 ? event.title : existing.content;
   await stores.messages.updateToolCall(existing.id, title, metadata);
+}
+
+/** Something agentctl noticed about the agent (no MCP tools, no fitting mode, ...): said in the conversation. */
+export async function recordAgentNotice(
+  stores: Stores,
+  session: AgentSession,
+  event: EventOf<'agent_notice'>,
+  now: string,
+): Promise<void> {
+  await stores.messages.insert({
+    id: newId(),
+    taskId: session.taskId,
+    sessionId: session.id,
+    type: 'session_event',
+    author: 'agent',
+    content: event.message,
+    metadata: { event: 'agent_notice', code: event.code, level: event.level },
+    createdAt: now,
+  });
 }
 
 /** The agent process ended on its own: said in the conversation, with why. */

@@ -3,9 +3,11 @@ import type { Logger } from '../logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../providers/provider-reconciler';
-import type { UnitOfWork } from '../store/unit-of-work';
-import { recordAgentExit, recordAgentMessage, recordToolCall } from './agent-output';
-import { planSessionEvent } from './session-event-plan';
+import type { Stores, UnitOfWork } from '../store/unit-of-work';
+import type { AgentSession } from '../sessions/agent-session';
+import { recordAgentExit, recordAgentNotice, recordToolCall } from './agent-output';
+import { recordAgentMessage, recordPlan } from './agent-stream-output';
+import { type EventPlan, planSessionEvent } from './session-event-plan';
 import { type Applied, applyPlan, loadEventContext } from './turn-outcome';
 
 /** Where the Attach client hands the session events agentctl sends (a fake in tests). */
@@ -28,7 +30,8 @@ export interface SessionEventHandlerDeps {
  * Applies what a session's agent did to the backend's records, one event at a time per session and in
  * arrival order (the plan is pure: session-event-plan.ts): the ACP session id and readiness, turns
  * starting and ending (prompt and session state by compare-and-set, so a replayed or late event changes
- * nothing), the agent's messages and tool calls in the conversation, an agent that exited on its own.
+ * nothing), the agent's text, plans, tool calls and notices in the conversation (a warning notice also
+ * sets the session's last error), an agent that exited on its own.
  */
 export class SessionEventHandler implements SessionEventSink {
   constructor(private readonly deps: SessionEventHandlerDeps) {}
@@ -51,11 +54,7 @@ export class SessionEventHandler implements SessionEventSink {
       if (session.agentctlAddress !== null && session.agentctlAddress !== agentctlAddress) return 'foreign' as const;
       const plan = planSessionEvent(event, ctx);
       const applied = await applyPlan(stores, session, plan, now);
-      if (event.kind === 'agent_message') await recordAgentMessage(stores, session, event, now);
-      if (event.kind === 'tool_call') await recordToolCall(stores, session, event, now);
-      if (plan.record === 'agent_exit' && event.kind === 'agent_exited') {
-        await recordAgentExit(stores, session, event, ctx.dispatchedPromptId ?? undefined, now);
-      }
+      await recordOutput(stores, session, event, plan, ctx.dispatchedPromptId, now);
       return { session, plan, applied };
     });
     if (outcome === 'unknown') return log.warn('session event for an unknown session dropped');
@@ -82,11 +81,44 @@ export class SessionEventHandler implements SessionEventSink {
     } else {
       log.debug({ state: applied.state }, 'session event applied');
     }
+    if (event.kind === 'agent_notice') {
+      const { code, level } = event;
+      log[level === 'warning' ? 'warn' : 'info']({ code }, 'agent notice');
+    }
     if (event.kind === 'agent_started' && applied.state !== null) {
-      log.info({ pid: event.pid, loaded: event.loaded }, 'agent ready');
+      const { pid, loaded, modeId, systemPromptDelivery, mcpConnected } = event;
+      log.info({ pid, loaded, modeId, systemPromptDelivery, mcpConnected }, 'agent ready');
       // A source batch committed while the agent started bumped the desired revision: push it now.
       if (session.revision > session.appliedRevision) this.deps.refreshes.schedule(session.id);
     }
     if (kick && applied.state === 'waiting_for_input') void this.deps.prompts.kick(session.id);
+  }
+}
+
+/** The conversation entry the plan says the event adds (or, for streamed output, rewrites). */
+async function recordOutput(
+  stores: Stores,
+  session: AgentSession,
+  event: SessionEvent,
+  plan: EventPlan,
+  dispatchedPromptId: string | null,
+  now: string,
+): Promise<void> {
+  if (plan.record === null) return;
+  switch (event.kind) {
+    case 'agent_message':
+      return recordAgentMessage(stores, session, event, now);
+    case 'tool_call':
+      return recordToolCall(stores, session, event, now);
+    case 'plan':
+      return recordPlan(stores, session, event, now);
+    case 'agent_notice':
+      return recordAgentNotice(stores, session, event, now);
+    case 'agent_exited':
+      return recordAgentExit(stores, session, event, dispatchedPromptId ?? undefined, now);
+    case 'agent_started':
+    case 'turn_started':
+    case 'turn_ended':
+      return;
   }
 }

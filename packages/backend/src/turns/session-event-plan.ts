@@ -1,7 +1,7 @@
 import type { SessionEvent, TurnRecord } from '@kandev/protocol';
 import type { PromptOutcome } from '../prompt-queue/queued-prompt';
 import type { AgentGone, AgentSessionState } from '../sessions/agent-session';
-import type { SessionFact } from '../sessions/session-lifecycle';
+import { isEnded, type SessionFact } from '../sessions/session-lifecycle';
 import { agentExitedError } from './agent-verdict';
 
 // Pure: what a session event (or an outcome learned another way: a duplicate Prompt reply, the boot
@@ -23,17 +23,28 @@ export interface EventPlan {
   /** The state change, with the last error it records. */
   fact: SessionFact | null;
   lastError: string | null;
-  /** The conversation entry the event adds. */
-  record: 'agent_message' | 'tool_call' | 'agent_exit' | null;
+  /** The session's last error, with no state change (an agent notice at level warning). */
+  warning: string | null;
+  /** The conversation entry the event adds (or, for streamed output, adds or rewrites). */
+  record: 'agent_message' | 'tool_call' | 'plan' | 'agent_notice' | 'agent_exit' | null;
   /** Kick the queue once applied, if the session is then waiting for input. */
   kick: boolean;
 }
 
-const NOTHING: EventPlan = { acpSessionId: null, prompt: null, fact: null, lastError: null, record: null, kick: false };
+const NOTHING: EventPlan = {
+  acpSessionId: null,
+  prompt: null,
+  fact: null,
+  lastError: null,
+  warning: null,
+  record: null,
+  kick: false,
+};
 
+/** A completed turn may carry a warning (the agent had no kandev tools, say): the prompt keeps it. */
 function outcomeOf(turn: TurnRecord): PromptOutcome {
   return turn.status === 'completed'
-    ? { status: 'completed', stopReason: turn.stopReason }
+    ? { status: 'completed', stopReason: turn.stopReason, warning: turn.error }
     : { status: 'failed', error: turn.error ?? 'the turn failed' };
 }
 
@@ -83,6 +94,15 @@ export function planSessionEvent(event: SessionEvent, ctx: EventContext): EventP
       return { ...NOTHING, record: 'agent_message' };
     case 'tool_call':
       return { ...NOTHING, record: 'tool_call' };
+    case 'plan':
+      return { ...NOTHING, record: 'plan' };
+    case 'agent_notice':
+      // An ended session keeps the reason it ended with: a late notice is only recorded.
+      return {
+        ...NOTHING,
+        record: 'agent_notice',
+        warning: event.level === 'warning' && !isEnded(ctx.state) ? event.message : null,
+      };
     case 'turn_ended':
       return planTurnEnded(event.turn, ctx);
     case 'agent_exited': {

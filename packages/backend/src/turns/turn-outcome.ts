@@ -37,6 +37,7 @@ export async function applyPlan(stores: Stores, session: AgentSession, plan: Eve
     const columns = plan.lastError === null ? {} : { lastError: plan.lastError };
     applied.state = await stores.sessions.advance(session, plan.fact, now, columns);
   }
+  if (plan.warning !== null) await stores.sessions.recordWarning(session.id, plan.warning, now);
   // An ended session takes no answer: the parent question it waits on is stale, recorded with the end.
   if (applied.state !== null && isEnded(applied.state)) {
     await markSessionQuestionsStale(stores, session.id, 'session_ended', now);

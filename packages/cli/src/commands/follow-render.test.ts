@@ -62,6 +62,64 @@ describe('renderEvent', () => {
     expect(renderEvent(plain, tool)).toEqual(['20:29:49 tool get_task_kandev (completed)']);
   });
 
+  test('a finished tool call: its kind, input, first output lines and changed files, bounded', () => {
+    const output = ['line 1', 'line 2', '', 'line 3', 'line 4', 'line 5'].join('\n');
+    const diffs = [
+      { path: 'src/new.ts', old_text: null, new_text: 'x', truncated: false },
+      ...['a', 'b', 'c', 'd', 'e', 'f'].map((name) => ({ path: `${name}.ts`, old_text: 'o', new_text: 'n' })),
+    ];
+    const call = (status: string) =>
+      event('message.updated', {
+        message: {
+          id: 'm',
+          task_id: 't1',
+          session_id: null,
+          created_at: 'x',
+          type: 'tool_call',
+          author: 'agent',
+          content: 'Run tests',
+          metadata: { status, kind: 'execute', input: { command: 'npm test' }, output, diffs },
+        },
+      });
+    expect(renderEvent(plain, call('in_progress'))).toEqual([
+      '20:29:49 tool Run tests [execute] (in_progress) {"command":"npm test"}',
+    ]);
+    expect(renderEvent(plain, call('completed'))).toEqual([
+      '20:29:49 tool Run tests [execute] (completed) {"command":"npm test"}',
+      '  │ line 1',
+      '  │ line 2',
+      '  │ line 3',
+      '  │ … 2 more lines',
+      '  + src/new.ts',
+      '  ~ a.ts',
+      '  ~ b.ts',
+      '  ~ c.ts',
+      '  ~ d.ts',
+      '  … 2 more files',
+    ]);
+  });
+
+  test('a plan as its checklist; a notice like a session event, with its level', () => {
+    const entry = (fields: Record<string, unknown>) =>
+      event('message.created', {
+        message: { id: 'm', task_id: 't1', session_id: null, created_at: 'x', author: 'agent', ...fields },
+      });
+    const plan = entry({ type: 'plan', content: '[x] Read\n[ ] Fix', metadata: { entries: [] } });
+    expect(renderEvent(plain, plan)).toEqual(['20:29:49 plan:', '  [x] Read', '  [ ] Fix']);
+    const notice = entry({
+      type: 'session_event',
+      content: 'no MCP tools',
+      metadata: { event: 'agent_notice', code: 'mcp_not_connected', level: 'warning' },
+    });
+    expect(renderEvent(plain, notice)).toEqual(['20:29:49 session event (warning): no MCP tools']);
+    const exit = entry({
+      type: 'session_event',
+      content: 'The agent exited: code 1',
+      metadata: { event: 'agent_exited' },
+    });
+    expect(renderEvent(plain, exit)).toEqual(['20:29:49 session event: The agent exited: code 1']);
+  });
+
   test('colour only when the output wants it', () => {
     const [line] = renderEvent({ ...plain, colour: true }, event('queue.changed', { depth: 1 }));
     expect(line).toContain('\u001b[2m');

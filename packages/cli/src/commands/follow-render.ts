@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Out, paint } from '../output';
 import { MessageSchema, QuestionItemSchema } from '../schemas';
+import { entryLines } from './follow-entries';
 
 // One live event as terminal lines (the event-stream contract: docs/rest-api.md, GET /api/events).
 
@@ -34,30 +35,15 @@ const QuestionDataSchema = z.looseObject({
 });
 const TaskDataSchema = z.looseObject({ task: z.looseObject({ id: z.string(), title: z.string(), state: z.string() }) });
 
-function time(out: Out, at: string): string {
+export function time(out: Pick<Out, 'colour'>, at: string): string {
   const clock = /T(\d\d:\d\d:\d\d)/.exec(at)?.[1] ?? at;
   return paint(out, 'dim', clock);
-}
-
-function authorStyle(author: string): 'cyan' | 'green' | 'magenta' {
-  if (author === 'agent') return 'cyan';
-  if (author === 'operator') return 'green';
-  return 'magenta';
 }
 
 function renderMessage(out: Out, data: Record<string, unknown>, updated: boolean): string {
   const parsed = z.object({ message: MessageSchema }).safeParse(data);
   if (!parsed.success) return 'message (unreadable)';
-  const message = parsed.data.message;
-  if (message.type === 'message') {
-    const edited = updated ? paint(out, 'dim', ' (edited)') : '';
-    return `${paint(out, authorStyle(message.author), `${message.author}:`)} ${message.content}${edited}`;
-  }
-  if (message.type === 'tool_call') {
-    const status = typeof message.metadata.status === 'string' ? ` (${message.metadata.status})` : '';
-    return paint(out, 'magenta', `tool ${message.content}${status}`);
-  }
-  return `${paint(out, 'dim', `${message.type.replace(/_/g, ' ')}:`)} ${message.content}`;
+  return entryLines(out, parsed.data.message, updated).join('\n');
 }
 
 function renderQuestion(out: Out, type: string, data: Record<string, unknown>): string {
@@ -84,7 +70,8 @@ function renderQuestion(out: Out, type: string, data: Record<string, unknown>): 
 
 function renderBody(out: Out, event: StreamEvent): string {
   const { type, data } = event;
-  // message.updated: an agent tool call's progress (its status), or an entry edited in place.
+  // message.updated: an agent tool call's progress, a plan's update, an entry edited in place (streamed
+  // text is the follower's: follow-printer.ts prints only what is new).
   if (type === 'message.created' || type === 'message.updated') {
     return renderMessage(out, data, type === 'message.updated');
   }

@@ -3,7 +3,8 @@ import type { Ctx } from '../context';
 import { CliError } from '../errors';
 import { readEvents } from '../sse';
 import { run } from '../context';
-import { renderEvent, type StreamEvent, StreamEventSchema } from './follow-render';
+import { FollowPrinter } from './follow-printer';
+import { type StreamEvent, StreamEventSchema } from './follow-render';
 import { SessionSchema, TaskSchema } from '../schemas';
 
 // `kandev follow <task|session>`: GET /api/events filtered to one task or session, rendered as it
@@ -37,7 +38,9 @@ const MAX_BACKOFF_MS = 5_000;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function note(text: string): void {
+/** A status line on stderr; an agent's streamed line may still be open on stdout: it is ended first. */
+function note(printer: FollowPrinter, text: string): void {
+  process.stdout.write(printer.close());
   process.stderr.write(`${text}\n`);
 }
 
@@ -47,6 +50,7 @@ interface FollowOptions {
 
 async function follow(ctx: Ctx, id: string, options: FollowOptions): Promise<void> {
   const target = await targetOf(ctx, id);
+  const printer = new FollowPrinter(ctx.out);
   let lastId: string | undefined = options.replay === true ? '0' : undefined;
   let connectedOnce = false;
   let backoffMs = 250;
@@ -61,13 +65,16 @@ async function follow(ctx: Ctx, id: string, options: FollowOptions): Promise<voi
     } catch (error) {
       // Unreachable at the first connect is an answer; later it is a drop to ride out.
       if (!connectedOnce || !(error instanceof CliError) || error.kind !== 'unavailable') throw error;
-      note(`stream lost (${error.message}); retrying in ${backoffMs} ms`);
+      note(printer, `stream lost (${error.message}); retrying in ${backoffMs} ms`);
       await delay(backoffMs);
       backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
       continue;
     }
     if (response.body === null) throw new CliError('unexpected', '/api/events answered without a body');
-    note(connectedOnce ? `resumed after event ${lastId ?? '-'}` : `following ${target.describe}; Ctrl-C to stop`);
+    note(
+      printer,
+      connectedOnce ? `resumed after event ${lastId ?? '-'}` : `following ${target.describe}; Ctrl-C to stop`,
+    );
     connectedOnce = true;
     backoffMs = 250;
     try {
@@ -77,15 +84,15 @@ async function follow(ctx: Ctx, id: string, options: FollowOptions): Promise<voi
         try {
           event = StreamEventSchema.parse(JSON.parse(frame.data));
         } catch {
-          note(`skipped an event the CLI cannot read (${frame.event})`);
+          note(printer, `skipped an event the CLI cannot read (${frame.event})`);
           continue;
         }
         if (ctx.json) process.stdout.write(`${JSON.stringify(event)}\n`);
-        else for (const line of renderEvent(ctx.out, event)) ctx.out.line(line);
+        else process.stdout.write(printer.print(event));
       }
-      note('the backend ended the stream; reconnecting');
+      note(printer, 'the backend ended the stream; reconnecting');
     } catch (error) {
-      note(`stream dropped (${error instanceof Error ? error.message : String(error)}); reconnecting`);
+      note(printer, `stream dropped (${error instanceof Error ? error.message : String(error)}); reconnecting`);
     }
     await delay(backoffMs);
   }

@@ -6,6 +6,7 @@ import { paint } from '../output';
 import { type Profile, ProfileSchema, SessionSchema, type SessionSummary, SessionSummarySchema } from '../schemas';
 import { launch, type LaunchOptions, printLaunched } from './launch';
 import { addNoun, collect, idArg, printList, printOne } from './noun-helpers';
+import { agentSummary } from './session-agent';
 
 // `kandev sessions …` and `kandev profiles …`: what runs a task's agent.
 
@@ -37,9 +38,13 @@ export function sessions(program: Command): void {
     .argument(idArg('session'))
     .description('show one session, with what agentctl reports about it now')
     .action(
-      run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.get(SessionSchema, `/api/sessions/${encodeURIComponent(id)}`)),
-      ),
+      run(async (ctx, id: string) => {
+        const session = await ctx.api.get(SessionSchema, `/api/sessions/${encodeURIComponent(id)}`);
+        if (ctx.json) return ctx.out.json(session);
+        // The agent in one line (status, mode, system prompt, MCP); the rest as the backend sent it.
+        const agent = session.agent === null ? null : agentSummary(session.agent);
+        printOne(ctx, { ...session, agent });
+      }),
     );
   noun
     .command('create')
