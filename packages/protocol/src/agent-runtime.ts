@@ -152,8 +152,7 @@ export function agentStateFromWire(wire: WireAgentStateOutput | null | undefined
     exitReason: orNull(wire.exit_reason),
     turns: wire.turns.map(turnRecordFromWire),
     modeId: orNull(wire.mode_id),
-    systemPromptDelivery:
-      SYSTEM_PROMPT_DELIVERIES.find((d) => d === wire.system_prompt_delivery) ?? 'none',
+    systemPromptDelivery: SYSTEM_PROMPT_DELIVERIES.find((d) => d === wire.system_prompt_delivery) ?? 'none',
     mcpConnected: wire.mcp_connected,
   };
 }

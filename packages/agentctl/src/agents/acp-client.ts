@@ -182,7 +182,11 @@ export function connectAcpClient(
       return modesOf(result.modes);
     },
     async closeSession(sessionId) {
-      await call('session/close', () => connection.agent.request(methods.agent.session.close, { sessionId }), z.unknown());
+      await call(
+        'session/close',
+        () => connection.agent.request(methods.agent.session.close, { sessionId }),
+        z.unknown(),
+      );
     },
     async setMode(sessionId, modeId) {
       await call(

@@ -95,7 +95,11 @@ export interface AcpEvents {
    * The agent asks before a tool call; the answer goes back as the request's result. `withdrawn` aborts
    * when the agent takes the request back (it no longer waits for an answer).
    */
-  onPermission(acpSessionId: string, request: AgentPermissionRequest, withdrawn: AbortSignal): Promise<PermissionDecision>;
+  onPermission(
+    acpSessionId: string,
+    request: AgentPermissionRequest,
+    withdrawn: AbortSignal,
+  ): Promise<PermissionDecision>;
 }
 
 /** The agent's side of the stdio is gone; the process exit says why. */

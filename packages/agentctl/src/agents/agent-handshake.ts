@@ -85,7 +85,11 @@ export async function applyPolicyMode(
  * then the mode for the permission policy. An agent that does not advertise HTTP MCP servers still gets
  * the session's server (some agents support more than they advertise); a warning says so.
  */
-export async function runHandshake(conn: AcpConnection, request: HandshakeRequest, log: Logger): Promise<HandshakeResult> {
+export async function runHandshake(
+  conn: AcpConnection,
+  request: HandshakeRequest,
+  log: Logger,
+): Promise<HandshakeResult> {
   const capabilities = await conn.initialize();
   if (request.mcpServers.length > 0 && !capabilities.mcpHttp) {
     log.warn('the agent does not advertise HTTP MCP servers; offering the session MCP server anyway');

@@ -56,7 +56,12 @@ export async function handlePermission(
   if (turn !== undefined && !isAllowed(request, decision)) {
     const why = context.cancelled.aborted ? 'the turn was cancelled' : `refused (permission policy ${deps.policy})`;
     deps.publish(
-      turn.apply({ kind: 'tool_call', toolCallId: request.toolCallId, status: 'failed', outputText: `Not run: ${why}.` }),
+      turn.apply({
+        kind: 'tool_call',
+        toolCallId: request.toolCallId,
+        status: 'failed',
+        outputText: `Not run: ${why}.`,
+      }),
     );
   }
   return decision;

@@ -102,24 +102,22 @@ describe('AgentRunner permission requests', () => {
     const { asker, asked } = heldAsker();
     const t = await started({ permissionPolicy: 'ask' }, undefined, { permissions: asker });
     t.runner.prompt('p1', 'go');
-    const answer = t
-      .conn()
-      .events.onPermission(
-        'acp-1',
-        request({
+    const answer = t.conn().events.onPermission(
+      'acp-1',
+      request({
+        toolCallId: 'sh-1',
+        title: 'touch a.txt',
+        toolKind: 'execute',
+        toolCall: {
+          kind: 'tool_call',
           toolCallId: 'sh-1',
           title: 'touch a.txt',
           toolKind: 'execute',
-          toolCall: {
-            kind: 'tool_call',
-            toolCallId: 'sh-1',
-            title: 'touch a.txt',
-            toolKind: 'execute',
-            status: 'pending',
-          },
-        }),
-        never,
-      );
+          status: 'pending',
+        },
+      }),
+      never,
+    );
     await flush();
     expect(asked.map((a) => a.info.title)).toEqual(['touch a.txt']);
     asked[0]?.answer('reject');

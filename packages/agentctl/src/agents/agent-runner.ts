@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AGENT_NOTICE_LEVEL, type AgentRuntimeState, type AgentStatus, AppError, type TurnRecord } from '@kandev/protocol';
+import {
+  AGENT_NOTICE_LEVEL,
+  type AgentRuntimeState,
+  type AgentStatus,
+  AppError,
+  type TurnRecord,
+} from '@kandev/protocol';
 import {
   AcpConnectionClosedError,
   type AcpConnection,
@@ -222,10 +228,21 @@ export class AgentRunner implements SessionAgent {
       this.status = 'ready';
       const { acpSessionId, loaded, modeId, systemPromptDelivery } = session.handshake;
       const mcpConnected = session.mcpListed;
-      this.deps.log.info({ pid: proc.pid, acpSessionId, loaded, modeId, systemPromptDelivery, mcpConnected }, 'agent ready');
+      this.deps.log.info(
+        { pid: proc.pid, acpSessionId, loaded, modeId, systemPromptDelivery, mcpConnected },
+        'agent ready',
+      );
       for (const notice of notices) this.notice(notice);
       const pid = proc.pid ?? 0;
-      this.deps.publish({ kind: 'agent_started', pid, acpSessionId, loaded, modeId, systemPromptDelivery, mcpConnected });
+      this.deps.publish({
+        kind: 'agent_started',
+        pid,
+        acpSessionId,
+        loaded,
+        modeId,
+        systemPromptDelivery,
+        mcpConnected,
+      });
       if (this.turn !== undefined) this.deliver(this.turn);
     } catch (err) {
       // A closed connection means the process is ending: its exit (code or signal) is the better reason.

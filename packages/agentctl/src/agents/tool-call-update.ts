@@ -89,10 +89,7 @@ function diffOf(item: z.infer<typeof DiffContentSchema>): FileDiff {
   };
 }
 
-function mcpToolOf(
-  meta: z.infer<typeof MetaSchema>,
-  rawInput: unknown,
-): { server: string; tool: string } | undefined {
+function mcpToolOf(meta: z.infer<typeof MetaSchema>, rawInput: unknown): { server: string; tool: string } | undefined {
   const claude = meta.claudeCode;
   const server = claude?.mcpServer?.name;
   const prefix = server === undefined ? undefined : `mcp__${server}__`;

@@ -52,8 +52,16 @@ describe('TurnOutput', () => {
 
   test('a tool call update keeps what it does not replace; the later, precise title wins', () => {
     const output = new TurnOutput('p1');
-    output.apply(call({ toolCallId: 'c1', title: 'Terminal', status: 'pending', toolKind: 'execute', inputJson: '{"a":1}' }));
-    output.apply(call({ toolCallId: 'c1', title: 'touch a.txt', diffs: [{ path: '/a', oldText: null, newText: 'x', truncated: false }] }));
+    output.apply(
+      call({ toolCallId: 'c1', title: 'Terminal', status: 'pending', toolKind: 'execute', inputJson: '{"a":1}' }),
+    );
+    output.apply(
+      call({
+        toolCallId: 'c1',
+        title: 'touch a.txt',
+        diffs: [{ path: '/a', oldText: null, newText: 'x', truncated: false }],
+      }),
+    );
     const [notice] = output.apply(call({ toolCallId: 'c1', title: '', status: 'completed', outputText: 'ok' }));
     expect(notice).toEqual({
       kind: 'tool_call',
@@ -78,7 +86,9 @@ describe('TurnOutput', () => {
   test('what a call is known to be (for a permission request about it)', () => {
     const output = new TurnOutput('p1');
     expect(output.toolCall('c1')).toBeUndefined();
-    output.apply(call({ toolCallId: 'c1', title: 'mcp.kandev.get_task', mcpTool: { server: 'kandev', tool: 'get_task_kandev' } }));
+    output.apply(
+      call({ toolCallId: 'c1', title: 'mcp.kandev.get_task', mcpTool: { server: 'kandev', tool: 'get_task_kandev' } }),
+    );
     output.apply(call({ toolCallId: 'c1', status: 'in_progress' }));
     expect(output.toolCall('c1')).toMatchObject({
       title: 'mcp.kandev.get_task',

@@ -1,6 +1,10 @@
 // Test-only: a session's tool view whose listings the test drives (no timers: a wait that the test does
 // not satisfy at once resolves with what `timeoutAnswer` says, as if its time had passed).
+import { getTaskTool, listTasksTool } from '@kandev/protocol';
 import type { AgentToolView } from '../agents/agent-tool-view';
+
+/** Two tools a kanban session always lists. */
+export const FAKE_TOOL_NAMES: readonly string[] = [getTaskTool.name, listTasksTool.name];
 
 export class FakeToolView implements AgentToolView {
   names: readonly string[];
@@ -12,7 +16,7 @@ export class FakeToolView implements AgentToolView {
   /** Listings the agent makes on its own when a wait starts (an agent that connects during the handshake). */
   listsOnConnect = true;
 
-  constructor(names: readonly string[] = ['get_task_kandev', 'list_tasks_kandev']) {
+  constructor(names: readonly string[] = FAKE_TOOL_NAMES) {
     this.names = names;
   }
 
