@@ -104,7 +104,8 @@ module.exports = {
       testMatch: CONTAINER_TESTS.map((pattern) => `<rootDir>/test/integration/${pattern}*.int.test.ts`),
     },
     {
-      // The real ACP adapters pinned in docs/agent-profiles answer the handshake:
+      // The real ACP adapters pinned in docs/agent-profiles, through a real backend and agentctl against
+      // model-API stand-ins (docs/agents.md, "The agent suite"):
       // scripts/agent-adapter-tests.mjs installs them (from `npm test` and .ci/run) and runs them.
       displayName: 'agents',
       testEnvironment: 'node',

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The agent adapter tests (jest project `agents`): each ACP adapter pinned in docs/agent-profiles
-// (Claude Code, Codex, Gemini CLI) starts and answers the ACP `initialize` handshake, without
-// credentials. They run against the pinned packages, installed here first into
-// node_modules/.cache/agent-adapters (from the npm registry; kept between runs, ~1 GB, ~1 min the
+// The agent suite (jest project `agents`): each ACP adapter pinned in docs/agent-profiles (Claude Code,
+// Codex, Gemini CLI) answers the handshake without credentials, and runs whole sessions with its shipped
+// profile through a real backend and agentctl against a scripted stand-in of its model API on loopback
+// (docs/agents.md, "The agent suite"). The pinned packages are installed here first into
+// node_modules/.cache/agent-adapters (from the npm registry; kept between runs, ~1 GB, ~30 s the
 // first time). When the install fails this prints ONE line saying they were skipped and exits 0,
 // except in CI (CI=true), where the registry is reachable and a failed install is a failure.
 //   node scripts/agent-adapter-tests.mjs [jest args]

@@ -1,9 +1,10 @@
 // The built `kandev` CLI as a child process against a real backend (and its local agentctl): creating
 // and listing every noun, launch, prompt, tools, --json output, token resolution from the data dir,
 // and the exit code of each error kind.
+import { join } from 'node:path';
 import { type CliEnv, cliJson, runCli } from '../helpers/cli';
 import { useCleanup } from '../helpers/cleanup';
-import { startBackend } from '../helpers/processes';
+import { REPO_ROOT, startBackend } from '../helpers/processes';
 
 interface Created {
   id: string;
@@ -79,6 +80,29 @@ describe('kandev CLI against a real backend', () => {
     const shownProfile = await runCli(kandev, ['profile', 'show', profile.id]);
     expect(shownProfile.stdout).toContain('SECRET_KEY');
     expect(shownProfile.stdout).not.toContain('hidden');
+
+    // A shipped profile file, posted as is with the user's key added; a bad file changes nothing.
+    const shipped = await cliJson<Created & { name: string; args: string[]; env_keys: string[] }>(kandev, [
+      'profiles',
+      'create',
+      '--from',
+      join(REPO_ROOT, 'docs/agent-profiles/gemini-cli.json'),
+      '--env',
+      'GEMINI_API_KEY=sealed-value',
+    ]);
+    expect(shipped).toMatchObject({
+      name: 'Gemini CLI (ACP)',
+      args: expect.arrayContaining(['--acp', '--allowed-mcp-server-names', 'kandev']) as unknown,
+    });
+    expect([...shipped.env_keys].sort()).toEqual([
+      'GEMINI_API_KEY',
+      'GEMINI_CLI_NO_RELAUNCH',
+      'GEMINI_CLI_TRUST_WORKSPACE',
+    ]);
+    const badFile = await runCli(kandev, ['profiles', 'create', '--from', join(REPO_ROOT, 'package.json')]);
+    expect(badFile).toMatchObject({ code: 2, stderr: expect.stringContaining('--from') as unknown });
+    const listed = (await cliJson<Created[]>(kandev, ['profiles', 'ls'])).map((p) => p.id);
+    expect(listed.sort()).toEqual([profile.id, shipped.id].sort());
 
     const table = await runCli(kandev, ['tasks', 'ls']);
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATE\s+PENDING\s+TITLE$/);

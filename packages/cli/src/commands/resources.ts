@@ -13,7 +13,8 @@ import {
   shortTime,
   workspaceOf,
 } from './noun-helpers';
-import { profiles, sessions } from './runtime-nouns';
+import { profiles } from './profiles';
+import { sessions } from './runtime-nouns';
 
 // `kandev <noun> ls|show|create` for workspaces, repos, tasks, sessions and profiles (singular too).
 

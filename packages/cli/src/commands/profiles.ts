@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { run } from '../context';
+import { usage } from '../errors';
+import { paint } from '../output';
+import { type Profile, ProfileSchema } from '../schemas';
+import { addNoun, collect, idArg, printList, printOne } from './noun-helpers';
+import { envPairs, loadProfileFile } from './profile-file';
+
+// `kandev profiles …`: the agent a task's sessions run.
+
+interface CreateOptions {
+  from?: string;
+  command?: string;
+  arg?: string[];
+  env?: string[];
+  mcp?: boolean;
+  permissionPolicy?: string;
+}
+
+/** The POST body: a --from file as shipped, with the command line's name, command and flags on top. */
+function createBody(name: string | undefined, options: CreateOptions): Record<string, unknown> {
+  const file = options.from === undefined ? undefined : loadProfileFile(options.from);
+  const profileName = name ?? file?.name;
+  const command = options.command ?? file?.command;
+  if (profileName === undefined) throw usage('a profile needs a name: give one, or --from a profile file');
+  if (command === undefined) throw usage('a profile needs a command: --command, or --from a profile file');
+  const policy = options.permissionPolicy ?? file?.permission_policy;
+  return {
+    name: profileName,
+    command,
+    args: options.arg ?? file?.args ?? [],
+    env: { ...file?.env, ...envPairs(options.env ?? []) },
+    // --no-mcp is the only way the command line says anything about MCP (commander defaults it to true).
+    supports_mcp: options.mcp === false ? false : (file?.supports_mcp ?? true),
+    ...(policy === undefined ? {} : { permission_policy: policy }),
+  };
+}
+
+export function profiles(program: Command): void {
+  const noun = addNoun(program, ['profiles', 'profile'], 'list, show and create agent profiles');
+  const list = z.object({ agent_profiles: z.array(ProfileSchema) });
+  noun
+    .command('ls')
+    .description('list agent profiles')
+    .action(
+      run(async (ctx) => {
+        const { agent_profiles: items } = await ctx.api.get(list, '/api/agent-profiles');
+        printList(ctx, items, ['ID', 'NAME', 'MCP', 'PERMISSIONS', 'COMMAND'], (p: Profile) => [
+          p.id,
+          p.name,
+          p.supports_mcp ? 'yes' : 'no',
+          p.permission_policy ?? '',
+          [p.command, ...(p.args ?? [])].join(' '),
+        ]);
+      }),
+    );
+  noun
+    .command('show')
+    .argument(idArg('profile'))
+    .description('show one agent profile (env names only, never values)')
+    .action(
+      run(async (ctx, id: string) =>
+        printOne(ctx, await ctx.api.get(ProfileSchema, `/api/agent-profiles/${encodeURIComponent(id)}`)),
+      ),
+    );
+  noun
+    .command('create')
+    .argument('[name]', "the profile's name (default: the --from file's)")
+    .option('-f, --from <file>', 'a profile file (e.g. docs/agent-profiles/claude-agent-acp.json), posted as is')
+    .option('-c, --command <command>', 'the agent executable')
+    .option('-a, --arg <arg>', 'one argument (repeatable, in order; replaces the file args)', collect)
+    .option('--env <KEY=VALUE>', 'one environment variable (repeatable, added to the file env); stored sealed', collect)
+    .option('--no-mcp', 'the agent cannot take MCP servers (supports_mcp: false)')
+    .option(
+      '--permission-policy <policy>',
+      "ask (default), allow_all or deny_all: who answers the agent's permission requests",
+    )
+    .description('create an agent profile')
+    .action(
+      run(async (ctx, name: string | undefined, options: CreateOptions) => {
+        const profile = await ctx.api.post(ProfileSchema, '/api/agent-profiles', createBody(name, options));
+        if (ctx.json) ctx.out.json(profile);
+        else ctx.out.line(`created agent profile ${paint(ctx.out, 'bold', profile.id)} (${profile.name})`);
+      }),
+    );
+}
