@@ -150,8 +150,11 @@ describe('autopilot: the parent-question lifecycle', () => {
     expect(toParent!.prompt).toContain(question.id);
     expect(toParent!.prompt).toContain('reply_to_question_id');
     expect(toParent!.prompt).toContain(MESSAGE_TASK);
-    // In the parent's conversation too: one entry, attributed to the child task.
-    const inParent = (await world.runtime.messages(f.parentId)).filter((m) => m.content.includes(question.id));
+    // In the parent's conversation too: one entry, attributed to the child task (the parent agent's own
+    // reply naming the question streams in beside it).
+    const inParent = (await world.runtime.messages(f.parentId)).filter(
+      (m) => m.content.includes(question.id) && m.author !== 'agent',
+    );
     expect(inParent.map((m) => [m.type, m.author])).toEqual([['message', `task:${f.childId}`]]);
     // The child's conversation records its question.
     const inChild = (await world.runtime.messages(f.childId)).filter((m) => m.type === 'parent_question');

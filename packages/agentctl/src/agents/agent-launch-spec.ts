@@ -41,7 +41,3 @@ export interface AgentRunnerDeps {
 
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 15_000;
 export const DEFAULT_TOOLS_REFRESH_GRACE_MS = 2_000;
-
-/** The warning a completed turn carries while the agent never listed its MCP tools. */
-export const NO_KANDEV_TOOLS_WARNING =
-  'the agent never connected to its MCP server: it had no kandev tools in this turn';

@@ -1,7 +1,7 @@
 import { FakeToolView } from '../testing/fake-tool-view';
 import { FULL_CAPABILITIES } from '../testing/fake-acp-connection';
 import { flush, SPEC, started } from '../testing/agent-runner-harness';
-import { NO_KANDEV_TOOLS_WARNING } from './agent-launch-spec';
+import { NO_KANDEV_TOOLS_WARNING } from './agent-turns';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
