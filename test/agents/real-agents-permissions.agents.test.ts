@@ -24,8 +24,11 @@ const WRITE_C = 'kandev-test: write c.txt';
 /** Claude Code offers "don't ask again" only for some commands; `node -e …` is one ("similar commands"). */
 const NODE_WRITES_C = `node -e "require('fs').writeFileSync('c.txt', 'c')"`;
 
+/** What the allowed command prints: it must reach the conversation as the tool call's output. */
+const PRINTED = 'kandev-wrote-a';
+
 const TURNS: ModelTurn[] = [
-  { match: WRITE_A, steps: [{ shell: 'touch a.txt' }, { say: 'Wrote a.txt.' }] },
+  { match: WRITE_A, steps: [{ shell: `touch a.txt && echo ${PRINTED}` }, { say: 'Wrote a.txt.' }] },
   { match: WRITE_B, steps: [{ shell: 'touch b.txt' }, { say: 'Tried b.txt.' }] },
   { match: WRITE_C, steps: [{ shell: NODE_WRITES_C }, { say: 'Wrote c.txt.' }] },
 ];
@@ -47,6 +50,15 @@ describe('real agents: permission requests under policy ask', () => {
       await answerWith(world, askA, 'allow_once');
       expect(await waitForPromptDone(world, a)).toMatchObject({ status: 'completed', stop_reason: 'end_turn' });
       expect(inWorktree(world, 'a.txt')).toBe(true);
+      // The conversation keeps the call: its command (title or input), completed, and what it printed.
+      const calls = (await world.runtime.messages(world.taskId)).filter(
+        (m) => m.type === 'tool_call' && m.metadata.prompt_id === a,
+      );
+      const command = calls.find((m) => `${m.content} ${JSON.stringify(m.metadata.input)}`.includes('touch a.txt'));
+      expect(command?.metadata).toMatchObject({
+        status: 'completed',
+        output: expect.stringContaining(PRINTED) as unknown,
+      });
 
       // Reject: the command does not run (Codex ends the turn `cancelled` on a reject).
       const b = await postPrompt(world, WRITE_B);
