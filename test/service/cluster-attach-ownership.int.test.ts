@@ -4,7 +4,8 @@
 // it over at the next renewal, without waiting for the TTL; a stream agentctl replaced with a newer
 // Attach is dropped and the lease asked at once. The clock decides expiry; renewals are
 // real timers a few milliseconds apart, waited for as events (claims counted), never slept on.
-import { attachLeaseName, type LeaseTiming, OwnedAttach } from '../../packages/backend/src/cluster/attach-ownership';
+import { attachLeaseName, type LeaseTiming } from '../../packages/backend/src/cluster/attach-lease';
+import { OwnedAttach } from '../../packages/backend/src/cluster/attach-ownership';
 import { DatabaseLeases, type WorkClaims } from '../../packages/backend/src/cluster/leases';
 import type { AttachFollower } from '../../packages/backend/src/executors/attach-pool';
 import type { AgentctlEndpoint } from '../../packages/backend/src/executors/executor';

@@ -1,20 +1,8 @@
 import type { AttachFollower } from '../executors/attach-pool';
 import type { AgentctlEndpoint } from '../executors/executor';
 import type { Logger } from '../logger';
+import { attachLeaseName, type LeaseTiming } from './attach-lease';
 import type { WorkClaims } from './leases';
-
-/** How long an Attach lease runs and how often its holder renews it (KANDEV_REPLICA_LEASE_*). */
-export interface LeaseTiming {
-  ttlMs: number;
-  renewMs: number;
-}
-
-export const LEASE_TIMING_DEFAULTS: LeaseTiming = { ttlMs: 10_000, renewMs: 3_000 };
-
-/** The lease that says which replica keeps an agentctl's Attach stream: keyed by its gRPC address. */
-export function attachLeaseName(grpcAddress: string): string {
-  return `attach:${grpcAddress}`;
-}
 
 export interface OwnedAttachDeps {
   claims: WorkClaims;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { attachLeaseName } from './attach-ownership';
+import { attachLeaseName } from './attach-lease';
 import { LeaseStore } from './lease-store';
 
 export const ReplicasViewSchema = z

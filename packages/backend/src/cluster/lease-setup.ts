@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { LEASE_TIMING_DEFAULTS, type LeaseTiming } from './attach-ownership';
+import { LEASE_TIMING_DEFAULTS, type LeaseTiming } from './attach-lease';
 import { type ClaimScope, replicaClaims } from './leases';
 import { newReplicaId } from './replica-id';
 

@@ -1,4 +1,4 @@
-import type { LeaseTiming } from '../cluster/attach-ownership';
+import type { LeaseTiming } from '../cluster/attach-lease';
 import type { ReplicaPresence, ReplicaSignals } from '../cluster/replica-signals';
 import type { EventLogConfig } from '../events/event-log-config';
 import type { Knex } from 'knex';
