@@ -4,7 +4,8 @@ import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { coalescingKey, type Evaluation, evaluate, needsReviewers, promptText } from './lifecycle-rules';
 import { EvaluationLost, KeyedSerializer, queueCoalesced, unlessLost } from './lifecycle-prompts';
-import type { EvaluationRecord, LastEvaluation } from './mr-lifecycle-store';
+import type { LastEvaluation } from './lifecycle-columns';
+import type { EvaluationRecord } from './mr-lifecycle-store';
 import type { MrUpdatedEvent } from './mr-updates';
 
 /** The workspace's own GitLab client (its stored token and base URL), or undefined without one. */

@@ -1,23 +1,21 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import { type MrState, MrStateSchema } from '../provider-automation/review-link';
-import { parseJsonColumn, toBoolean, toNullableIsoString } from '../store/row-values';
-import { type Checkpoint, CheckpointSchema, type PromptSwitches } from './lifecycle-rules';
+import { toBoolean } from '../store/row-values';
+import {
+  checkpointOf,
+  claimEvaluation,
+  type LastEvaluation,
+  LIFECYCLE_COLUMNS,
+  type LinkLifecycle,
+  lifecycleOf,
+  recordObservation,
+  recordPollError,
+} from './lifecycle-columns';
+import type { Checkpoint, PromptSwitches } from './lifecycle-rules';
 
 // Targeted reads and writes of task_mrs for the lifecycle poller and evaluator: only the columns each
 // step needs (no task-wide scans, no reviewer lists: those are not stored).
-
-/** The last evaluation of a link, as REST shows it. */
-export const LastEvaluationSchema = z.object({
-  at: z.string(),
-  result: z.enum(['baseline', 'prompted', 'unchanged', 'failed']),
-  prompted: z.array(z.string()),
-  review_skipped: z.string().nullable(),
-  reviewers_source: z.enum(['observation', 'fallback', 'none']),
-  error: z.string().nullable(),
-});
-export type LastEvaluation = z.infer<typeof LastEvaluationSchema>;
 
 /** A link the poller reads: its task has at least one lifecycle prompt switch on and is not archived. */
 export interface PollTarget {
@@ -36,13 +34,8 @@ export interface EvaluationRecord extends PollTarget {
   version: number;
 }
 
-export interface LifecycleView {
+export interface LifecycleView extends LinkLifecycle {
   state: MrState;
-  head_sha: string | null;
-  polled_at: string | null;
-  poll_error: string | null;
-  checkpoint: Checkpoint | null;
-  last_evaluation: LastEvaluation | null;
 }
 
 const TARGET_COLUMNS = [
@@ -72,14 +65,6 @@ function targetFromRow(row: TargetRow): PollTarget {
     projectPath: row.project_path,
     iid: Number(row.iid),
   };
-}
-
-/** A stored checkpoint column (task_mrs, task_prs); null when absent or of another shape. */
-export function checkpointOf(value: unknown, column = 'task_mrs.lifecycle_checkpoint'): Checkpoint | null {
-  if (value === null || value === undefined) return null;
-  const parsed = CheckpointSchema.safeParse(parseJsonColumn(z.unknown(), value, column));
-  // A checkpoint of another shape (none was ever written before this feature) restarts at a baseline.
-  return parsed.success ? parsed.data : null;
 }
 
 export class MrLifecycleStore {
@@ -150,7 +135,7 @@ export class MrLifecycleStore {
     await this.db('task_mrs').where({ id: linkId }).update(update);
   }
 
-  /** See claimEvaluation below. */
+  /** Compare-and-set on the lifecycle version (lifecycle-columns' claimEvaluation). */
   claimEvaluation(linkId: string, version: number): Promise<boolean> {
     return claimEvaluation(this.db, 'task_mrs', linkId, version);
   }
@@ -164,60 +149,4 @@ export class MrLifecycleStore {
     if (!state.success) throw new AppError('internal', `task_mrs ${linkId} has an unknown state`);
     return { state: state.data, ...lifecycleOf(row, 'task_mrs') };
   }
-}
-
-// The lifecycle columns both link tables have (task_mrs: migration 009, task_prs: migration 014).
-
-export type LinkTable = 'task_mrs' | 'task_prs';
-
-export const LIFECYCLE_COLUMNS = [
-  'state',
-  'head_sha',
-  'polled_at',
-  'poll_error',
-  'lifecycle_checkpoint',
-  'last_evaluation',
-] as const;
-
-/** A lifecycle view's columns but the state (whose vocabulary is the provider's). */
-export function lifecycleOf(row: Record<string, unknown>, table: LinkTable): Omit<LifecycleView, 'state'> {
-  return {
-    head_sha: typeof row.head_sha === 'string' ? row.head_sha : null,
-    polled_at: toNullableIsoString(row.polled_at),
-    poll_error: typeof row.poll_error === 'string' ? row.poll_error : null,
-    checkpoint: checkpointOf(row.lifecycle_checkpoint, `${table}.lifecycle_checkpoint`),
-    last_evaluation:
-      row.last_evaluation === null || row.last_evaluation === undefined
-        ? null
-        : parseJsonColumn(LastEvaluationSchema, row.last_evaluation, `${table}.last_evaluation`),
-  };
-}
-
-export async function recordObservation(
-  db: Knex,
-  table: LinkTable,
-  linkId: string,
-  observed: { state: string; headSha: string | null },
-  now: string,
-): Promise<void> {
-  await db(table)
-    .where({ id: linkId })
-    .update({ state: observed.state, head_sha: observed.headSha, polled_at: now, poll_error: null, updated_at: now });
-}
-
-export async function recordPollError(db: Knex, table: LinkTable, linkId: string, message: string, now: string) {
-  await db(table).where({ id: linkId }).update({ poll_error: message, polled_at: now });
-}
-
-/**
- * The first write of an evaluation's transaction: moves the link's lifecycle version on from the one its
- * record was read at, by compare-and-set. False (nothing written) when another evaluation committed
- * since, e.g. another replica's of the same transition; on PostgreSQL the second waits for the first's
- * row lock and then finds the version moved.
- */
-export async function claimEvaluation(db: Knex, table: LinkTable, linkId: string, version: number): Promise<boolean> {
-  const updated = await db(table)
-    .where({ id: linkId, lifecycle_version: version })
-    .update({ lifecycle_version: version + 1 });
-  return updated === 1;
 }

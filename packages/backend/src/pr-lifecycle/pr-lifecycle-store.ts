@@ -7,9 +7,10 @@ import {
   LIFECYCLE_COLUMNS,
   lifecycleOf,
   claimEvaluation,
+  type LinkLifecycle,
   recordObservation,
   recordPollError,
-} from '../mr-lifecycle/mr-lifecycle-store';
+} from '../mr-lifecycle/lifecycle-columns';
 import { type AutomationOptions, type PrState, PrStateSchema } from '../provider-automation/review-link';
 import { parseJsonColumn, toBoolean } from '../store/row-values';
 import { type MergeOutcome, MergeOutcomeSchema } from './pr-rules';
@@ -38,13 +39,8 @@ export interface PrEvaluationRecord extends PrPollTarget {
   version: number;
 }
 
-export interface PrLifecycleView {
+export interface PrLifecycleView extends LinkLifecycle {
   state: PrState;
-  head_sha: string | null;
-  polled_at: string | null;
-  poll_error: string | null;
-  checkpoint: Checkpoint | null;
-  last_evaluation: LastEvaluation | null;
   /** The last auto-merge outcome: merged, refused (why) or waiting (for what). */
   merge: MergeOutcome | null;
 }
@@ -151,7 +147,7 @@ export class PrLifecycleStore {
     return recordPollError(this.db, 'task_prs', linkId, message, now);
   }
 
-  /** Compare-and-set on the lifecycle version (mr-lifecycle-store's claimEvaluation). */
+  /** Compare-and-set on the lifecycle version (lifecycle-columns' claimEvaluation). */
   claimEvaluation(linkId: string, version: number): Promise<boolean> {
     return claimEvaluation(this.db, 'task_prs', linkId, version);
   }
