@@ -77,7 +77,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/*/src/config.ts', 'packages/*/src/main.ts'],
+    files: ['packages/*/src/config.ts', 'packages/*/src/main.ts', 'packages/backend/src/composition/config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

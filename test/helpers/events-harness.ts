@@ -1,10 +1,10 @@
 // GET /api/events over the backend's real routers, auth middleware and Host/Origin guard on a loopback
 // port (services in process over real SQLite, the fake agentctl attached): REST calls with the operator
 // token, and streams opened with the SSE helper.
-import { createAuthMiddleware } from '../../packages/backend/src/auth/auth-middleware';
-import { EVENT_LOG_DEFAULTS, type EventLogConfig } from '../../packages/backend/src/events/event-log-config';
-import { createApp } from '../../packages/backend/src/http/app';
-import { listen } from '../../packages/backend/src/http/http-server';
+import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
+import { EVENT_LOG_DEFAULTS, type EventLogConfig } from '../../packages/backend/src/platform/events/event-log-config';
+import { createApp } from '../../packages/backend/src/platform/http/app';
+import { listen } from '../../packages/backend/src/platform/http/http-server';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from './fake-agentctl';

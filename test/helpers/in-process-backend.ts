@@ -10,11 +10,11 @@ import type {
   GitlabPort,
 } from '../../packages/backend/src/composition/backend-ports';
 import { type Backend, createBackend } from '../../packages/backend/src/composition/create-backend';
-import { gitlabClientFor } from '../../packages/backend/src/gitlab/gitlab-credentials';
-import { createLogger } from '../../packages/backend/src/logger';
-import type { Database } from '../../packages/backend/src/store/database';
-import { migrateToLatest } from '../../packages/backend/src/store/database';
-import type { SecretBox } from '../../packages/backend/src/secrets/secret-box';
+import { gitlabClientFor } from '../../packages/backend/src/integrations/gitlab/gitlab-credentials';
+import { createLogger } from '../../packages/backend/src/platform/logger/logger';
+import type { Database } from '../../packages/backend/src/platform/store/database';
+import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import type { SecretBox } from '../../packages/backend/src/platform/secrets/secret-box';
 import type { Cleanup } from './cleanup';
 import { fakeAgentctlPort } from './fake-agentctl';
 import { tempDir } from './processes';

@@ -3,7 +3,7 @@
 // the backend's poller + evaluator driven by the test (pollOnce, no timers).
 import { createGitlabPort } from '../../packages/backend/src/composition/production-ports';
 import type { BackendConfig } from '../../packages/backend/src/composition/backend-ports';
-import type { AutomationPatch } from '../../packages/backend/src/provider-automation/review-link';
+import type { AutomationPatch } from '../../packages/backend/src/integrations/provider-automation/review-link';
 import type { Cleanup } from './cleanup';
 import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from './gitlab-server';
 import { recordKicks } from './in-process-backend';

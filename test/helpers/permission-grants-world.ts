@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PermissionOptionInfo, PermissionRequestInfo, QuestionCapability } from '@kandev/protocol';
 import type { Backend } from '../../packages/backend/src/composition/create-backend';
-import type { ToolCallContext } from '../../packages/backend/src/tools/tool-handler';
+import type { ToolCallContext } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
 import { MESSAGE_TASK } from './autopilot';
 import type { Cleanup } from './cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from './fake-agentctl';

@@ -4,8 +4,8 @@
 // agentctl lists.
 import { join } from 'node:path';
 import { AGENTCTL_STATE_FILE } from '../../packages/backend/src/composition/data-dir';
-import { AgentctlClient } from '../../packages/backend/src/executors/agentctl-client';
-import { readAgentctlState } from '../../packages/backend/src/executors/agentctl-state-file';
+import { AgentctlClient } from '../../packages/backend/src/runtime/agentctl/agentctl-client';
+import { readAgentctlState } from '../../packages/backend/src/runtime/executors/local/agentctl-state-file';
 import { BackendApi } from '../helpers/backend-api';
 import { githubForBackend } from '../helpers/github-server';
 import { useCleanup } from '../helpers/cleanup';

@@ -4,8 +4,8 @@
 // and one replica is SIGKILLed halfway. Afterwards, on the replicas left: every acknowledged prompt was
 // delivered exactly once, one prompt per MR transition, no duplicate rows, and every live session's
 // applied revision equals its desired one.
-import type { Database } from '../../packages/backend/src/store/database';
-import { createPostgresDatabase } from '../../packages/backend/src/store/postgres-database';
+import type { Database } from '../../packages/backend/src/platform/store/database';
+import { createPostgresDatabase } from '../../packages/backend/src/platform/store/postgres/postgres-database';
 import { AgentRuntimeApi, RUNTIME_TIMEOUT_MS, waitForAgentReady } from '../helpers/agent-runtime';
 import type { BackendApi, LaunchedSession } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';

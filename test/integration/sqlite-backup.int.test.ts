@@ -11,7 +11,7 @@ import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { REPO_ROOT, startBackend, stopProcess, tempDir } from '../helpers/processes';
 
-const ADMIN_MAIN = join(REPO_ROOT, 'packages/backend/dist/admin.js');
+const ADMIN_MAIN = join(REPO_ROOT, 'packages/backend/dist/composition/commands/admin.js');
 
 interface AdminResult {
   code: number | null;

@@ -2,8 +2,8 @@
 // autopilot rule on POST /api/tasks (a profile without MCP support cannot run an autopilot task).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApp } from '../../packages/backend/src/http/app';
-import { listen } from '../../packages/backend/src/http/http-server';
+import { createApp } from '../../packages/backend/src/platform/http/app';
+import { listen } from '../../packages/backend/src/platform/http/http-server';
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { createInProcessBackend } from '../helpers/in-process-backend';

@@ -2,12 +2,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LaunchConfig } from '@kandev/protocol';
-import { type AgentSession } from '../../packages/backend/src/sessions/agent-session';
-import { DATABASE_FILE_NAME, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
-import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { type AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
+import { DATABASE_FILE_NAME, type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
 import { TEST_SECRETS } from '../helpers/test-secrets';
-import type { Repository } from '../../packages/backend/src/repositories/repository';
-import type { Task } from '../../packages/backend/src/tasks/task';
+import type { Repository } from '../../packages/backend/src/catalogue/repositories/repository';
+import type { Task } from '../../packages/backend/src/catalogue/tasks/task';
 import { useCleanup } from '../helpers/cleanup';
 import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';

@@ -4,11 +4,11 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOCKER_TOKEN_DIR, secureDataDir } from '../../packages/backend/src/composition/data-dir';
-import { loadBackendId } from '../../packages/backend/src/executors/backend-id';
-import { DockerTokenFiles } from '../../packages/backend/src/executors/docker-token-files';
-import { openPrivateAppend } from '../../packages/backend/src/private-files';
-import { dataDirSecretKey } from '../../packages/backend/src/secrets/secret-key-file';
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
+import { loadBackendId } from '../../packages/backend/src/runtime/executors/backend-id';
+import { DockerTokenFiles } from '../../packages/backend/src/runtime/executors/docker/docker-token-files';
+import { openPrivateAppend } from '../../packages/backend/src/platform/files/private-files';
+import { dataDirSecretKey } from '../../packages/backend/src/platform/secrets/secret-key-file';
+import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 

@@ -4,8 +4,8 @@
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { onPostgres, openTestDatabase, testDatabaseName } from '../helpers/test-database';
-import { type Database, migrateToLatest } from '../../packages/backend/src/store/database';
-import { isDatabaseWritable } from '../../packages/backend/src/store/database-probe';
+import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import { isDatabaseWritable } from '../../packages/backend/src/platform/store/database-probe';
 
 async function tableNames(db: Database): Promise<string[]> {
   const rows: { name: string }[] = onPostgres()

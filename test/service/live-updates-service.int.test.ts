@@ -2,9 +2,9 @@
 // query per batch (counted with knex's 'query' event), what each agentctl answer records, and the
 // reconciler's bounded retries.
 import { AppError } from '@kandev/protocol';
-import type { AgentSession } from '../../packages/backend/src/sessions/agent-session';
-import { createLogger } from '../../packages/backend/src/logger';
-import { SessionReconciler } from '../../packages/backend/src/providers/provider-reconciler';
+import type { AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
+import { createLogger } from '../../packages/backend/src/platform/logger/logger';
+import { SessionReconciler } from '../../packages/backend/src/runtime/provider-refresh/provider-reconciler';
 import { useCleanup } from '../helpers/cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from '../helpers/fake-agentctl';
 import { createInProcessBackend } from '../helpers/in-process-backend';

@@ -2,9 +2,9 @@
 // file, against a local GitLab v4 test server (requests counted there). A manual clock drives backoff;
 // pollOnce() replaces the timer.
 import { AppError } from '@kandev/protocol';
-import { createApp } from '../../packages/backend/src/http/app';
-import { listen } from '../../packages/backend/src/http/http-server';
-import { createMrLifecycleRoutes } from '../../packages/backend/src/mr-lifecycle/mr-lifecycle-routes';
+import { createApp } from '../../packages/backend/src/platform/http/app';
+import { listen } from '../../packages/backend/src/platform/http/http-server';
+import { createMrLifecycleRoutes } from '../../packages/backend/src/integrations/gitlab/mr-lifecycle-routes';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TOKEN } from '../helpers/gitlab-server';

@@ -2,11 +2,11 @@
 // backend's routes in process (real SQLite, no agentctl), each answer parsed with the route's own
 // (strict) schema from the catalogue, so a view that gains, loses or renames a field fails here.
 import type { z } from 'zod';
-import { createAuthMiddleware } from '../../packages/backend/src/auth/auth-middleware';
+import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
 import { ROUTE_GROUPS } from '../../packages/backend/src/composition/api-catalogue';
-import { createApp } from '../../packages/backend/src/http/app';
-import { listen } from '../../packages/backend/src/http/http-server';
-import type { RouteDoc } from '../../packages/backend/src/http/openapi';
+import { createApp } from '../../packages/backend/src/platform/http/app';
+import { listen } from '../../packages/backend/src/platform/http/http-server';
+import type { RouteDoc } from '../../packages/backend/src/platform/openapi/openapi';
 import { useCleanup } from '../helpers/cleanup';
 import { createInProcessBackend } from '../helpers/in-process-backend';
 import { launchConfigFor, sessionRow } from '../helpers/session-rows';

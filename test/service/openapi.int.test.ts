@@ -2,12 +2,12 @@
 // the backend registers (the routers createBackend builds plus createApp's own, as main.ts wires
 // them), and is served at GET /api/openapi.json behind the API token.
 import type { Express } from 'express';
-import { createAuthMiddleware } from '../../packages/backend/src/auth/auth-middleware';
+import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
 import { openApiDocument } from '../../packages/backend/src/composition/api-catalogue';
-import { createApp } from '../../packages/backend/src/http/app';
-import { listen } from '../../packages/backend/src/http/http-server';
-import { metricsRoute } from '../../packages/backend/src/http/metrics-route';
-import { openApiPath } from '../../packages/backend/src/http/openapi';
+import { createApp } from '../../packages/backend/src/platform/http/app';
+import { listen } from '../../packages/backend/src/platform/http/http-server';
+import { metricsRoute } from '../../packages/backend/src/platform/http/metrics-route';
+import { openApiPath } from '../../packages/backend/src/platform/openapi/openapi';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
 import { createInProcessBackend } from '../helpers/in-process-backend';
 import { validateOpenApi } from '../helpers/openapi-validator';

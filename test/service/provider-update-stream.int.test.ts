@@ -9,8 +9,8 @@ import {
   type WireProviderUpdatesAnswer,
   type WireProviderUpdatesCallOutput,
 } from '@kandev/protocol';
-import { AgentctlClient, type ProviderUpdate } from '../../packages/backend/src/executors/agentctl-client';
-import type { AgentctlEndpoint } from '../../packages/backend/src/executors/executor';
+import { AgentctlClient, type ProviderUpdate } from '../../packages/backend/src/runtime/agentctl/agentctl-client';
+import type { AgentctlEndpoint } from '../../packages/backend/src/runtime/agentctl/executor';
 import { useCleanup } from '../helpers/cleanup';
 import { waitUntil } from '../helpers/wait';
 

@@ -6,15 +6,15 @@
 // there is one process and nothing to wake across.
 import { randomUUID } from 'node:crypto';
 import type { PermissionRequestInfo } from '@kandev/protocol';
-import { createAuthMiddleware } from '../../packages/backend/src/auth/auth-middleware';
-import { PgReplicaSignals, listenerConnectionOf } from '../../packages/backend/src/cluster/pg-replica-signals';
-import { createApp } from '../../packages/backend/src/http/app';
-import { listen } from '../../packages/backend/src/http/http-server';
-import { createLogger } from '../../packages/backend/src/logger';
-import type { Question } from '../../packages/backend/src/questions/question';
-import { type Database as Knex, migrateToLatest } from '../../packages/backend/src/store/database';
-import { createPostgresDatabase } from '../../packages/backend/src/store/postgres-database';
-import type { ToolCallContext } from '../../packages/backend/src/tools/tool-handler';
+import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
+import { PgReplicaSignals, listenerConnectionOf } from '../../packages/backend/src/platform/cluster/pg-replica-signals';
+import { createApp } from '../../packages/backend/src/platform/http/app';
+import { listen } from '../../packages/backend/src/platform/http/http-server';
+import { createLogger } from '../../packages/backend/src/platform/logger/logger';
+import type { Question } from '../../packages/backend/src/runtime/questions/question';
+import { type Database as Knex, migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import { createPostgresDatabase } from '../../packages/backend/src/platform/store/postgres/postgres-database';
+import type { ToolCallContext } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
 import { ASK_USER, MESSAGE_TASK } from '../helpers/autopilot';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';

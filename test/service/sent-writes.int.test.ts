@@ -2,9 +2,9 @@
 // whose answer nobody needs is sent, not awaited, and travels with the next statement. The transaction
 // still reads its own writes, and a sent write that fails rolls the unit of work back with that write's
 // own error. On SQLite the same calls are awaited; the same outcomes hold.
-import { type Database, migrateToLatest } from '../../packages/backend/src/store/database';
-import type { NewEvent } from '../../packages/backend/src/events/event-store';
-import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/store/unit-of-work';
+import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import type { NewEvent } from '../../packages/backend/src/platform/events/event-store';
+import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { launchConfigFor, sessionRow } from '../helpers/session-rows';

@@ -4,12 +4,12 @@
 // clean close leaves the database as one file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/store/database';
+import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
 import {
   checkpointAndClose,
   checkpointSqlite,
   SQLITE_BUSY_TIMEOUT_MS,
-} from '../../packages/backend/src/store/sqlite-database';
+} from '../../packages/backend/src/platform/store/sqlite/sqlite-database';
 import { useCleanup } from '../helpers/cleanup';
 import { fileHolds } from '../helpers/database-bytes';
 import { tempDir } from '../helpers/processes';

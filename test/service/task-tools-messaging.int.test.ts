@@ -1,10 +1,10 @@
 // The task tools that act on own tasks and direct subtasks (message_task, stop_task,
 // add_workspace_sources), the conversation (step_complete, set_task_title, get_task_conversation) and
 // the operator's REST view of it. In process, fresh SQLite per test, fake agentctl.
-import { createMessageRoutes } from '../../packages/backend/src/messages/message-routes';
-import { createApp } from '../../packages/backend/src/http/app';
-import { listen } from '../../packages/backend/src/http/http-server';
-import { createLogger } from '../../packages/backend/src/logger';
+import { createMessageRoutes } from '../../packages/backend/src/catalogue/messages/message-routes';
+import { createApp } from '../../packages/backend/src/platform/http/app';
+import { listen } from '../../packages/backend/src/platform/http/http-server';
+import { createLogger } from '../../packages/backend/src/platform/logger/logger';
 import { useCleanup } from '../helpers/cleanup';
 import {
   createToolHarness,

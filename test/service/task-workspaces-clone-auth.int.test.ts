@@ -3,9 +3,9 @@
 // error. Also a clone reached by file://.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateAgentProfileBodySchema } from '../../packages/backend/src/agent-profiles/agent-profile';
-import { AgentProfileService } from '../../packages/backend/src/agent-profiles/agent-profile-service';
-import { createCheckout } from '../../packages/backend/src/task-workspaces/git-checkout';
+import { CreateAgentProfileBodySchema } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile';
+import { AgentProfileService } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile-service';
+import { createCheckout } from '../../packages/backend/src/runtime/task-workspaces/git-checkout';
 import { useCleanup } from '../helpers/cleanup';
 import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
 import {

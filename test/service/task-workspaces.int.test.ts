@@ -4,10 +4,10 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAppError } from '@kandev/protocol';
-import { AgentProfileService } from '../../packages/backend/src/agent-profiles/agent-profile-service';
-import { CreateAgentProfileBodySchema } from '../../packages/backend/src/agent-profiles/agent-profile';
-import type { TaskWorkspacesConfig } from '../../packages/backend/src/task-workspaces/task-workspaces';
-import { prepareSessionWorkspace } from '../../packages/backend/src/session-runtime/session-workspace';
+import { AgentProfileService } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile-service';
+import { CreateAgentProfileBodySchema } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile';
+import type { TaskWorkspacesConfig } from '../../packages/backend/src/runtime/task-workspaces/task-workspaces';
+import { prepareSessionWorkspace } from '../../packages/backend/src/runtime/session-control/session-workspace';
 import { useCleanup } from '../helpers/cleanup';
 import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
 import {

@@ -9,8 +9,8 @@ import {
   type WireAgentctlMessage,
   type WireBackendMessageOutput,
 } from '@kandev/protocol';
-import { createLogger } from '../../packages/backend/src/logger';
-import { AttachClient } from '../../packages/backend/src/tool-calls/attach-client';
+import { createLogger } from '../../packages/backend/src/platform/logger/logger';
+import { AttachClient } from '../../packages/backend/src/agent-api/tool-calls/attach-client';
 import { useCleanup } from '../helpers/cleanup';
 import { waitUntil } from '../helpers/wait';
 

@@ -2,7 +2,7 @@
 // agentctl, which kept running and buffered its events. The boot reconcile settles what happened
 // meanwhile: nothing queued is lost, nothing is delivered twice.
 import { AppError } from '@kandev/protocol';
-import { NEVER_STARTED_REASON } from '../../packages/backend/src/turns/boot-reconcile';
+import { NEVER_STARTED_REASON } from '../../packages/backend/src/runtime/turns/boot-reconcile';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { createTurnHarness, FakeAgentctl, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';

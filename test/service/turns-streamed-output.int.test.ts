@@ -3,7 +3,7 @@
 // a plan rewritten in place, tool calls with their kind and file changes, notices (a warning sets the
 // session's last error without a state change), the agent's handshake in the session view, and a
 // completed turn's warning kept on its prompt.
-import type { StoredEvent } from '../../packages/backend/src/events/event-types';
+import type { StoredEvent } from '../../packages/backend/src/platform/events/event-types';
 import { useCleanup } from '../helpers/cleanup';
 import { jsonColumn } from '../helpers/test-database';
 import { createTurnHarness, type TurnHarness } from '../helpers/turn-harness';

@@ -1,21 +1,21 @@
-import { createAuthMiddleware } from './auth/auth-middleware';
-import { type Config, ConfigError, loadConfig } from './config';
+import { createAuthMiddleware } from './platform/auth/auth-middleware';
+import { type Config, ConfigError, loadConfig } from './composition/config';
 import { createBackend } from './composition/create-backend';
 import { secureDataDir } from './composition/data-dir';
 import { openSecretsAtRest } from './composition/secrets-at-rest';
 import { createAgentctlPort, createGithubPort, createGitlabPort } from './composition/production-ports';
-import { connectableHost } from './connectable-host';
+import { connectableHost } from './platform/net/connectable-host';
 import { join } from 'node:path';
-import { createApp } from './http/app';
-import { consoleStatic } from './http/console-static';
-import { listen } from './http/http-server';
-import { metricsRoute } from './http/metrics-route';
-import { createLogger } from './logger';
-import { SecretKeyError } from './secrets/secret-key-file';
-import { installShutdown, runShutdown, type ShutdownStep } from './shutdown';
-import { createDatabase, describeDatabase, migrateToLatest } from './store/database';
-import { checkpointAndClose, checkpointInBackground } from './store/sqlite-database';
-import { prepareWorkspacesDir, WorkspacesDirError } from './task-workspaces/workspaces-dir';
+import { createApp } from './platform/http/app';
+import { consoleStatic } from './platform/http/console-static';
+import { listen } from './platform/http/http-server';
+import { metricsRoute } from './platform/http/metrics-route';
+import { createLogger } from './platform/logger/logger';
+import { SecretKeyError } from './platform/secrets/secret-key-file';
+import { installShutdown, runShutdown, type ShutdownStep } from './composition/shutdown';
+import { createDatabase, describeDatabase, migrateToLatest } from './platform/store/database';
+import { checkpointAndClose, checkpointInBackground } from './platform/store/sqlite/sqlite-database';
+import { prepareWorkspacesDir, WorkspacesDirError } from './runtime/task-workspaces/workspaces-dir';
 
 function loadConfigOrExit(): Config {
   try {

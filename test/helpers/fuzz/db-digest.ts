@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Database } from '../../../packages/backend/src/store/database';
+import type { Database } from '../../../packages/backend/src/platform/store/database';
 import type { Cleanup } from '../cleanup';
 import { onPostgres, openTestDatabase } from '../test-database';
 

@@ -1,22 +1,29 @@
-import { AGENT_PROFILE_ROUTE_DOCS } from '../agent-profiles/agent-profile-route-docs';
-import { API_TOKEN_ROUTE_DOCS } from '../auth/api-token-route-docs';
-import { CONSOLE_LOGIN_ROUTE_DOCS } from '../auth/console-login-route-docs';
-import { EVENT_ROUTE_DOCS } from '../events/event-route-docs';
-import { REPLICA_ROUTE_DOCS } from '../cluster/lease-route-docs';
-import { AGENTCTL_ROUTE_DOCS } from '../executors/agentctl-route-docs';
-import { APP_ROUTE_DOCS } from '../http/app-route-docs';
-import { buildOpenApiDocument, type OpenApiDocument, type RouteGroup } from '../http/openapi';
-import { MESSAGE_ROUTE_DOCS } from '../messages/message-route-docs';
-import { MR_LIFECYCLE_ROUTE_DOCS } from '../mr-lifecycle/mr-lifecycle-route-docs';
-import { PR_LIFECYCLE_ROUTE_DOCS } from '../pr-lifecycle/pr-lifecycle-route-docs';
-import { CREDENTIAL_ROUTE_DOCS, REVIEW_LINK_ROUTE_DOCS } from '../provider-automation/provider-automation-route-docs';
-import { PARENT_QUESTION_ROUTE_DOCS, QUESTION_ROUTE_DOCS } from '../questions/question-route-docs';
-import { PERMISSION_GRANT_ROUTE_DOCS } from '../permission-grants/grant-route-docs';
-import { REPOSITORY_ROUTE_DOCS } from '../repositories/repository-route-docs';
-import { PROMPT_ROUTE_DOCS, SESSION_ROUTE_DOCS, TASK_ARCHIVE_ROUTE_DOC } from '../session-runtime/session-route-docs';
-import { TASK_ROUTE_DOCS } from '../tasks/task-route-docs';
-import { WORKSPACE_ROUTE_DOCS } from '../workspaces/workspace-route-docs';
-import { WORKSPACE_SOURCE_ROUTE_DOCS } from '../workspace-sources/workspace-source-route-docs';
+import { AGENT_PROFILE_ROUTE_DOCS } from '../catalogue/agent-profiles/agent-profile-route-docs';
+import { API_TOKEN_ROUTE_DOCS } from '../platform/auth/api-token-route-docs';
+import { CONSOLE_LOGIN_ROUTE_DOCS } from '../platform/auth/console-login-route-docs';
+import { EVENT_ROUTE_DOCS } from '../platform/events/event-route-docs';
+import { REPLICA_ROUTE_DOCS } from '../platform/cluster/lease-route-docs';
+import { AGENTCTL_ROUTE_DOCS } from '../runtime/executors/agentctl-route-docs';
+import { APP_ROUTE_DOCS } from '../platform/openapi/app-route-docs';
+import { buildOpenApiDocument, type OpenApiDocument, type RouteGroup } from '../platform/openapi/openapi';
+import { MESSAGE_ROUTE_DOCS } from '../catalogue/messages/message-route-docs';
+import { MR_LIFECYCLE_ROUTE_DOCS } from '../integrations/gitlab/mr-lifecycle-route-docs';
+import { PR_LIFECYCLE_ROUTE_DOCS } from '../integrations/github/pr-lifecycle-route-docs';
+import {
+  CREDENTIAL_ROUTE_DOCS,
+  REVIEW_LINK_ROUTE_DOCS,
+} from '../integrations/provider-automation/provider-automation-route-docs';
+import { PARENT_QUESTION_ROUTE_DOCS, QUESTION_ROUTE_DOCS } from '../runtime/questions/question-route-docs';
+import { PERMISSION_GRANT_ROUTE_DOCS } from '../catalogue/permission-grants/grant-route-docs';
+import { REPOSITORY_ROUTE_DOCS } from '../catalogue/repositories/repository-route-docs';
+import {
+  PROMPT_ROUTE_DOCS,
+  SESSION_ROUTE_DOCS,
+  TASK_ARCHIVE_ROUTE_DOC,
+} from '../runtime/session-control/session-route-docs';
+import { TASK_ROUTE_DOCS } from '../catalogue/tasks/task-route-docs';
+import { WORKSPACE_ROUTE_DOCS } from '../catalogue/workspaces/workspace-route-docs';
+import { WORKSPACE_SOURCE_ROUTE_DOCS } from '../runtime/workspace-sources/workspace-source-route-docs';
 
 // Every route the backend serves, by heading: the source of GET /api/openapi.json and of
 // docs/rest-api.md (npm run gen:rest-docs). A new route gets an entry in its folder's

@@ -1,21 +1,21 @@
-import type { LeaseTiming } from '../cluster/attach-lease';
-import type { ReplicaPresence, ReplicaSignals } from '../cluster/replica-signals';
-import type { EventLogConfig } from '../events/event-log-config';
+import type { LeaseTiming } from '../platform/cluster/attach-lease';
+import type { ReplicaPresence, ReplicaSignals } from '../platform/cluster/replica-signals';
+import type { EventLogConfig } from '../platform/events/event-log-config';
 import type { Knex } from 'knex';
-import type { AgentctlConnector } from '../executors/agentctl-client';
-import type { AgentctlEvents } from '../executors/executor';
-import type { ExecutorRegistry } from '../executors/executor-registry';
-import type { GithubClient } from '../github/github-client';
-import type { GitlabClient } from '../gitlab/gitlab-client';
-import type { Logger } from '../logger';
-import type { BackendMetrics } from '../metrics/backend-metrics';
-import type { MrPollPolicy } from '../mr-lifecycle/mr-poller';
-import type { DrainGate } from '../prompt-queue/drain-gate';
-import type { CredentialVerifier } from '../provider-automation/workspace-credential-service';
-import type { StartTimer } from '../questions/question-service';
-import type { BackoffPolicy } from '../retry/retry-backoff';
-import type { SecretBox } from '../secrets/secret-box';
-import type { TaskWorkspacesConfig } from '../task-workspaces/task-workspaces';
+import type { AgentctlConnector } from '../runtime/agentctl/agentctl-client';
+import type { AgentctlEvents } from '../runtime/agentctl/executor';
+import type { ExecutorRegistry } from '../runtime/executors/executor-registry';
+import type { GithubClient } from '../integrations/github/github-client';
+import type { GitlabClient } from '../integrations/gitlab/gitlab-client';
+import type { Logger } from '../platform/logger/logger';
+import type { BackendMetrics } from '../platform/metrics/backend-metrics';
+import type { MrPollPolicy } from '../integrations/gitlab/mr-poller';
+import type { DrainGate } from '../runtime/prompt-queue/drain-gate';
+import type { CredentialVerifier } from '../catalogue/credentials/workspace-credential-service';
+import type { StartTimer } from '../runtime/questions/question-service';
+import type { BackoffPolicy } from '../platform/retry/retry-backoff';
+import type { SecretBox } from '../platform/secrets/secret-box';
+import type { TaskWorkspacesConfig } from '../runtime/task-workspaces/task-workspaces';
 
 /** What the composition root reads of the configuration (a loaded Config is one). */
 export interface BackendConfig {

@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import { loadBackendId } from '../executors/backend-id';
-import { DockerExecutor } from '../executors/docker-executor';
-import type { AgentctlEvents, ExecutorBackend } from '../executors/executor';
-import type { ExecutorEntry } from '../executors/executor-config';
-import { ExecutorRegistry } from '../executors/executor-registry';
-import type { kubernetesApi } from '../executors/kubernetes-api';
-import { KubernetesExecutor } from '../executors/kubernetes-executor';
-import { LocalExecutorBackend } from '../executors/local-executor-backend';
-import { defaultAgentctlEntry, LocalProcessExecutor } from '../executors/local-process-executor';
-import { RemoteExecutor } from '../executors/remote-executor';
+import type { Config } from './config';
+import type { Logger } from '../platform/logger/logger';
+import { loadBackendId } from '../runtime/executors/backend-id';
+import { DockerExecutor } from '../runtime/executors/docker/docker-executor';
+import type { AgentctlEvents, ExecutorBackend } from '../runtime/agentctl/executor';
+import type { ExecutorEntry } from '../runtime/executors/executor-config';
+import { ExecutorRegistry } from '../runtime/executors/executor-registry';
+import type { kubernetesApi } from '../runtime/executors/kubernetes/kubernetes-api';
+import { KubernetesExecutor } from '../runtime/executors/kubernetes/kubernetes-executor';
+import { LocalExecutorBackend } from '../runtime/executors/local/local-executor-backend';
+import { defaultAgentctlEntry, LocalProcessExecutor } from '../runtime/executors/local/local-process-executor';
+import { RemoteExecutor } from '../runtime/executors/remote/remote-executor';
 import { AGENTCTL_LOG_FILE, AGENTCTL_STATE_FILE, BACKEND_ID_FILE, DOCKER_TOKEN_DIR } from './data-dir';
 
 /**
@@ -21,7 +21,8 @@ import { AGENTCTL_LOG_FILE, AGENTCTL_STATE_FILE, BACKEND_ID_FILE, DOCKER_TOKEN_D
  */
 function loadKubernetesApi(): typeof kubernetesApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('../executors/kubernetes-api') as { kubernetesApi: typeof kubernetesApi }).kubernetesApi;
+  return (require('../runtime/executors/kubernetes/kubernetes-api') as { kubernetesApi: typeof kubernetesApi })
+    .kubernetesApi;
 }
 
 /** A Docker Engine client for DOCKER_HOST (unix:///path or tcp://host:port), or the default socket. */

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
-import { API_TOKEN_FILE_NAME } from '../auth/api-token-service';
-import { SECRET_KEY_FILE_NAME } from '../secrets/secret-key-file';
-import { ensurePrivateDir, tightenPrivateDir, tightenPrivateFile } from '../private-files';
-import { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from '../store/database';
+import { API_TOKEN_FILE_NAME } from '../platform/auth/api-token-service';
+import { SECRET_KEY_FILE_NAME } from '../platform/secrets/secret-key-file';
+import { ensurePrivateDir, tightenPrivateDir, tightenPrivateFile } from '../platform/files/private-files';
+import { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from '../platform/store/database';
 
 // The backend's data dir and what it keeps there. Only these known names are tightened at start: a
 // data dir pointed at a directory that also holds other things must not have those rewritten.

@@ -1,12 +1,12 @@
-import type { Config } from '../config';
-import { AgentctlClients } from '../executors/agentctl-client';
-import { AgentctlEventHub } from '../executors/agentctl-event-hub';
+import type { Config } from './config';
+import { AgentctlClients } from '../runtime/agentctl/agentctl-client';
+import { AgentctlEventHub } from '../runtime/agentctl/agentctl-event-hub';
 import { createExecutors } from './create-executors';
-import type { FetchLike } from '../gitlab/gitlab-client';
-import { createGitlabVerifier, gitlabClientFor } from '../gitlab/gitlab-credentials';
-import type { Logger } from '../logger';
-import { EtagCache } from '../github/etag-cache';
-import { createGithubVerifier, githubClientFor } from '../github/github-credentials';
+import type { FetchLike } from '../integrations/gitlab/gitlab-client';
+import { createGitlabVerifier, gitlabClientFor } from '../integrations/gitlab/gitlab-credentials';
+import type { Logger } from '../platform/logger/logger';
+import { EtagCache } from '../integrations/github/etag-cache';
+import { createGithubVerifier, githubClientFor } from '../integrations/github/github-credentials';
 import type { AgentctlPort, GithubPort, GitlabPort } from './backend-ports';
 
 /** The real agentctls: every configured executor, and one gRPC channel per agentctl (closed when it goes). */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { reachOf } from '../executors/agentctl-reachability';
-import type { ExecutorRegistry } from '../executors/executor-registry';
-import { isDatabaseWritable } from '../store/database-probe';
+import { reachOf } from '../runtime/agentctl/agentctl-reachability';
+import type { ExecutorRegistry } from '../runtime/executors/executor-registry';
+import { isDatabaseWritable } from '../platform/store/database-probe';
 
 /** The /readyz answer: status words only (no addresses, tokens or paths), so it can stay open. */
 export interface Readiness {

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Logger } from '../logger';
-import { SecretBox } from '../secrets/secret-box';
-import type { SecretKey } from '../secrets/secret-key';
-import { dataDirSecretKey } from '../secrets/secret-key-file';
-import { sealStoredSecrets } from '../secrets/stored-secrets';
-import { checkpointSqlite } from '../store/sqlite-database';
+import type { Logger } from '../platform/logger/logger';
+import { SecretBox } from '../platform/secrets/secret-box';
+import type { SecretKey } from '../platform/secrets/secret-key';
+import { dataDirSecretKey } from '../platform/secrets/secret-key-file';
+import { sealStoredSecrets } from '../platform/secrets/stored-secrets';
+import { checkpointSqlite } from '../platform/store/sqlite/sqlite-database';
 
 /**
  * The start-up step right after the migrations: the key (configured, else the data dir's

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { RouteDoc } from '../../platform/openapi/openapi';
+import { IdParamsSchema } from '../../platform/store/id-schema';
+import {
+  AgentProfileRestViewSchema,
+  CreateAgentProfileBodySchema,
+  UpdateAgentProfileBodySchema,
+} from './agent-profile';
+
+export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/agent-profiles',
+    summary: 'Create an agent profile',
+    description:
+      'Env keys match `^[A-Z_][A-Z0-9_]*$`; env values are sealed at rest and never returned or logged. ' +
+      "`permission_policy` (default `ask`) says how the agent's ACP permission requests are answered " +
+      '(docs/agents.md, Permission policy).',
+    body: CreateAgentProfileBodySchema,
+    ok: { status: 201, description: 'the profile (env keys, never values)', schema: AgentProfileRestViewSchema },
+    errors: { 409: 'the name is taken' },
+  },
+  {
+    method: 'get',
+    path: '/api/agent-profiles',
+    summary: 'List agent profiles, by name',
+    ok: {
+      status: 200,
+      description: 'every profile',
+      schema: z.object({ agent_profiles: z.array(AgentProfileRestViewSchema) }).strict(),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/agent-profiles/:id',
+    summary: 'Get an agent profile',
+    params: IdParamsSchema,
+    ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },
+  },
+  {
+    method: 'patch',
+    path: '/api/agent-profiles/:id',
+    summary: "Change an agent profile's permission policy",
+    description: 'Sessions started from then on carry the new policy; running sessions keep theirs until resumed.',
+    params: IdParamsSchema,
+    body: UpdateAgentProfileBodySchema,
+    ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },
+  },
+  {
+    method: 'delete',
+    path: '/api/agent-profiles/:id',
+    summary: 'Delete an agent profile',
+    params: IdParamsSchema,
+    ok: { status: 204, description: 'deleted' },
+    errors: { 409: 'a task uses it' },
+  },
+];

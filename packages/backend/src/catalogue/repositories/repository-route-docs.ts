@@ -1,0 +1,35 @@
+import type { RouteDoc } from '../../platform/openapi/openapi';
+import { IdParamsSchema } from '../../platform/store/id-schema';
+import { z } from 'zod';
+import { CreateRepositoryBodySchema, ListRepositoriesQuerySchema, RepositoryViewSchema } from './repository';
+
+export const REPOSITORY_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/repositories',
+    summary: 'Register a repository in a workspace',
+    description:
+      'Give `remote_url` or `local_path`. `provider` (`github`, `gitlab` or `null`) is derived once at ' +
+      'registration from the remote host, unless given (trimmed and lowercased; blank is ignored, unknown means none).',
+    body: CreateRepositoryBodySchema,
+    ok: { status: 201, description: 'the repository, with its `provider`', schema: RepositoryViewSchema },
+  },
+  {
+    method: 'get',
+    path: '/api/repositories',
+    summary: 'List repositories, optionally of one workspace',
+    query: ListRepositoriesQuerySchema,
+    ok: {
+      status: 200,
+      description: 'a page of repositories, oldest first',
+      schema: z.object({ repositories: z.array(RepositoryViewSchema), next_cursor: z.string().nullable() }).strict(),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/repositories/:id',
+    summary: 'Get a repository',
+    params: IdParamsSchema,
+    ok: { status: 200, description: 'the repository', schema: RepositoryViewSchema },
+  },
+];

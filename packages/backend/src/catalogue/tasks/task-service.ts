@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { AppError } from '@kandev/protocol';
+import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../../platform/store/page-cursor';
+import { newId } from '../../platform/store/row-values';
+import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
+import {
+  assertProfileFitsAutopilot,
+  type ListTasksQuery,
+  type NewTask,
+  type PendingAction,
+  type Task,
+  type TaskDetails,
+  toTaskView,
+  type UpdateTaskBody,
+} from './task';
+import { assertValidParent, type ParentCandidate } from './task-hierarchy';
+import { attachedSetOf } from '../repositories/provider-set';
+
+async function parentCandidate(stores: Stores, parentId: string): Promise<ParentCandidate> {
+  const parent = await stores.tasks.findById(parentId);
+  if (parent === undefined) throw new AppError('not_found', `parent task ${parentId} not found`);
+  return { id: parent.id, workspaceId: parent.workspaceId, lineage: await stores.tasks.lineage(parent.id) };
+}
+
+/** Every id must exist (else 404) and belong to the task's workspace (else 400). */
+async function checkRepositories(stores: Stores, workspaceId: string, ids: readonly string[]): Promise<void> {
+  const found = await stores.repositories.findByIds(ids);
+  const foundIds = new Set(found.map((repository) => repository.id));
+  const missing = ids.filter((id) => !foundIds.has(id));
+  if (missing.length > 0) {
+    throw new AppError('not_found', `repository not found: ${missing.join(', ')}`, { repository_ids: missing });
+  }
+  const foreign = found.filter((repository) => repository.workspaceId !== workspaceId).map((r) => r.id);
+  if (foreign.length > 0) {
+    throw new AppError('invalid_argument', 'repositories belong to another workspace', { repository_ids: foreign });
+  }
+}
+
+const TaskCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }).strict();
+
+/**
+ * What each task waits for from someone else, read in the caller's transaction (a stale question found
+ * is written down). questions/pending-action.ts's pendingActionsOf, injected: questions/ sits above tasks/.
+ */
+export type PendingActionsOf = (
+  stores: Stores,
+  taskIds: readonly string[],
+  now: string,
+) => Promise<Map<string, PendingAction | null>>;
+
+export type TaskEventType = 'task.created' | 'task.updated' | 'task.archived';
+
+export interface TaskServiceDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  pendingActions: PendingActionsOf;
+}
+
+export class TaskService {
+  constructor(private readonly deps: TaskServiceDeps) {}
+
+  /** autopilot defaults to false and is never inherited from the parent. All or nothing. */
+  async create(body: NewTask): Promise<TaskDetails> {
+    const task = await this.deps.uow.transaction((stores) => this.createWithin(stores, body));
+    return this.get(task.id);
+  }
+
+  /**
+   * The create rules inside the caller's transaction (so a caller can commit more with the task): the
+   * workspace exists, the parent is valid, the repositories belong to the workspace, and an autopilot
+   * task's agent profile can receive MCP tools.
+   */
+  async createWithin(stores: Stores, body: NewTask): Promise<Task> {
+    const now = this.deps.clock().toISOString();
+    const task: Task = {
+      id: newId(),
+      workspaceId: body.workspace_id,
+      parentId: body.parent_id ?? null,
+      title: body.title,
+      description: body.description ?? null,
+      state: 'todo',
+      autopilot: body.autopilot ?? false,
+      agentProfileId: body.agent_profile_id ?? null,
+      archivedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const repositoryIds = [...new Set(body.repository_ids ?? [])];
+    if ((await stores.workspaces.findById(task.workspaceId)) === undefined) {
+      throw new AppError('not_found', `workspace ${task.workspaceId} not found`);
+    }
+    if (task.parentId !== null) {
+      assertValidParent({ id: undefined, workspaceId: task.workspaceId }, await parentCandidate(stores, task.parentId));
+    }
+    if (task.agentProfileId !== null) {
+      const profile = await stores.agentProfiles.findById(task.agentProfileId);
+      if (profile === undefined) throw new AppError('not_found', `agent profile ${task.agentProfileId} not found`);
+      assertProfileFitsAutopilot(task.autopilot, profile);
+    }
+    await checkRepositories(stores, task.workspaceId, repositoryIds);
+    await stores.tasks.insert(task);
+    const attachments = repositoryIds.map((repositoryId) => ({ repositoryId, baseBranch: null }));
+    await stores.tasks.attachRepositories(task.id, attachments, { batchId: newId(), createdAt: now });
+    await this.recordEventWithin(stores, 'task.created', task.id, now);
+    return task;
+  }
+
+  /**
+   * Appends the task's event with its REST view (as GET /api/tasks/:id shows it) in the caller's
+   * transaction. A caller that just wrote the task and recomputed its repositories passes them (`known`,
+   * possibly still being read: what it waits for is read alongside); they are read once per batch. A
+   * `known` that resolves undefined (the caller changed nothing after all) records nothing.
+   */
+  async recordEventWithin(
+    stores: Stores,
+    type: TaskEventType,
+    id: string,
+    at: string,
+    known?: Omit<TaskDetails, 'pendingAction'> | Promise<Omit<TaskDetails, 'pendingAction'> | undefined>,
+  ): Promise<void> {
+    let details: TaskDetails;
+    if (known === undefined) {
+      details = await this.readDetails(stores, id);
+    } else {
+      const [actions, task] = await Promise.all([this.deps.pendingActions(stores, [id], at), known]);
+      if (task === undefined) return;
+      details = { ...task, pendingAction: actions.get(id) ?? null };
+    }
+    await stores.events.append({ type, taskId: id, sessionId: null, data: { task: toTaskView(details) }, at });
+  }
+
+  async get(id: string): Promise<TaskDetails> {
+    return this.deps.uow.transaction((stores) => this.readDetails(stores, id));
+  }
+
+  /** The task with its attached repositories and providers, read with the caller's stores. */
+  async getWithin(stores: Stores, id: string): Promise<TaskDetails> {
+    return this.readDetails(stores, id);
+  }
+
+  /** Title and parent only; reparenting rejects self, cycles and other workspaces. */
+  async update(id: string, body: UpdateTaskBody): Promise<TaskDetails> {
+    return this.deps.uow.transaction(async (stores) => {
+      const task = await stores.tasks.findById(id);
+      if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
+      if (body.parent_id !== undefined && body.parent_id !== null) {
+        assertValidParent(task, await parentCandidate(stores, body.parent_id));
+      }
+      if (body.title !== undefined || body.parent_id !== undefined) {
+        const now = this.deps.clock().toISOString();
+        await stores.tasks.update(id, { title: body.title, parentId: body.parent_id, updatedAt: now });
+        await this.recordEventWithin(stores, 'task.updated', id, now);
+      }
+      return this.readDetails(stores, id);
+    });
+  }
+
+  /** One page of a workspace's tasks (creation order), each with what it waits for. */
+  async list(query: ListTasksQuery): Promise<Page<TaskDetails>> {
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const after = query.cursor === undefined ? undefined : decodeCursor(TaskCursorSchema, query.cursor);
+    return this.deps.uow.transaction(async (stores) => {
+      if ((await stores.workspaces.findById(query.workspace_id)) === undefined) {
+        throw new AppError('not_found', `workspace ${query.workspace_id} not found`);
+      }
+      const rows = await stores.tasks.list({
+        workspaceId: query.workspace_id,
+        parentId: query.parent_id,
+        includeArchived: query.include_archived ?? false,
+        after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
+        limit: limit + 1,
+      });
+      const page = pageOf(rows, limit, (task) => ({ c: task.createdAt, i: task.id }));
+      const now = this.deps.clock().toISOString();
+      const actions = await this.deps.pendingActions(
+        stores,
+        page.items.map((task) => task.id),
+        now,
+      );
+      const items: TaskDetails[] = [];
+      for (const task of page.items) items.push(await this.attachedOf(stores, task, actions.get(task.id) ?? null));
+      return { items, nextCursor: page.nextCursor };
+    });
+  }
+
+  private async readDetails(stores: Stores, id: string): Promise<TaskDetails> {
+    const task = await stores.tasks.findById(id);
+    if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
+    const actions = await this.deps.pendingActions(stores, [id], this.deps.clock().toISOString());
+    return this.attachedOf(stores, task, actions.get(id) ?? null);
+  }
+
+  private async attachedOf(stores: Stores, task: Task, pendingAction: TaskDetails['pendingAction']) {
+    const attached = await stores.tasks.attachedRepositories(task.id);
+    return { task, ...attachedSetOf(attached), pendingAction } satisfies TaskDetails;
+  }
+}

@@ -1,0 +1,228 @@
+import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
+import type { Knex } from 'knex';
+import { AppError } from '@kandev/protocol';
+import { columnsOf, toBoolean, toIsoString, toNullableIsoString } from '../../platform/store/row-values';
+import { type TaskState, TaskStateSchema } from '@kandev/protocol';
+import type { Task, TaskAttachment } from './task';
+import { sendWrite } from '../../platform/store/sent-writes';
+
+interface TaskRow {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  state: string;
+  autopilot: unknown;
+  agent_profile_id: string | null;
+  archived_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+const TASK_COLUMNS = columnsOf<TaskRow>({
+  id: true,
+  workspace_id: true,
+  parent_id: true,
+  title: true,
+  description: true,
+  state: true,
+  autopilot: true,
+  agent_profile_id: true,
+  archived_at: true,
+  created_at: true,
+  updated_at: true,
+});
+
+export interface TaskPatch {
+  title?: string;
+  parentId?: string | null;
+  description?: string | null;
+  state?: TaskState;
+  updatedAt: string;
+}
+
+export interface TaskListFilter {
+  workspaceId: string;
+  parentId?: string;
+  state?: TaskState;
+  includeArchived: boolean;
+  /** The position of the previous page's last task. */
+  after?: CreationPosition;
+  limit: number;
+}
+
+/** One repository attached to a task, with the provider (and checkout) stored on the repository row. */
+export interface AttachedRepository {
+  repositoryId: string;
+  provider: string | null;
+  /** The local checkout, when the repository has one. */
+  localPath: string | null;
+  baseBranch: string | null;
+  /** When its batch attached it (ISO 8601): attach order is this, then the repository id. */
+  attachedAt: string;
+}
+
+/** `attached` in attach order, as `attachedRepositories` reads it (for a set the caller changed in memory). */
+export function inAttachOrder<T extends Pick<AttachedRepository, 'repositoryId' | 'attachedAt'>>(
+  attached: readonly T[],
+): T[] {
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...attached].sort((a, b) => compare(a.attachedAt, b.attachedAt) || compare(a.repositoryId, b.repositoryId));
+}
+
+interface AttachedRow {
+  repository_id: string;
+  provider: string | null;
+  local_path: string | null;
+  base_branch: string | null;
+  created_at: unknown;
+}
+
+function fromRow(row: TaskRow): Task {
+  const state = TaskStateSchema.safeParse(row.state);
+  if (!state.success) throw new AppError('internal', `task ${row.id} has an unknown state`);
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    parentId: row.parent_id,
+    title: row.title,
+    // Absent rather than null when unset, so a task without one reads back as it was written.
+    ...(row.description === null ? {} : { description: row.description }),
+    state: state.data,
+    autopilot: toBoolean(row.autopilot),
+    agentProfileId: row.agent_profile_id,
+    archivedAt: toNullableIsoString(row.archived_at),
+    createdAt: toIsoString(row.created_at),
+    updatedAt: toIsoString(row.updated_at),
+  };
+}
+
+export class TaskStore {
+  constructor(private readonly db: Knex) {}
+
+  /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
+  private rows() {
+    return this.db<TaskRow>('tasks').select(TASK_COLUMNS);
+  }
+
+  async insert(task: Task): Promise<void> {
+    await this.db('tasks').insert({
+      id: task.id,
+      workspace_id: task.workspaceId,
+      parent_id: task.parentId,
+      title: task.title,
+      description: task.description ?? null,
+      state: task.state,
+      autopilot: task.autopilot,
+      agent_profile_id: task.agentProfileId,
+      archived_at: task.archivedAt,
+      created_at: task.createdAt,
+      updated_at: task.updatedAt,
+    });
+  }
+
+  async findById(id: string): Promise<Task | undefined> {
+    const row = await this.rows().where({ id }).first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Only the mutable fields; `autopilot` is deliberately not updatable. */
+  async update(id: string, patch: TaskPatch): Promise<void> {
+    const changes: Record<string, unknown> = { updated_at: patch.updatedAt };
+    if (patch.title !== undefined) changes.title = patch.title;
+    if (patch.parentId !== undefined) changes.parent_id = patch.parentId;
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.state !== undefined) changes.state = patch.state;
+    await sendWrite(this.db, this.db('tasks').where({ id }).update(changes));
+  }
+
+  /** Archives the task once (an archived task keeps its first archived_at); false when nothing changed. */
+  async archive(id: string, now: string): Promise<boolean> {
+    const changed = await this.db('tasks')
+      .where({ id })
+      .whereNull('archived_at')
+      .update({ archived_at: now, updated_at: now });
+    return changed > 0;
+  }
+
+  /** One page of a workspace's tasks in creation order (ties by id), strictly after `after`. */
+  async list(filter: TaskListFilter): Promise<Task[]> {
+    const query = this.rows().where({ workspace_id: filter.workspaceId });
+    if (filter.parentId !== undefined) void query.where({ parent_id: filter.parentId });
+    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (!filter.includeArchived) void query.whereNull('archived_at');
+    const rows = await inCreationOrder(query, filter.after, filter.limit);
+    return rows.map(fromRow);
+  }
+
+  /** The task and its ancestors, nearest first (one recursive query; bounded against corrupt data). */
+  async lineage(id: string): Promise<string[]> {
+    const rows = await this.db
+      .withRecursive('lineage', ['id', 'parent_id', 'depth'], (qb) => {
+        void qb
+          .select('id', 'parent_id', this.db.raw('0'))
+          .from('tasks')
+          .where('id', id)
+          .unionAll((up) => {
+            void up
+              .select('t.id', 't.parent_id', this.db.raw('l.depth + 1'))
+              .from('tasks as t')
+              .join('lineage as l', 't.id', 'l.parent_id')
+              .where('l.depth', '<', 10_000);
+          });
+      })
+      .select<{ id: string }[]>('id')
+      .from('lineage')
+      .orderBy('depth');
+    return rows.map((row) => row.id);
+  }
+
+  /** Attaches repositories to the task as one batch (one batch id, one timestamp). */
+  async attachRepositories(
+    taskId: string,
+    attachments: readonly TaskAttachment[],
+    batch: { batchId: string; createdAt: string },
+  ): Promise<void> {
+    if (attachments.length === 0) return;
+    const rows = attachments.map((attachment) => ({
+      task_id: taskId,
+      repository_id: attachment.repositoryId,
+      base_branch: attachment.baseBranch,
+      batch_id: batch.batchId,
+      created_at: batch.createdAt,
+    }));
+    await sendWrite(this.db, this.db('task_repositories').insert(rows));
+  }
+
+  /** The task's attachment rows alone (no join), in attach order. */
+  async attachments(taskId: string): Promise<TaskAttachment[]> {
+    const rows: { repository_id: string; base_branch: string | null }[] = await this.db('task_repositories')
+      .where({ task_id: taskId })
+      .orderBy([{ column: 'created_at' }, { column: 'repository_id' }])
+      .select('repository_id', 'base_branch');
+    return rows.map((row) => ({ repositoryId: row.repository_id, baseBranch: row.base_branch }));
+  }
+
+  /** False when the repository was not attached. */
+  async detachRepository(taskId: string, repositoryId: string): Promise<boolean> {
+    const deleted = await this.db('task_repositories').where({ task_id: taskId, repository_id: repositoryId }).del();
+    return deleted > 0;
+  }
+
+  /** Every repository attached to the task, in attach order (the first is the primary), in ONE query. */
+  async attachedRepositories(taskId: string): Promise<AttachedRepository[]> {
+    const rows: AttachedRow[] = await this.db('task_repositories as tr')
+      .join('repositories as r', 'r.id', 'tr.repository_id')
+      .where('tr.task_id', taskId)
+      .orderBy([{ column: 'tr.created_at' }, { column: 'tr.repository_id' }])
+      .select('tr.repository_id', 'r.provider', 'r.local_path', 'tr.base_branch', 'tr.created_at');
+    return rows.map((row) => ({
+      repositoryId: row.repository_id,
+      provider: row.provider,
+      localPath: row.local_path,
+      baseBranch: row.base_branch,
+      attachedAt: toIsoString(row.created_at),
+    }));
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { AppError } from '@kandev/protocol';
+import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../../platform/store/page-cursor';
+import { newId } from '../../platform/store/row-values';
+import type { UnitOfWork } from '../../platform/store/unit-of-work';
+import type { CreateWorkspaceBody, Workspace } from './workspace';
+
+/** A workspace cursor holds the position (created_at, id) of the last workspace read. */
+const WorkspaceCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }).strict();
+
+export class WorkspaceService {
+  constructor(private readonly deps: { uow: UnitOfWork; clock: () => Date }) {}
+
+  async create(body: CreateWorkspaceBody): Promise<Workspace> {
+    const workspace: Workspace = { id: newId(), name: body.name, createdAt: this.deps.clock().toISOString() };
+    await this.deps.uow.read.workspaces.insert(workspace);
+    return workspace;
+  }
+
+  async get(id: string): Promise<Workspace> {
+    const workspace = await this.deps.uow.read.workspaces.findById(id);
+    if (workspace === undefined) throw new AppError('not_found', `workspace ${id} not found`);
+    return workspace;
+  }
+
+  /** One page of workspaces, oldest first. */
+  async list(request: { cursor?: string; limit?: number }): Promise<Page<Workspace>> {
+    const limit = request.limit ?? DEFAULT_PAGE_LIMIT;
+    const after = request.cursor === undefined ? undefined : decodeCursor(WorkspaceCursorSchema, request.cursor);
+    const rows = await this.deps.uow.read.workspaces.listAfter(
+      after === undefined ? undefined : { createdAt: after.c, id: after.i },
+      limit + 1,
+    );
+    return pageOf(rows, limit, (row) => ({ c: row.createdAt, i: row.id }));
+  }
+}

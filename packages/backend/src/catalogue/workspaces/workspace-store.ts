@@ -1,0 +1,33 @@
+import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
+import type { Knex } from 'knex';
+import { toIsoString } from '../../platform/store/row-values';
+import type { Workspace } from './workspace';
+
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  created_at: unknown;
+}
+
+function fromRow(row: WorkspaceRow): Workspace {
+  return { id: row.id, name: row.name, createdAt: toIsoString(row.created_at) };
+}
+
+export class WorkspaceStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(workspace: Workspace): Promise<void> {
+    await this.db('workspaces').insert({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt });
+  }
+
+  async findById(id: string): Promise<Workspace | undefined> {
+    const row = await this.db<WorkspaceRow>('workspaces').where({ id }).first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Up to `limit` workspaces after position (createdAt, id) (undefined: from the start), oldest first. */
+  async listAfter(after: CreationPosition | undefined, limit: number): Promise<Workspace[]> {
+    const rows = await inCreationOrder(this.db<WorkspaceRow>('workspaces'), after, limit);
+    return rows.map(fromRow);
+  }
+}

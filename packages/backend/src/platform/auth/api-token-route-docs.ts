@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import type { RouteDoc } from '../openapi/openapi';
+import { IdParamsSchema } from '../store/id-schema';
+import { ApiTokenViewSchema, CreateApiTokenBodySchema } from './api-token-routes';
+
+export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/tokens',
+    summary: 'Create an API token',
+    body: CreateApiTokenBodySchema,
+    ok: {
+      status: 201,
+      description: 'the token, with `token` itself: the only time it is shown',
+      schema: ApiTokenViewSchema.extend({ token: z.string() }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/tokens',
+    summary: 'List API tokens',
+    ok: {
+      status: 200,
+      description: 'the active tokens, never a token itself',
+      schema: z.object({ tokens: z.array(ApiTokenViewSchema) }).strict(),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/tokens/:id',
+    summary: 'Revoke an API token',
+    params: IdParamsSchema,
+    ok: { status: 204, description: 'revoked: the token is refused from now on' },
+  },
+];

@@ -1,0 +1,138 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../logger/logger';
+import { dialectOf } from '../store/database';
+import { LeaseStore } from './lease-store';
+
+/**
+ * Work that must happen once across replicas is claimed by name first ("drain:<session>",
+ * "mr-poll:<link>", "attach:<address>"…). A claim runs `ttlMs` from now on this replica's clock; the
+ * holder renews by claiming again, and a replica that dies simply stops renewing: the name is free once
+ * the lease expires.
+ */
+export interface WorkClaims {
+  /** This process among the replicas. */
+  readonly replicaId: string;
+  /** Whether other replicas may share the database (PostgreSQL); false: claims always succeed. */
+  readonly shared: boolean;
+  /** True when this replica holds `name` for `ttlMs` from now (claimed, or renewed when it held it). */
+  claim(name: string, ttlMs: number): Promise<boolean>;
+  /** `claim` for many names at once; resolves the ones this replica holds. */
+  claimMany(names: readonly string[], ttlMs: number): Promise<Set<string>>;
+  /** Frees `name` if this replica holds it. */
+  release(name: string): Promise<void>;
+  /** Frees everything this replica holds (graceful stop). */
+  releaseAll(): Promise<void>;
+}
+
+/**
+ * One replica (SQLite: one process owns the database file): every claim succeeds at once and nothing is
+ * written, so a backend behaves exactly as it did before replicas, restarts included (a crashed
+ * predecessor's leases would otherwise hold work back for a TTL).
+ */
+export class SingleReplica implements WorkClaims {
+  readonly shared = false;
+  constructor(readonly replicaId: string) {}
+  claim(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  claimMany(names: readonly string[]): Promise<Set<string>> {
+    return Promise.resolve(new Set(names));
+  }
+  release(): Promise<void> {
+    return Promise.resolve();
+  }
+  releaseAll(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export interface DatabaseLeasesDeps {
+  db: Knex;
+  replicaId: string;
+  clock: () => Date;
+  logger: Logger;
+  /** PostgreSQL replica presence: a gone owner's leases are free at once (LeaseStoreOptions). */
+  presencePrefix?: string;
+}
+
+/** Leases in the shared database's `leases` table (PostgreSQL; SQLite in tests of several replicas). */
+export class DatabaseLeases implements WorkClaims {
+  readonly shared = true;
+  readonly replicaId: string;
+  private readonly store: LeaseStore;
+
+  constructor(private readonly deps: DatabaseLeasesDeps) {
+    this.replicaId = deps.replicaId;
+    this.store = new LeaseStore(deps.db, { presencePrefix: deps.presencePrefix });
+  }
+
+  private nowMs(): number {
+    return this.deps.clock().getTime();
+  }
+
+  claim(name: string, ttlMs: number): Promise<boolean> {
+    return this.store.claim(name, this.replicaId, this.nowMs(), ttlMs);
+  }
+
+  async claimMany(names: readonly string[], ttlMs: number): Promise<Set<string>> {
+    return new Set(await this.store.claimMany(names, this.replicaId, this.nowMs(), ttlMs));
+  }
+
+  async release(name: string): Promise<void> {
+    await this.store.release(name, this.replicaId);
+  }
+
+  async releaseAll(): Promise<void> {
+    const released = await this.store.releaseAll(this.replicaId);
+    if (released > 0) this.deps.logger.info({ released, replicaId: this.replicaId }, 'leases released');
+  }
+}
+
+/**
+ * Runs `work` while holding `name`, then frees it; resolves undefined without running it when another
+ * replica holds the name. For work that is short next to the TTL (a claim that outlives it only lets a
+ * second replica start the same idempotent work, never corrupts it: the work's own writes are
+ * compare-and-set). `releaseAfter`, when given, is handed the release instead of it being awaited
+ * (the caller queues it where what must follow it queues too).
+ */
+export async function withClaim<T>(
+  claims: WorkClaims,
+  name: string,
+  ttlMs: number,
+  work: () => Promise<T>,
+  releaseAfter?: (release: () => Promise<void>) => void,
+): Promise<{ ran: true; value: T } | { ran: false }> {
+  if (!(await claims.claim(name, ttlMs))) return { ran: false };
+  const release = () => claims.release(name).catch(() => undefined); // it expires anyway
+  try {
+    return { ran: true, value: await work() };
+  } finally {
+    if (releaseAfter === undefined) await release();
+    else releaseAfter(release);
+  }
+}
+
+/** What a component that claims its work gets: the claims and how long one runs. */
+export interface ClaimScope {
+  claims: WorkClaims;
+  ttlMs: number;
+}
+
+export interface ReplicaSetup {
+  db: Knex;
+  clock: () => Date;
+  logger: Logger;
+  replicaId: string;
+  /** Default: shared exactly when the database is PostgreSQL (SQLite is one process's file). */
+  shared?: boolean;
+  /** Set when every replica keeps a presence connection (PgReplicaSignals): see LeaseStoreOptions. */
+  presencePrefix?: string;
+}
+
+/** This replica's claims: leases in the database when replicas may share it, SingleReplica otherwise. */
+export function replicaClaims(setup: ReplicaSetup): WorkClaims {
+  const shared = setup.shared ?? dialectOf(setup.db) === 'postgres';
+  if (!shared) return new SingleReplica(setup.replicaId);
+  const { db, replicaId, clock, logger, presencePrefix } = setup;
+  return new DatabaseLeases({ db, replicaId, clock, logger, presencePrefix });
+}

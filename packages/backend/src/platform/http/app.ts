@@ -1,0 +1,54 @@
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { Logger } from '../logger/logger';
+import { createErrorMiddleware, notFoundHandler } from './error-middleware';
+import { refuseNul } from './nul-guard';
+import { LOOPBACK_ACCESS, type RequestAccess } from './request-access';
+import { requestGuard } from './request-guard';
+import { requestId } from './request-id';
+
+export const BODY_LIMIT = '1mb';
+
+export interface AppOptions {
+  /** Hosts and origins the guard admits (loopback only by default). */
+  access?: RequestAccess;
+  /** Guards every /api route (main.ts always passes it; in-process tests of single routers may not). */
+  auth?: RequestHandler;
+  /** GET /metrics (Prometheus text), behind the guard and `auth` like /api. */
+  metrics?: RequestHandler;
+  /** GET /readyz: 200 when ready, else 503, with a body of status words only (open, like /healthz). */
+  readiness?: () => Promise<{ ready: boolean; body: unknown }>;
+  /** The built web console's static files, served at `/` (see console-static.ts). */
+  console?: RequestHandler;
+}
+
+/**
+ * The express app: request ids, the Host/Origin/media-type guard, open /healthz and /readyz, the
+ * operator token on /api and /metrics, JSON bodies (1 MB; a NUL anywhere in the request is a 400), the
+ * given routers, one error middleware. A foreign Host is refused (403) before a missing token (401),
+ * and neither refusal reads the body.
+ */
+export function createApp(logger: Logger, routers: readonly Router[], options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId);
+  app.use(requestGuard(options.access ?? LOOPBACK_ACCESS));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  const readiness = options.readiness;
+  app.get('/readyz', async (_req, res) => {
+    if (readiness === undefined) return void res.json({ status: 'ready' });
+    const { ready, body } = await readiness();
+    res.status(ready ? 200 : 503).json(body);
+  });
+  if (options.auth !== undefined) app.use(['/api', '/metrics'], options.auth);
+  if (options.metrics !== undefined) app.get('/metrics', options.metrics);
+  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(refuseNul);
+  for (const router of routers) app.use(router);
+  // After the routers, for GET and HEAD only: no route of theirs is shadowed by a file.
+  if (options.console !== undefined) app.use(options.console);
+  app.use(notFoundHandler);
+  app.use(createErrorMiddleware(logger));
+  return app;
+}

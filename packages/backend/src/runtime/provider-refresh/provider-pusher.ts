@@ -1,0 +1,229 @@
+import { AppError, isAppError, type Provider } from '@kandev/protocol';
+import type { AgentctlApi, ProviderUpdateOutcome } from '../agentctl/agentctl-client';
+import type { Agentctls } from '../agentctl/agentctls';
+import type { SessionPlacement } from '../agentctl/executor';
+import type { Logger } from '../../platform/logger/logger';
+import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
+import type { AgentGone } from '../sessions/agent-session';
+import { settleAll } from '../../platform/store/sent-writes';
+import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
+import type { Acknowledged } from '../sessions/session-store';
+import type { ToolListEntry } from '../sessions/session-events';
+import {
+  aheadMessage,
+  compareHeldRevision,
+  LOST_PROMPT_ERROR,
+  LOST_SESSION_MESSAGE,
+  pushFailureKind,
+  type SessionRefreshResult,
+} from './provider-refresh';
+
+/** One session's desired provider set, at its desired revision. */
+export interface PushTarget {
+  /** The session as its row places it (the push goes to the agentctl recorded there). */
+  session: SessionPlacement;
+  providers: readonly Provider[];
+  revision: number;
+}
+
+/** A push outcome; `retry` says whether trying again later can help. */
+export interface PushResult extends SessionRefreshResult {
+  retry: boolean;
+}
+
+/**
+ * Ends a session whose agent is gone, in the caller's transaction: turns/turn-outcome.ts's
+ * applyAgentGone (it also marks the session's parent questions stale), passed in by the composition
+ * root because turns/ sits above providers/.
+ */
+export type ApplyAgentGone = (stores: Stores, sessionId: string, gone: AgentGone, now: string) => Promise<unknown>;
+
+export interface ProviderPusherDeps {
+  applyAgentGone: ApplyAgentGone;
+  uow: UnitOfWork;
+  clock: () => Date;
+  agentctls: Agentctls;
+  logger: Logger;
+  /** Counts and times provider updates by outcome. */
+  metrics?: Pick<BackendMetrics, 'updateProvidersBatch'>;
+}
+
+function asAppError(error: unknown): AppError {
+  return isAppError(error) ? error : new AppError('unavailable', `agentctl failed: ${String(error)}`);
+}
+
+/** A target that reached agentctl and what agentctl holds now, to be recorded. */
+interface Reached {
+  index: number;
+  target: PushTarget;
+  held: Acknowledged;
+}
+
+/** A target whose push failed, with why. */
+interface Failed {
+  index: number;
+  target: PushTarget;
+  error: unknown;
+}
+
+/**
+ * Brings sessions' provider sets in agentctl to their desired revisions and records what came of it
+ * on the session rows: success moves the acknowledged revision; a failure records why (agentctl keeps
+ * its older set, unless a push that outlived its deadline lands later). Never throws for agentctl's sake.
+ */
+export class ProviderPusher {
+  constructor(private readonly deps: ProviderPusherDeps) {}
+
+  /** One session: syncMany of one. */
+  async sync(target: PushTarget): Promise<PushResult> {
+    const [result] = await this.syncMany([target]);
+    if (result === undefined) throw new Error('syncMany returned no result');
+    return result;
+  }
+
+  /**
+   * Sends each target's revision straight to its agentctl, one UpdateProvidersBatch per agentctl, and
+   * records every acknowledgement in one transaction. agentctl applies only a revision above the one
+   * it holds (STALE otherwise) and answers with what it holds, so no probe is needed: a push whose
+   * deadline passed may still land later, but it carries a revision this backend issued, never one
+   * past the desired one (ADR 2026-12-02-batched-provider-pushes).
+   */
+  async syncMany(targets: readonly PushTarget[]): Promise<PushResult[]> {
+    const reached: Reached[] = [];
+    const failed: Failed[] = [];
+    await Promise.all(
+      this.groupByAgentctl(targets, failed).map(async ({ client, members }) => {
+        try {
+          const outcomes = await this.send(client, members);
+          outcomes.forEach((outcome, i) => {
+            const member = members[i];
+            if (member === undefined) return;
+            if (!outcome.ok) return failed.push({ ...member, error: outcome.error });
+            const { outcome: kind, toolsChanged, ...held } = outcome.result;
+            this.deps.logger.debug(
+              { sessionId: member.target.session.id, revision: member.target.revision, outcome: kind, toolsChanged },
+              'providers pushed',
+            );
+            reached.push({ ...member, held });
+          });
+        } catch (error) {
+          for (const member of members) failed.push({ ...member, error });
+        }
+      }),
+    );
+    const results: PushResult[] = new Array<PushResult>(targets.length);
+    for (const [index, result] of await this.acknowledgeMany(reached)) results[index] = result;
+    for (const { index, target, error } of failed) results[index] = await this.fail(target, error);
+    return results;
+  }
+
+  private groupByAgentctl(
+    targets: readonly PushTarget[],
+    failed: Failed[],
+  ): { client: AgentctlApi; members: { index: number; target: PushTarget }[] }[] {
+    const groups = new Map<AgentctlApi, { index: number; target: PushTarget }[]>();
+    targets.forEach((target, index) => {
+      try {
+        const client = this.deps.agentctls.forSession(target.session);
+        const members = groups.get(client) ?? [];
+        members.push({ index, target });
+        groups.set(client, members);
+      } catch (error) {
+        failed.push({ index, target, error });
+      }
+    });
+    return [...groups].map(([client, members]) => ({ client, members }));
+  }
+
+  private async send(
+    client: AgentctlApi,
+    members: readonly { target: PushTarget }[],
+  ): Promise<ProviderUpdateOutcome[]> {
+    const updates = members.map(({ target }) => ({
+      sessionId: target.session.id,
+      providers: target.providers,
+      revision: target.revision,
+    }));
+    const send = () => client.updateProvidersBatch(updates);
+    return this.deps.metrics?.updateProvidersBatch(updates.length, send) ?? send();
+  }
+
+  /**
+   * Records what agentctl holds, for every reached session in one transaction. At or below the desired
+   * revision it is a revision this backend issued (also after a STALE answer to a late push); above
+   * it, agentctl is ahead and only a resume (which rebuilds from the database) repairs it.
+   */
+  private async acknowledgeMany(reached: readonly Reached[]): Promise<Map<number, PushResult>> {
+    if (reached.length === 0) return new Map();
+    const now = this.deps.clock().toISOString();
+    const ahead: { sessionId: string; held: number; desired: number }[] = [];
+    const results = await this.deps.uow.transaction(async (stores) => {
+      const recorded = new Map<number, PushResult>();
+      // Sent together (one round trip): the sessions' revisions and their kept tool lists.
+      const acknowledged = reached.map(({ target, held }) => ({ id: target.session.id, acknowledged: held }));
+      const kept = stores.sessions.keptToolListsOf(acknowledged);
+      const [rows] = await settleAll(stores.sessions.revisionsOf(acknowledged.map(({ id }) => id)), kept);
+      const applied: ToolListEntry[] = [];
+      for (const { index, target, held } of reached) {
+        const sessionId = target.session.id;
+        const row = rows.get(sessionId);
+        const desired = row?.revision ?? target.revision;
+        if (compareHeldRevision(held.revision, desired) !== 'ahead') {
+          if (row !== undefined && row.appliedRevision <= held.revision) {
+            applied.push({ id: sessionId, taskId: row.taskId, acknowledged: held });
+          }
+          recorded.set(index, { sessionId, status: 'applied', revision: target.revision, retry: false });
+          continue;
+        }
+        const reason = aheadMessage(held.revision, desired);
+        await stores.sessions.recordRefreshError(sessionId, reason, now);
+        ahead.push({ sessionId, held: held.revision, desired });
+        recorded.set(index, { sessionId, status: 'failed', revision: target.revision, reason, retry: false });
+      }
+      await stores.sessions.recordAppliedMany(applied, now, kept);
+      return recorded;
+    });
+    for (const entry of ahead) this.deps.logger.warn(entry, 'agentctl is ahead');
+    return results;
+  }
+
+  /**
+   * Records a failed refresh; a session agentctl no longer holds is marked failed (resume it). A push
+   * goes where the caller's row placed the session: one resumed onto another agentctl since is not
+   * lost, and is left to the reconciler (which reads it again) without recording anything.
+   */
+  async fail(target: PushTarget, error: unknown): Promise<PushResult> {
+    const sessionId = target.session.id;
+    const failure = asAppError(error);
+    const kind = pushFailureKind(failure.code);
+    const now = this.deps.clock().toISOString();
+    const reason = kind === 'lost' ? LOST_SESSION_MESSAGE : `provider refresh failed: ${failure.message}`;
+    const moved = await this.deps.uow.transaction(async (stores) => {
+      if (kind === 'lost') {
+        const row = await stores.sessions.findById(sessionId);
+        if (row !== undefined && !samePlacement(row, target.session)) return true;
+        // The same ending as any other lost agent: session failed, its prompt in flight failed (the queue
+        // behind it waits for a resume), its pending parent question stale.
+        const gone = { kind: 'lost' as const, reason, promptError: LOST_PROMPT_ERROR, cleanExit: false };
+        await this.deps.applyAgentGone(stores, sessionId, gone, now);
+      }
+      await stores.sessions.recordRefreshError(sessionId, reason, now);
+      return false;
+    });
+    if (moved) {
+      this.deps.logger.info({ sessionId, revision: target.revision }, 'session moved to another agentctl; retrying');
+      return { sessionId, status: 'failed', revision: target.revision, reason: MOVED_MESSAGE, retry: true };
+    }
+    this.deps.logger.warn(
+      { sessionId, revision: target.revision, code: failure.code, kind },
+      'provider refresh failed',
+    );
+    return { sessionId, status: 'failed', revision: target.revision, reason, retry: kind === 'retry' };
+  }
+}
+
+const MOVED_MESSAGE = 'the session moved to another agentctl during the refresh; retrying';
+
+function samePlacement(a: SessionPlacement, b: SessionPlacement): boolean {
+  return a.executor === b.executor && a.agentctlAddress === b.agentctlAddress;
+}

@@ -1,0 +1,160 @@
+import type { LaunchConfig, Provider } from '@kandev/protocol';
+import type { SessionPlacement } from '../agentctl/executor';
+import type { Logger } from '../../platform/logger/logger';
+import type { Stores } from '../../platform/store/unit-of-work';
+import { type AttachedSet, loadAttachedSet } from '../../catalogue/repositories/provider-set';
+import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
+import type { ProviderPusher } from './provider-pusher';
+import { isSettledLive } from '../sessions/session-lifecycle';
+import {
+  decideProviderRefresh,
+  type RefreshSummary,
+  type SessionRefreshResult,
+  summarizeRefresh,
+} from './provider-refresh';
+import type { RefreshScheduler } from './provider-reconciler';
+
+/** A live session after a committed source change, with its (possibly bumped) desired state. */
+export interface PlannedSession {
+  sessionId: string;
+  /** Where the session runs, as read in the change's transaction: its push goes there. */
+  placement: SessionPlacement;
+  state: AgentSessionState;
+  revision: number;
+  providers: Provider[];
+  bumped: boolean;
+}
+
+/** What a committed change did to the task's provider set and its live sessions. */
+export interface RefreshPlan {
+  taskId: string;
+  providers: Provider[];
+  /** The task's attached repositories after the change, in attach order (the provider set's source). */
+  repositoryIds: string[];
+  sessions: PlannedSession[];
+}
+
+export interface ProviderRefreshServiceDeps {
+  pusher: ProviderPusher;
+  scheduler: RefreshScheduler;
+  logger: Logger;
+}
+
+/** The plan's sessions a push goes to: settled ones (running or waiting for input). */
+function settled(plan: RefreshPlan): PlannedSession[] {
+  return plan.sessions.filter((session) => isSettledLive(session.state));
+}
+
+/**
+ * Live provider refresh after a committed change to a task's sources: inside the change's
+ * transaction, one recomputation and one desired-revision bump per live session whose set changed;
+ * after the commit, one UpdateProvidersBatch per agentctl for the settled ones. A failed push keeps
+ * agentctl's older, smaller set (fail closed) and hands the session to the reconciler.
+ */
+export class ProviderRefreshService {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: ProviderRefreshServiceDeps) {}
+
+  /** Call inside the transaction that changed the task's sources. */
+  async plan(stores: Stores, taskId: string, now: string): Promise<RefreshPlan> {
+    // Two reads that do not wait for each other: sent together (on PostgreSQL one round trip).
+    const [attached, live] = await Promise.all([loadAttachedSet(stores, taskId), stores.sessions.listLive(taskId)]);
+    return this.planFor(stores, taskId, now, attached, live);
+  }
+
+  /**
+   * plan() from what the caller knows in the transaction that changed the task's sources: the task's
+   * attached set after the change and its live sessions, read under the same event-order lock.
+   */
+  async planFor(
+    stores: Stores,
+    taskId: string,
+    now: string,
+    { providers, repositoryIds }: AttachedSet,
+    live: readonly AgentSession[],
+  ): Promise<RefreshPlan> {
+    const sessions: PlannedSession[] = [];
+    const bumped: LaunchConfig[] = [];
+    for (const session of live) {
+      const current = { revision: session.revision, providers: session.launchConfig.providers };
+      const decision = decideProviderRefresh(current, providers);
+      if (decision.kind === 'bump') {
+        bumped.push({ ...session.launchConfig, providers: decision.providers, revision: decision.revision });
+      }
+      sessions.push({
+        sessionId: session.id,
+        placement: { id: session.id, executor: session.executor, agentctlAddress: session.agentctlAddress },
+        state: session.state,
+        revision: decision.kind === 'bump' ? decision.revision : session.revision,
+        providers: decision.kind === 'bump' ? decision.providers : [...current.providers],
+        bumped: decision.kind === 'bump',
+      });
+    }
+    await stores.sessions.updateDesiredMany(bumped, now);
+    return { taskId, providers, repositoryIds, sessions };
+  }
+
+  /**
+   * Starts the pushes without waiting for agentctl and resolves once their calls left: each session
+   * it pushed to is `dispatched`; what agentctl acknowledged is recorded on the session
+   * (`applied_revision`, a tools.changed event) when its answer comes, a failure as with push().
+   */
+  async dispatch(plan: RefreshPlan): Promise<RefreshSummary> {
+    const pushing = this.push(plan).catch((err: unknown) =>
+      this.deps.logger.error({ err, taskId: plan.taskId }, 'provider refresh failed'),
+    );
+    this.inFlight.add(pushing);
+    void pushing.finally(() => this.inFlight.delete(pushing));
+    const results = settled(plan).map((session): SessionRefreshResult => ({
+      sessionId: session.sessionId,
+      status: session.bumped ? 'dispatched' : 'not_needed',
+      revision: session.revision,
+    }));
+    const dispatched = results.some((result) => result.status === 'dispatched');
+    // grpc-js hands a started call's message to its HTTP/2 stream a few promise jobs later, and the
+    // caller's answer would otherwise be written first: agentctl got its update ~0.3 ms later
+    // (docs/benchmarks.md). The calls are on their streams once the jobs queued so far ran.
+    if (dispatched) await new Promise((resolve) => process.nextTick(resolve));
+    return { status: dispatched ? 'dispatched' : 'not_needed', sessions: results };
+  }
+
+  /** Resolves once every dispatched push has been answered and recorded (shutdown waits for it). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Call after the commit. Settled sessions only (running or waiting for input): a session still
+   * starting is caught up when it leaves starting (after CreateSession, or at agent_started), which
+   * sees the bumped revision.
+   */
+  async push(plan: RefreshPlan): Promise<RefreshSummary> {
+    const running = settled(plan);
+    const bumped = running.filter((session) => session.bumped);
+    const targets = bumped.map((session) => ({
+      session: session.placement,
+      providers: session.providers,
+      revision: session.revision,
+    }));
+    const pushed = new Map<string, SessionRefreshResult>();
+    for (const { retry, ...result } of await this.deps.pusher.syncMany(targets)) {
+      if (retry) this.deps.scheduler.schedule(result.sessionId);
+      pushed.set(result.sessionId, result);
+    }
+    const results = running.map(
+      (session): SessionRefreshResult =>
+        pushed.get(session.sessionId) ?? {
+          sessionId: session.sessionId,
+          status: 'not_needed',
+          revision: session.revision,
+        },
+    );
+    const summary = summarizeRefresh(results);
+    this.deps.logger.info(
+      { taskId: plan.taskId, providers: plan.providers, status: summary.status },
+      'providers refreshed',
+    );
+    return summary;
+  }
+}

@@ -1,0 +1,248 @@
+import { AppError } from '@kandev/protocol';
+import type { Logger } from '../../platform/logger/logger';
+import type { PromptKicker } from '../prompt-queue/drain-gate';
+import { recordTaskPrompt } from '../prompt-queue/task-prompt';
+import { newId } from '../../platform/store/row-values';
+import type { UnitOfWork } from '../../platform/store/unit-of-work';
+import {
+  type AskUserQuestionArgs,
+  type ClosedReason,
+  describeAnswers,
+  effectiveState,
+  parseAnswers,
+  type Question,
+  type QuestionKind,
+  type QuestionState,
+  toQuestionItems,
+} from './question';
+import { QuestionWaiters } from './question-waiters';
+
+/** Starts a timer and returns its cancel; tests inject one they fire themselves. */
+export type StartTimer = (ms: number, fire: () => void) => () => void;
+
+export const realTimer: StartTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
+export interface QuestionServiceDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  /** How long a question waits for the operator (KANDEV_QUESTION_TIMEOUT_MS). */
+  timeoutMs: number;
+  logger: Logger;
+  startTimer?: StartTimer;
+  /** Drains the session a late answer was queued for (absent: it waits for the next kick). */
+  prompts?: PromptKicker;
+  /** The other backend replicas on this database (absent: this process is the only one). */
+  replicas?: QuestionReplicas;
+}
+
+/**
+ * What questions need from the replicas (cluster/replica-signals.ts): this one's id (recorded as a
+ * question's holder), whether a holder is still running, and a nudge whenever a question changed on any
+ * replica (or a resync after nudges may have been missed): the holder then re-reads the row.
+ */
+export interface QuestionReplicas {
+  readonly replicaId: string;
+  isAlive(replicaId: string): Promise<boolean>;
+  alive(): Promise<string[]>;
+  subscribe(name: 'question', listener: { signal(questionId: string): void; resync(): void }): () => void;
+}
+
+export interface AskRequest {
+  taskId: string;
+  sessionId: string;
+  callId: string;
+  args: AskUserQuestionArgs;
+  /** 'user' unless given. A permission question is answerable only while its request is held. */
+  kind?: QuestionKind;
+  /** How long this question waits (default: the service's timeoutMs). */
+  timeoutMs?: number;
+  /** Aborted when the call's channel drops: the question ends 'cancelled' ('session_stopped' as the reason). */
+  signal: AbortSignal;
+  /** Called once the pending question is committed. */
+  onRecorded: (question: Question) => void;
+}
+
+/** How an answer reached the agent: the waiting call, or (that call being gone) a queued prompt. */
+export type AnswerDelivery = { to: 'waiting_call' } | { to: 'queued_prompt'; queuedPromptId: string };
+
+/** Operator questions: ask and hold the call open, answer by compare-and-set, end unanswered. */
+export class QuestionService {
+  private readonly waiters = new QuestionWaiters();
+  private readonly startTimer: StartTimer;
+
+  constructor(private readonly deps: QuestionServiceDeps) {
+    this.startTimer = deps.startTimer ?? realTimer;
+    // An answer, expiry or stop committed on another replica settles a call held here, from the row.
+    deps.replicas?.subscribe('question', {
+      signal: (questionId) => {
+        if (this.waiters.has(questionId)) void this.settleFromRow(questionId);
+      },
+      resync: () => {
+        for (const questionId of this.waiters.ids()) void this.settleFromRow(questionId);
+      },
+    });
+  }
+
+  /** Records a pending question and resolves with it once settled (answered, expired or cancelled). */
+  async ask(request: AskRequest): Promise<Question> {
+    const id = newId();
+    const settled = this.waiters.add(id, request.sessionId);
+    let stopTimer: (() => void) | undefined;
+    // A signal aborted with reason 'session_stopped' (the agent exited) says so; any other abort: cancelled.
+    const onAbort = () =>
+      void this.close(id, request.signal.reason === 'session_stopped' ? 'session_stopped' : 'cancelled');
+    const timeoutMs = request.timeoutMs ?? this.deps.timeoutMs;
+    try {
+      const now = this.deps.clock();
+      const question: Question = {
+        id,
+        taskId: request.taskId,
+        sessionId: request.sessionId,
+        callId: request.callId,
+        kind: request.kind ?? 'user',
+        questions: toQuestionItems(request.args),
+        context: request.args.context ?? null,
+        state: 'pending',
+        answers: null,
+        answeredBy: null,
+        closedReason: null,
+        createdAt: now.toISOString(),
+        answeredAt: null,
+        expiresAt: new Date(now.getTime() + timeoutMs).toISOString(),
+      };
+      await this.deps.uow.read.questions.insert(question, this.deps.replicas?.replicaId ?? null);
+      request.onRecorded(question);
+      stopTimer = this.startTimer(timeoutMs, () => void this.close(id, 'timeout'));
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      if (request.signal.aborted) onAbort();
+      return await settled;
+    } finally {
+      stopTimer?.();
+      request.signal.removeEventListener('abort', onAbort);
+      this.waiters.remove(id);
+    }
+  }
+
+  /** Ends a pending question unanswered (compare-and-set), then hands the settled row to its waiter. */
+  private async close(id: string, reason: ClosedReason): Promise<void> {
+    try {
+      await this.deps.uow.read.questions.close(id, reason);
+      await this.settleFromRow(id);
+    } catch (err) {
+      this.deps.logger.error({ err, questionId: id }, 'could not close a question');
+      this.waiters.fail(id, err);
+    }
+  }
+
+  /** Never throws: a failed read leaves the waiter to its timeout, abort or the next signal. */
+  private async settleFromRow(id: string): Promise<void> {
+    try {
+      const question = await this.deps.uow.read.questions.findById(id);
+      if (question !== undefined && question.state !== 'pending') this.waiters.settle(question);
+    } catch (err) {
+      this.deps.logger.error({ err, questionId: id }, 'could not read a question to settle its call');
+    }
+  }
+
+  /** Whether another replica that is still running holds the question's call. */
+  private async heldElsewhere(id: string): Promise<boolean> {
+    const replicas = this.deps.replicas;
+    if (replicas === undefined || this.waiters.has(id)) return false;
+    const holder = await this.deps.uow.read.questions.holderOf(id);
+    if (holder === null || holder === undefined || holder === replicas.replicaId) return false;
+    return replicas.isAlive(holder);
+  }
+
+  /** The sessions stopped: their pending questions end 'session_stopped' (held calls return at once). */
+  async endForSessions(sessionIds: readonly string[]): Promise<void> {
+    await this.deps.uow.read.questions.cancelForSessions(sessionIds);
+    for (const id of this.waiters.forSessions(sessionIds)) await this.settleFromRow(id);
+  }
+
+  /**
+   * At boot: writes down the expiry of questions left pending past it (their calls died with the
+   * process), and cancels pending permission questions (their requests were already rejected).
+   */
+  async expireStale(): Promise<number> {
+    const now = this.deps.clock().toISOString();
+    const expired = await this.deps.uow.read.questions.expireStale(now);
+    const alive = (await this.deps.replicas?.alive()) ?? [];
+    return expired + (await this.deps.uow.read.questions.cancelOrphanedPermissions(now, alive));
+  }
+
+  async list(filter: { state?: QuestionState; taskId?: string }): Promise<{ now: string; questions: Question[] }> {
+    const now = this.deps.clock().toISOString();
+    // Stored state 'pending' may already be expired by time; filter on the state a reader sees.
+    const stored = filter.state === 'expired' ? undefined : filter.state;
+    const rows = await this.deps.uow.read.questions.list({ state: stored, taskId: filter.taskId });
+    const questions = filter.state === undefined ? rows : rows.filter((q) => effectiveState(q, now) === filter.state);
+    return { now, questions };
+  }
+
+  async get(id: string): Promise<{ now: string; question: Question }> {
+    const question = await this.deps.uow.read.questions.findById(id);
+    if (question === undefined) throw new AppError('not_found', `question ${id} not found`);
+    return { now: this.deps.clock().toISOString(), question };
+  }
+
+  /**
+   * The operator's answer: 404 unknown, 409 no longer pending (the compare-and-set lost), 400 when it
+   * does not fit the questions. A held call gets it directly (held on another replica: through the
+   * signal its commit sends); after a restart (the call is gone, its replica too) it is recorded on the
+   * task and queued as a prompt for the task's session, in the same transaction.
+   */
+  async answer(id: string, body: unknown): Promise<{ question: Question; delivery: AnswerDelivery; now: string }> {
+    const now = this.deps.clock().toISOString();
+    // Read before the transaction (presence is another connection); the holder never changes.
+    const heldElsewhere = await this.heldElsewhere(id);
+    const result = await this.deps.uow.transaction(async (stores) => {
+      const question = await stores.questions.findById(id);
+      if (question === undefined) throw new AppError('not_found', `question ${id} not found`);
+      const conflict = () =>
+        new AppError('failed_precondition', `question ${id} is ${effectiveState(question, now)}, not pending`);
+      if (effectiveState(question, now) !== 'pending') throw conflict();
+      const answers = parseAnswers(question.questions, body);
+      // The agent's request died with its call (a restart): a late answer could reach nobody.
+      const held = heldElsewhere || this.waiters.has(id);
+      if (question.kind === 'permission' && !held) {
+        throw new AppError(
+          'failed_precondition',
+          `question ${id}: the agent's permission request is no longer waiting`,
+        );
+      }
+      if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
+      const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
+      if (held) {
+        return { question: answered, delivery: { to: 'waiting_call' } as AnswerDelivery, queuedFor: null };
+      }
+      const { queued } = await recordTaskPrompt(stores, {
+        taskId: question.taskId,
+        author: 'operator',
+        text: lateAnswerPrompt(answered),
+        metadata: { question_id: id, answers },
+        now,
+      });
+      const delivery: AnswerDelivery = { to: 'queued_prompt', queuedPromptId: queued.id };
+      return { question: answered, delivery, queuedFor: queued.sessionId };
+    });
+    if (result.delivery.to === 'waiting_call') this.waiters.settle(result.question);
+    if (result.queuedFor !== null) void this.deps.prompts?.kick(result.queuedFor);
+    this.deps.logger.info({ questionId: id, delivery: result.delivery.to }, 'question answered');
+    return { question: result.question, delivery: result.delivery, now };
+  }
+
+  /** Calls held open right now (for tests and diagnostics). */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+}
+
+function lateAnswerPrompt(question: Question): string {
+  return (
+    `The operator answered your earlier question ${question.id} after that tool call had ended:\n` +
+    `${describeAnswers(question)}\nTake this answer into account from here on.`
+  );
+}

@@ -1,0 +1,216 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { AppError } from '@kandev/protocol';
+import type { EventStore } from '../../platform/events/event-store';
+import { parseJsonColumn, toIsoString, toNullableIsoString } from '../../platform/store/row-values';
+import {
+  type Answer,
+  AnswerSchema,
+  type ClosedReason,
+  ClosedReasonSchema,
+  type Question,
+  QuestionKindSchema,
+  type QuestionState,
+  toQuestionView,
+  QuestionStateSchema,
+  StoredQuestionItemSchema,
+} from './question';
+
+interface QuestionRow {
+  id: string;
+  task_id: string;
+  session_id: string;
+  call_id: string;
+  kind: string;
+  questions: unknown;
+  context: string | null;
+  state: string;
+  answer: unknown;
+  answered_by: string | null;
+  closed_reason: string | null;
+  created_at: unknown;
+  answered_at: unknown;
+  expires_at: unknown;
+}
+
+const ItemsSchema = z.array(StoredQuestionItemSchema);
+const AnswersSchema = z.array(AnswerSchema);
+const HolderSchema = z.object({ held_by: z.string().nullable() });
+
+function fromRow(row: QuestionRow): Question {
+  const kind = QuestionKindSchema.safeParse(row.kind);
+  const state = QuestionStateSchema.safeParse(row.state);
+  const reason = ClosedReasonSchema.nullable().safeParse(row.closed_reason);
+  if (!kind.success || !state.success || !reason.success) {
+    throw new AppError('internal', `question ${row.id} has an unknown kind, state or reason`);
+  }
+  return {
+    id: row.id,
+    taskId: row.task_id,
+    sessionId: row.session_id,
+    callId: row.call_id,
+    kind: kind.data,
+    questions: parseJsonColumn(ItemsSchema, row.questions, 'questions.questions'),
+    context: row.context,
+    state: state.data,
+    answers: row.answer === null ? null : parseJsonColumn(AnswersSchema, row.answer, 'questions.answer'),
+    answeredBy: row.answered_by,
+    closedReason: reason.data,
+    createdAt: toIsoString(row.created_at),
+    answeredAt: toNullableIsoString(row.answered_at),
+    expiresAt: toIsoString(row.expires_at),
+  };
+}
+
+type QuestionEventType = 'question.created' | 'question.answered' | 'question.closed';
+
+/**
+ * Questions and their lifecycle; every state change is a compare-and-set on state = 'pending', and
+ * appends its event (question.created | answered | closed) on the same connection.
+ */
+export class QuestionStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly events: EventStore,
+  ) {}
+
+  private async recordEvent(type: QuestionEventType, id: string, at: string): Promise<void> {
+    const question = await this.findById(id);
+    if (question === undefined) return;
+    await this.events.append({
+      type,
+      taskId: question.taskId,
+      sessionId: question.sessionId,
+      data: { question: toQuestionView(question, at) },
+      at,
+    });
+  }
+
+  /** Closes each of these pending questions by compare-and-set; resolves how many it closed. */
+  private async closeEach(ids: readonly string[], columns: Record<string, string>, at: string): Promise<number> {
+    let closed = 0;
+    for (const id of ids) {
+      const updated = await this.db('questions').where({ id, state: 'pending' }).update(columns);
+      if (updated === 0) continue;
+      closed += 1;
+      await this.recordEvent('question.closed', id, at);
+    }
+    return closed;
+  }
+
+  /** `heldBy`: the replica whose tool call waits on the question (null: nobody waits). */
+  async insert(question: Question, heldBy: string | null = null): Promise<void> {
+    await this.db('questions').insert({
+      held_by: heldBy,
+      id: question.id,
+      task_id: question.taskId,
+      session_id: question.sessionId,
+      call_id: question.callId,
+      kind: question.kind,
+      questions: JSON.stringify(question.questions),
+      context: question.context,
+      state: question.state,
+      answer: question.answers === null ? null : JSON.stringify(question.answers),
+      answered_by: question.answeredBy,
+      closed_reason: question.closedReason,
+      created_at: question.createdAt,
+      answered_at: question.answeredAt,
+      expires_at: question.expiresAt,
+    });
+    await this.recordEvent('question.created', question.id, question.createdAt);
+  }
+
+  async findById(id: string): Promise<Question | undefined> {
+    const row = await this.db<QuestionRow>('questions').where({ id }).first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** The replica holding the question's tool call: null when none (or unknown), undefined when no such question. */
+  async holderOf(id: string): Promise<string | null | undefined> {
+    const row: unknown = await this.db('questions').where({ id }).first('held_by');
+    return row === undefined ? undefined : HolderSchema.parse(row).held_by;
+  }
+
+  /** Oldest first, optionally by state and task. */
+  async list(filter: { state?: QuestionState; taskId?: string }): Promise<Question[]> {
+    const query = this.db<QuestionRow>('questions');
+    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
+    const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /** Which of these tasks have an operator question still pending (and not yet expired) at `now`. */
+  async taskIdsWithPending(taskIds: readonly string[], now: string): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const rows: { task_id: string }[] = await this.db('questions')
+      .whereIn('task_id', [...taskIds])
+      .where({ state: 'pending' })
+      .where('expires_at', '>', now)
+      .distinct('task_id');
+    return rows.map((row) => row.task_id);
+  }
+
+  /** Pending -> answered, only while pending and not yet expired. False: someone else settled it. */
+  async markAnswered(id: string, answers: readonly Answer[], by: string, now: string): Promise<boolean> {
+    const updated = await this.db('questions')
+      .where({ id, state: 'pending' })
+      .where('expires_at', '>', now)
+      .update({ state: 'answered', answer: JSON.stringify(answers), answered_by: by, answered_at: now });
+    if (updated > 0) await this.recordEvent('question.answered', id, now);
+    return updated > 0;
+  }
+
+  /** Pending -> expired or cancelled. False: it was no longer pending. */
+  async close(id: string, reason: ClosedReason): Promise<boolean> {
+    const columns = { state: reason === 'timeout' ? 'expired' : 'cancelled', closed_reason: reason };
+    return (await this.closeEach([id], columns, new Date().toISOString())) > 0;
+  }
+
+  /** Every pending question of these sessions -> cancelled (session_stopped). */
+  async cancelForSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const rows = await this.db<QuestionRow>('questions')
+      .select('id')
+      .whereIn('session_id', [...sessionIds])
+      .where({ state: 'pending' });
+    const columns = { state: 'cancelled', closed_reason: 'session_stopped' };
+    return this.closeEach(
+      rows.map((row) => row.id),
+      columns,
+      new Date().toISOString(),
+    );
+  }
+
+  /**
+   * Pending permission questions -> cancelled (boot): their agent's request was held by the process
+   * that died, and agentctl rejected it when that stream dropped, so nobody can take an answer. Those
+   * held by a replica in `aliveHolders` are still waited on (several replicas: another one holds them).
+   */
+  async cancelOrphanedPermissions(now: string, aliveHolders: readonly string[] = []): Promise<number> {
+    const rows = await this.db<QuestionRow>('questions')
+      .select('id')
+      .where({ state: 'pending', kind: 'permission' })
+      .where((q) => void q.whereNull('held_by').orWhereNotIn('held_by', [...aliveHolders]));
+    const columns = { state: 'cancelled', closed_reason: 'cancelled' };
+    return this.closeEach(
+      rows.map((row) => row.id),
+      columns,
+      now,
+    );
+  }
+
+  /** Pending questions past their expiry -> expired (timeout). */
+  async expireStale(now: string): Promise<number> {
+    const rows = await this.db<QuestionRow>('questions')
+      .select('id')
+      .where({ state: 'pending' })
+      .where('expires_at', '<=', now);
+    const columns = { state: 'expired', closed_reason: 'timeout' };
+    return this.closeEach(
+      rows.map((row) => row.id),
+      columns,
+      now,
+    );
+  }
+}

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import type { RouteDoc } from '../../platform/openapi/openapi';
+import { QueuedPromptViewSchema } from '../prompt-queue/queued-prompt';
+import { LaunchSessionBodySchema, ResumeSessionBodySchema } from '../sessions/agent-session';
+import { IdParamsSchema } from '../../platform/store/id-schema';
+import { EnqueuePromptBodySchema } from './prompt-service';
+import { ListSessionsQuerySchema, SessionSummaryViewSchema, TaskSessionsQuerySchema } from './session-list';
+import { EmptyBodySchema } from './session-routes';
+
+const LAUNCHED = '`{session_id, mcp_url, mcp_token, launch_config}` (the token is shown only here)';
+const SUMMARIES = {
+  status: 200,
+  description: 'a page of session summaries, oldest first',
+  schema: z.object({ sessions: z.array(SessionSummaryViewSchema), next_cursor: z.string().nullable() }).strict(),
+};
+const AGENTCTL_DOWN = {
+  503: 'agentctl cannot serve it (recorded `failed` with `last_error`)',
+  504: "agentctl's deadline",
+};
+
+/** DELETE /api/tasks/:id lives with the sessions it stops (session-routes.ts); listed under Tasks. */
+export const TASK_ARCHIVE_ROUTE_DOC: RouteDoc = {
+  method: 'delete',
+  path: '/api/tasks/:id',
+  summary: 'Archive a task and stop its live sessions',
+  description:
+    'Sets `archived_at`: the task leaves `GET /api/tasks` unless `include_archived=true`, launches on it ' +
+    'are refused (409). Archiving again is a 204 too. The task workspace is then removed ' +
+    '(`KANDEV_WORKSPACE_CLEANUP_ON_ARCHIVE`; docs/workspaces.md).',
+  params: IdParamsSchema,
+  ok: { status: 204, description: 'archived' },
+};
+
+export const SESSION_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/tasks/:id/sessions',
+    summary: 'Launch a session for a task',
+    description:
+      '`executor` names `local`, `docker`, `remote` or a profile; default: the backend default. The task ' +
+      'workspace is made first (a worktree or clone per repository, docs/workspaces.md); the agent works there.',
+    params: IdParamsSchema,
+    body: LaunchSessionBodySchema,
+    ok: { status: 201, description: LAUNCHED },
+    errors: { 409: 'the task is archived, or a repository could not be checked out', ...AGENTCTL_DOWN },
+  },
+  {
+    method: 'get',
+    path: '/api/tasks/:id/sessions',
+    summary: "List a task's sessions",
+    params: IdParamsSchema,
+    query: TaskSessionsQuerySchema,
+    ok: SUMMARIES,
+  },
+  {
+    method: 'get',
+    path: '/api/sessions',
+    summary: 'List sessions, filtered',
+    query: ListSessionsQuerySchema,
+    ok: SUMMARIES,
+  },
+  {
+    method: 'get',
+    path: '/api/sessions/:id/tools',
+    summary: "The session's served tools, with their input schemas",
+    description:
+      'Names as agentctl serves them now (`tools_from: "agentctl"`), or, when agentctl cannot be asked, the ' +
+      'list the stored config selects (`tools_from: "launch_config"`); catalogue order.',
+    params: IdParamsSchema,
+    ok: {
+      status: 200,
+      description:
+        '`{session_id, revision, applied_revision, providers, question_capability, tools_from, ' +
+        'tools: [{name, description, input_schema}], agentctl: {reachable, error?}}`',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/sessions/:id',
+    summary: 'Get a session, with what agentctl reports',
+    params: IdParamsSchema,
+    ok: {
+      status: 200,
+      description:
+        '`state`, `last_error` (why it failed, or the latest warning about its agent, e.g. no MCP ' +
+        'connection), the stored (desired) launch config, `revision`, `applied_revision` and ' +
+        '`refresh_error`, plus what agentctl reports: `tools` (the effective tool names) and `agent` ' +
+        '`{status, pid, acp_session_id, loaded, current_prompt_id, exit_reason, mode_id, ' +
+        'system_prompt_delivery, mcp_connected}`: `mode_id` the ACP session mode set for the permission ' +
+        'policy (null: none offered), `system_prompt_delivery` how the system prompt reached the agent ' +
+        '(`spec_append`, `first_prompt`, `kept` by a loaded session, or `none`), `mcp_connected` whether ' +
+        'the agent listed its MCP tools (false: it has no kandev tools)',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/sessions/:id/resume',
+    summary: 'Resume a session with a fresh MCP token',
+    description: 'The config is rebuilt from the database at the next revision; old MCP connections are closed.',
+    params: IdParamsSchema,
+    body: ResumeSessionBodySchema,
+    ok: { status: 200, description: LAUNCHED },
+    errors: { 409: 'the session cannot be resumed in its state', ...AGENTCTL_DOWN },
+  },
+  {
+    method: 'post',
+    path: '/api/sessions/:id/stop',
+    summary: "Stop a session and its agent's process group",
+    params: IdParamsSchema,
+    body: EmptyBodySchema,
+    ok: { status: 200, description: 'the session, now `cancelled`' },
+  },
+  {
+    method: 'post',
+    path: '/api/sessions/:id/cancel',
+    summary: 'Cancel the running turn',
+    params: IdParamsSchema,
+    body: EmptyBodySchema,
+    ok: { status: 200, description: '`{cancelled, prompt_id}`: the turn ends with `stop_reason: "cancelled"`' },
+    errors: { 409: 'no turn is running', 503: 'agentctl is not running' },
+  },
+];
+
+export const PROMPT_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/sessions/:id/prompts',
+    summary: 'Queue a prompt for the session (it runs when the agent is free)',
+    description:
+      "Recorded in the task's conversation and queued; it supersedes the task's pending parent question " +
+      '(listed). Blank text (only whitespace, any kind) is a 400, nothing stored.',
+    params: IdParamsSchema,
+    body: EnqueuePromptBodySchema,
+    ok: { status: 202, description: '`{queued_prompt_id, message_id, session_id, status, superseded_question_ids}`' },
+    errors: { 409: 'the session is `completed` or `cancelled`' },
+  },
+  {
+    method: 'get',
+    path: '/api/sessions/:id/prompts',
+    summary: "List a session's prompts, oldest first",
+    params: IdParamsSchema,
+    ok: {
+      status: 200,
+      description:
+        "the session's prompts; `error` says why a `failed` one failed, or warns about a `completed` one's turn",
+      schema: z.object({ items: z.array(QueuedPromptViewSchema) }).strict(),
+    },
+  },
+];

@@ -1,0 +1,346 @@
+import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
+import type { Knex } from 'knex';
+import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
+import type { EventStore } from '../../platform/events/event-store';
+import { sendWrite } from '../../platform/store/sent-writes';
+import type { AgentSession, AgentSessionState } from './agent-session';
+import { type Acknowledged, type KeptToolLists, SessionEventRecorder, type ToolListEntry } from './session-events';
+import {
+  acknowledgedColumns,
+  recordAppliedMany,
+  revisionsOf,
+  type SessionRevisions,
+  updateDesiredMany,
+} from './session-fan-out-writes';
+import { fromRow, SESSION_COLUMNS, type SessionRow, toRow } from './session-rows';
+import {
+  assertTransition,
+  ENDED_SESSION_STATES,
+  LIVE_SESSION_STATES,
+  nextState,
+  type SessionFact,
+  SETTLED_LIVE_STATES,
+} from './session-lifecycle';
+
+export type { Acknowledged } from './session-events';
+
+/** Columns a state change may write along with the state. */
+export interface StateColumns {
+  lastError?: string | null;
+  agentctlAddress?: string;
+  acpSessionId?: string;
+}
+
+export interface SessionListFilter {
+  taskId?: string;
+  state?: AgentSessionState;
+  executor?: string;
+  /** The position of the previous page's last session. */
+  after?: CreationPosition;
+  limit: number;
+}
+
+/**
+ * Sessions. A state change appends session.state_changed, and an acknowledgement whose tool list
+ * differs from the last one appends tools.changed, on the same connection as the change itself.
+ */
+export class SessionStore {
+  private readonly recorder: SessionEventRecorder;
+
+  constructor(
+    private readonly db: Knex,
+    events: EventStore,
+  ) {
+    this.recorder = new SessionEventRecorder(db, events);
+  }
+
+  /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
+  private rows() {
+    return this.db<SessionRow>('sessions').select(SESSION_COLUMNS);
+  }
+
+  /** Every session counted by state and executor (the metrics gauge; one grouped read). */
+  async countByStateAndExecutor(): Promise<Array<{ state: string; executor: string; count: number }>> {
+    const rows: Array<{ state: string; executor: string; count: number | string }> = await this.db('sessions')
+      .select('state', 'executor')
+      .count({ count: '*' })
+      .groupBy('state', 'executor');
+    return rows.map((row) => ({ state: row.state, executor: row.executor, count: Number(row.count) }));
+  }
+
+  /** The launch config is stored redacted: the MCP token never reaches the database. */
+  async insert(session: AgentSession): Promise<void> {
+    await this.insertRow(session);
+    await this.recorder.stateChanged(session.id, null, session.state, session.createdAt, session);
+  }
+
+  /**
+   * A launch placed on an agentctl known before its row (Agentctls.placementNow): written `starting`
+   * there at once, one transaction instead of two; its events still read created, then starting.
+   */
+  async insertPlaced(session: AgentSession): Promise<void> {
+    await this.insertRow(session);
+    await this.recorder.stateChanged(session.id, null, 'created', session.createdAt, session);
+    await this.recorder.stateChanged(session.id, 'created', session.state, session.createdAt, session);
+  }
+
+  private async insertRow(session: AgentSession): Promise<void> {
+    await sendWrite(this.db, this.db('sessions').insert(toRow(session)));
+  }
+
+  async findById(id: string): Promise<AgentSession | undefined> {
+    const row = await this.rows().where({ id }).first();
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** The task's live sessions (starting, running, waiting for input), oldest first. */
+  async listLive(taskId: string): Promise<AgentSession[]> {
+    const rows = await this.rows()
+      .where({ task_id: taskId })
+      .whereIn('state', [...LIVE_SESSION_STATES])
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /** The id of the task's newest live session (listLive's last), without reading the others. */
+  async newestLiveId(taskId: string): Promise<string | undefined> {
+    const row = await this.db('sessions')
+      .select('id')
+      .where({ task_id: taskId })
+      .whereIn('state', [...LIVE_SESSION_STATES])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first<{ id: string } | undefined>();
+    return row?.id;
+  }
+
+  /** Every session of the task, newest first. */
+  async listByTask(taskId: string): Promise<AgentSession[]> {
+    const rows = await this.rows()
+      .where({ task_id: taskId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
+    return rows.map(fromRow);
+  }
+
+  /** One page of sessions matching the filter, oldest first (ties by id), strictly after `after`. */
+  async list(filter: SessionListFilter): Promise<AgentSession[]> {
+    const query = this.rows();
+    if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
+    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (filter.executor !== undefined) void query.where({ executor: filter.executor });
+    const rows = await inCreationOrder(query, filter.after, filter.limit);
+    return rows.map(fromRow);
+  }
+
+  /** Every session in one of the states, oldest first (boot reconcile). */
+  async listByStates(states: readonly AgentSessionState[]): Promise<AgentSession[]> {
+    const rows = await this.rows()
+      .whereIn('state', [...states])
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /**
+   * The one way a state changes: the fact's next state (session-lifecycle.ts), written only while
+   * the row still has the state the caller read (compare-and-set), so a stale writer changes nothing.
+   * Resolves the new state, or null when the fact changes nothing or the row moved on.
+   */
+  async advance(
+    session: Pick<AgentSession, 'id' | 'state'> & Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
+    fact: SessionFact,
+    now: string,
+    columns: StateColumns = {},
+  ): Promise<AgentSessionState | null> {
+    const to = nextState(session.state, fact);
+    if (to === null) return null;
+    return (await this.compareAndSet(session.id, session.state, to, now, columns, session)) ? to : null;
+  }
+
+  /** Reads the current state, then advances from it (for callers that hold no row). */
+  async advanceCurrent(id: string, fact: SessionFact, now: string, columns: StateColumns = {}) {
+    const session = await this.findById(id);
+    return session === undefined ? null : this.advance(session, fact, now, columns);
+  }
+
+  private async compareAndSet(
+    id: string,
+    from: AgentSessionState,
+    to: AgentSessionState,
+    now: string,
+    columns: StateColumns,
+    known?: Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
+  ): Promise<boolean> {
+    const written = await this.writeState(id, from, to, now, columns);
+    if (written) await this.recorder.stateChanged(id, from, to, now, known);
+    return written;
+  }
+
+  /** compareAndSet's write alone: its caller records the event. */
+  private async writeState(
+    id: string,
+    from: AgentSessionState,
+    to: AgentSessionState,
+    now: string,
+    columns: StateColumns,
+  ): Promise<boolean> {
+    assertTransition(from, to);
+    const updated = await this.db('sessions')
+      .where({ id, state: from })
+      .update({
+        state: to,
+        ...(columns.lastError === undefined ? {} : { last_error: columns.lastError }),
+        ...(columns.agentctlAddress === undefined ? {} : { agentctl_address: columns.agentctlAddress }),
+        ...(columns.acpSessionId === undefined ? {} : { acp_session_id: columns.acpSessionId }),
+        updated_at: now,
+      });
+    return updated > 0;
+  }
+
+  /** The agentctl a starting session is being handed to (resume: possibly a new one). */
+  async recordStartingOn(id: string, agentctlAddress: string, now: string): Promise<boolean> {
+    const updated = await this.db('sessions')
+      .where({ id, state: 'starting' })
+      .update({ agentctl_address: agentctlAddress, updated_at: now });
+    return updated > 0;
+  }
+
+  /** agent_started told the agent's ACP session id (kept for a resume's session/load). */
+  async recordAcpSession(id: string, acpSessionId: string, now: string): Promise<void> {
+    await this.db('sessions').where({ id }).update({ acp_session_id: acpSessionId, updated_at: now });
+  }
+
+  /**
+   * A warning about the session's agent (an agent notice): its last error, with no state change. An
+   * ended session keeps the reason it ended with.
+   */
+  async recordWarning(id: string, message: string, now: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .whereNotIn('state', [...ENDED_SESSION_STATES])
+      .update({ last_error: message, updated_at: now });
+  }
+
+  /** Acknowledged, still running sessions whose desired revision agentctl has not acknowledged yet. */
+  async listBehind(): Promise<AgentSession[]> {
+    const rows = await this.rows()
+      .whereIn('state', [...SETTLED_LIVE_STATES])
+      .where('applied_revision', '<', this.db.ref('revision'))
+      .orderBy('id');
+    return rows.map(fromRow);
+  }
+
+  /**
+   * Resume: a rebuilt desired config with a fresh token, pending until agentctl takes it; the state
+   * moves to starting by compare-and-set on the state the resume read (false: it moved on).
+   */
+  async replaceForResume(
+    session: Pick<AgentSession, 'id' | 'state'> & Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
+    replacement: { config: LaunchConfig; mcpTokenHash: string; now: string },
+  ): Promise<boolean> {
+    const to = nextState(session.state, { kind: 'resumed' });
+    if (to === null) return false;
+    assertTransition(session.state, to);
+    const updated = await this.db('sessions')
+      .where({ id: session.id, state: session.state })
+      .update({
+        state: to,
+        revision: replacement.config.revision,
+        launch_config: JSON.stringify(redactLaunchConfig(replacement.config)),
+        mcp_token_hash: replacement.mcpTokenHash,
+        updated_at: replacement.now,
+      });
+    if (updated > 0) await this.recorder.stateChanged(session.id, session.state, to, replacement.now, session);
+    return updated > 0;
+  }
+
+  /**
+   * agentctl accepted the whole config (launch or resume): it holds this revision now. Resolves the row
+   * as written, or undefined when a newer acknowledgement was already recorded (nothing written). With
+   * `fact`, the state change it brings from the state the caller knows (compare-and-set) is written in
+   * the same round trip; its event follows tools.changed.
+   */
+  async recordAccepted(
+    session: Pick<AgentSession, 'id' | 'taskId'> & Partial<Pick<AgentSession, 'state' | 'executor'>>,
+    acknowledged: Acknowledged,
+    now: string,
+    fact?: SessionFact,
+  ): Promise<AgentSession | undefined> {
+    const entries = [{ id: session.id, taskId: session.taskId, acknowledged }];
+    // Sent first, so the kept tool list is read right behind it, under its row lock (on PostgreSQL these
+    // and the state change travel in one round trip).
+    const updated = this.db<SessionRow>('sessions')
+      .where({ id: session.id })
+      .where('applied_revision', '<=', acknowledged.revision)
+      .update({ last_error: null, ...acknowledgedColumns(acknowledged, now), updated_at: now })
+      .returning(SESSION_COLUMNS)
+      .then((rows: SessionRow[]) => rows);
+    const kept = this.recorder.keptToolLists(entries);
+    const from = session.state;
+    const to = fact === undefined || from === undefined ? null : nextState(from, fact);
+    const moving = from !== undefined && to !== null ? this.writeState(session.id, from, to, now, {}) : false;
+    const [[row], keptLists, moved] = await Promise.all([updated, kept, moving]);
+    if (row !== undefined) await this.recorder.toolLists(entries, now, keptLists);
+    const state = moved ? to : null; // set only when the compare-and-set won (so `from` was known)
+    if (state !== null) await this.recorder.stateChanged(session.id, from ?? null, state, now, session);
+    if (row === undefined) return undefined;
+    return state === null ? fromRow(row) : { ...fromRow(row), state, updatedAt: now };
+  }
+
+  /**
+   * A lost MCP-only session was registered again on the agentctl at `agentctlAddress`, at the
+   * acknowledged revision; only while it is still live where the caller found it (compare-and-set).
+   */
+  async recordRestoredOn(
+    session: Pick<AgentSession, 'id' | 'taskId' | 'state' | 'agentctlAddress'>,
+    agentctlAddress: string,
+    acknowledged: Acknowledged,
+    now: string,
+  ): Promise<boolean> {
+    const updated = await this.db('sessions')
+      .where({ id: session.id, state: session.state, agentctl_address: session.agentctlAddress })
+      .update({ agentctl_address: agentctlAddress, ...acknowledgedColumns(acknowledged, now), updated_at: now });
+    if (updated > 0) await this.recorder.toolLists([{ id: session.id, taskId: session.taskId, acknowledged }], now);
+    return updated > 0;
+  }
+
+  /** Where each of these sessions stands (missing ids are gone): the pusher's one read per fan-out. */
+  revisionsOf(ids: readonly string[]): Promise<Map<string, SessionRevisions>> {
+    return revisionsOf(this.db, ids);
+  }
+
+  /** The kept tool lists of these sessions; its reads are sent when called (for recordAppliedMany). */
+  keptToolListsOf(entries: readonly Pick<ToolListEntry, 'id' | 'acknowledged'>[]): Promise<KeptToolLists> {
+    return this.recorder.keptToolLists(entries);
+  }
+
+  /**
+   * recordApplied for many sessions whose applied revision the caller read in this transaction;
+   * `kept` (keptToolListsOf, read alongside that read) covers at least these sessions.
+   */
+  async recordAppliedMany(entries: readonly ToolListEntry[], now: string, kept: Promise<KeptToolLists>): Promise<void> {
+    await recordAppliedMany(this.db, entries, now);
+    await this.recorder.toolLists(entries, now, kept);
+  }
+
+  /** New desired configs (a live update's revision bumps): each session's revision and config move together. */
+  updateDesiredMany(configs: readonly LaunchConfig[], now: string): Promise<void> {
+    return updateDesiredMany(this.db, configs, now);
+  }
+
+  /** A refresh did not land: the session keeps what agentctl last acknowledged. */
+  async recordRefreshError(id: string, message: string, now: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id })
+      .update({
+        refresh_error: message,
+        refresh_attempts: this.db.raw('refresh_attempts + 1'),
+        refreshed_at: now,
+        updated_at: now,
+      });
+  }
+}

@@ -1,0 +1,94 @@
+import type { Agentctls } from '../agentctl/agentctls';
+import type { Logger } from '../../platform/logger/logger';
+import type { DrainGate } from '../prompt-queue/drain-gate';
+import { PromptDrainer, type PromptDrainerDeps } from './prompt-drainer';
+import { createParentQuestionGate } from '../parent-questions/parent-question-gate';
+import type { BackoffPolicy } from '../../platform/retry/retry-backoff';
+import { SessionLanes } from '../sessions/session-lanes';
+import type { RefreshScheduler } from '../provider-refresh/provider-reconciler';
+import type { UnitOfWork } from '../../platform/store/unit-of-work';
+import { BootReconciler } from './boot-reconcile';
+import { SessionEventHandler } from './session-event-handler';
+import { TurnSweeper } from './turn-sweeper';
+
+export interface TurnRuntimeDeps {
+  uow: UnitOfWork;
+  clock: () => Date;
+  agentctls: Agentctls;
+  refreshes: RefreshScheduler;
+  /** Re-sends of a prompt whose Prompt call failed ambiguously. */
+  promptRetry: BackoffPolicy;
+  /** Holds a session's queue; default: the parent-question gate (a child waiting for its parent). */
+  gate?: DrainGate;
+  logger: Logger;
+  random?: () => number;
+  metrics?: PromptDrainerDeps['metrics'];
+  /**
+   * Several replicas: drains are claimed per session (PromptDrainerDeps.claims), and turns a dead
+   * replica left waiting are swept every `retryMs` once they waited a lease's TTL (TurnSweeper).
+   */
+  claims?: PromptDrainerDeps['claims'];
+}
+
+/**
+ * The turn model's moving parts over one database and the agentctls: the per-session lanes, the prompt
+ * drainer, the session event handler (fed by the Attach client) and the boot reconcile.
+ */
+export function createTurnRuntime(deps: TurnRuntimeDeps) {
+  const { uow, clock, agentctls, logger } = deps;
+  const lanes = new SessionLanes();
+  const drainer = new PromptDrainer({
+    uow,
+    clock,
+    agentctls,
+    lanes,
+    gate: deps.gate ?? createParentQuestionGate(clock),
+    retry: deps.promptRetry,
+    logger: logger.child({ component: 'drainer' }),
+    random: deps.random,
+    metrics: deps.metrics,
+    claims: deps.claims,
+  });
+  const events = new SessionEventHandler({
+    uow,
+    clock,
+    lanes,
+    prompts: drainer,
+    refreshes: deps.refreshes,
+    logger: logger.child({ component: 'session-events' }),
+  });
+  const boot = new BootReconciler({
+    uow,
+    clock,
+    agentctls,
+    lanes,
+    drainer,
+    logger: logger.child({ component: 'boot-reconcile' }),
+    claims: deps.claims,
+  });
+  const claims = deps.claims;
+  const sweeper =
+    claims === undefined
+      ? undefined
+      : new TurnSweeper({
+          ...{ uow, clock, agentctls, reconciler: boot, claims },
+          ...{ intervalMs: claims.retryMs, staleMs: claims.ttlMs },
+          logger: logger.child({ component: 'turn-sweeper' }),
+        });
+  return {
+    lanes,
+    drainer,
+    events,
+    boot,
+    /** Several replicas only: the sweep of turns a dead replica left waiting. */
+    sweeper,
+    /** No more re-sends or sweeps; waits for the work already on the lanes. */
+    async stop(): Promise<void> {
+      await sweeper?.stop();
+      drainer.stop();
+      await lanes.idle();
+    },
+  };
+}
+
+export type TurnRuntime = ReturnType<typeof createTurnRuntime>;
