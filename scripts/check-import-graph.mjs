@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// Fails when files in packages/*/src import each other in a loop, or when two top-level folders of a
-// package import each other (directly or through other folders). The rules and their one exemption
-// (store/unit-of-work.ts aggregating every store) live in scripts/lib/import-graph.mjs.
+// Fails when files in packages/*/src import each other in a loop, when two concept folders of a package
+// import each other (directly or through other folders), or when a package with layers
+// (packages/<pkg>/layers.json: the layers, what each may import, the exemptions) breaks them: an import
+// its layer may not make, a file in no layer, a folder the spec does not list, a folder over its size.
+// The rules live in scripts/lib/import-graph.mjs and scripts/lib/layers.mjs.
 // Usage: node scripts/check-import-graph.mjs [--all-edges]   (--all-edges lists every file edge of a pair)
 import { fileURLToPath } from 'node:url';
 import { checkImportGraph, folderOf } from './lib/import-graph.mjs';
+import { readLayerSpecs } from './lib/layers.mjs';
 import { sourceFiles } from './lib/source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const allEdges = process.argv.includes('--all-edges');
 
-/** `packages/backend/src/tasks/task.ts` -> `tasks/task.ts`: the package is already in the heading. */
+/** `packages/backend/src/catalogue/tasks/task.ts` -> `catalogue/tasks/task.ts`: the package is in the heading. */
 const short = (path) => path.replace(/^packages\/[^/]+\/src\//, '');
 const edgeText = (e) => `${short(e.from)}:${e.line} -> ${short(e.to)}${e.typeOnly ? ' (type only)' : ''}`;
 
@@ -21,7 +24,7 @@ function describeEdges(edges) {
 }
 
 const lines = [];
-const report = checkImportGraph(sourceFiles(root));
+const report = checkImportGraph(sourceFiles(root), readLayerSpecs(root));
 
 if (report.fileCycles.length > 0) {
   lines.push(`File import cycles (${report.fileCycles.length}): break each loop by moving the shared piece down.`);
@@ -49,9 +52,21 @@ if (report.longer.length > 0) {
   }
 }
 
+const { problems, imports } = report.layers;
+if (problems.length > 0) {
+  lines.push(`Layer layout (${problems.length}): fix the tree or packages/<pkg>/layers.json.`);
+  for (const problem of problems) lines.push(`  ${problem}`);
+}
+
+if (imports.length > 0) {
+  lines.push(`Imports across layers that layers.json does not allow (${imports.length}): move the shared piece down.`);
+  for (const e of imports) lines.push(`  ${folderOf(e.from)?.pkg}: ${e.fromLayer} -> ${e.toLayer}   ${edgeText(e)}`);
+}
+
 const summary =
   `import graph: ${report.files} files, ${report.edges.length} imports; ` +
-  `${report.fileCycles.length} file cycles, ${report.pairs.length} folder pairs, ${report.longer.length} longer folder cycles`;
+  `${report.fileCycles.length} file cycles, ${report.pairs.length} folder pairs, ${report.longer.length} longer folder cycles, ` +
+  `${imports.length} imports across layers`;
 if (report.ok) {
   console.log(summary);
 } else {

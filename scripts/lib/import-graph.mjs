@@ -1,31 +1,30 @@
-// The import graph of packages/*/src and the two rules the folder layout keeps (issue 12, point 5):
-// no cycle between files, and no cycle between the top-level folders of a package. Pure: it takes
-// file texts, so the unit test can hand it a fixture tree. scripts/check-import-graph.mjs reads the disk.
+// The import graph of packages/*/src and the rules the folder layout keeps: no cycle between files, no
+// cycle between the concept folders of a package (its top-level folders, or in a package with layers the
+// folders inside each layer), and the layer rules of scripts/lib/layers.mjs. Pure: it takes file texts,
+// so the unit test can hand it a fixture tree. scripts/check-import-graph.mjs reads the disk.
 //
 // Every import counts, type-only ones included: `import type` vanishes from the emitted JavaScript,
 // but it still makes the importing folder depend on the other one (a change there breaks the build
 // here), and eslint's import-x/no-cycle skips those, so this check is the one that sees them.
 import { posix } from 'node:path';
 import ts from 'typescript';
-
-/**
- * Imports that stay out of the folder graph (they still count for file cycles). The unit of work
- * aggregates every folder's store on purpose and every folder may import it; its own imports of
- * those stores would otherwise make `store/` and each domain folder import each other. Only its
- * imports of `*-store.ts` files are exempt: anything else it pulls in counts like any other edge.
- */
-export const FOLDER_GRAPH_EXEMPTIONS = [
-  { from: 'packages/backend/src/platform/store/unit-of-work.ts', to: /-store\.ts$/ },
-];
+import { checkLayers, exemptionsOf, placeOf, splitSourcePath } from './layers.mjs';
 
 /** Tests are leaves (nothing imports them) and may reach across folders to set up their subject. */
 const isTestFile = (path) => /\.test\.ts$/.test(path);
 
-/** `packages/backend/src/tasks/task.ts` -> { pkg: 'backend', folder: 'tasks' }; a root file is its own node. */
-export function folderOf(path) {
-  const match = /^packages\/([^/]+)\/src\/(.+)$/.exec(path);
-  if (match === null) return undefined;
-  const [, pkg, rest] = match;
+/**
+ * The folder-graph node of a file: `packages/agentctl/src/agents/x.ts` -> { pkg: 'agentctl', folder:
+ * 'agents' }; in a package with layers (`specs`) the concept folder inside its layer, e.g.
+ * `runtime/turns`. A root file (or a file directly in a layer folder) is its own node.
+ */
+export function folderOf(path, specs = new Map()) {
+  const split = splitSourcePath(path);
+  if (split === undefined) return undefined;
+  const { pkg, rest } = split;
+  const spec = specs.get(pkg);
+  const place = spec === undefined ? undefined : placeOf(rest, spec);
+  if (place !== undefined) return { pkg, folder: place.concept };
   const slash = rest.indexOf('/');
   return { pkg, folder: slash === -1 ? rest : rest.slice(0, slash) };
 }
@@ -204,17 +203,16 @@ function hopsOf(loop, adj) {
   return loop.slice(0, -1).map((from, i) => ({ from, to: loop[i + 1], edges: adj.get(from).get(loop[i + 1]) }));
 }
 
-const isExempt = (edge) => FOLDER_GRAPH_EXEMPTIONS.some((rule) => edge.from === rule.from && rule.to.test(edge.to));
-
 /**
  * Folder cycles per package: `pairs` (two folders importing each other, with the file edges each way)
  * and `longer` (cycles through three or more folders that remain once every pair's edges are set aside:
  * a loop that also uses a pair edge shows up after that pair is fixed).
  */
-export function findFolderCycles(edges) {
-  const counted = edges.filter((e) => !isTestFile(e.from) && !isExempt(e));
+export function findFolderCycles(edges, specs = new Map()) {
+  const exemptions = [...specs].flatMap(([pkg, spec]) => exemptionsOf(pkg, spec));
+  const counted = edges.filter((e) => !isTestFile(e.from) && !exemptions.some((isExempt) => isExempt(e)));
   const nodeOf = (path) => {
-    const at = folderOf(path);
+    const at = folderOf(path, specs);
     return at === undefined ? path : `${at.pkg}/${at.folder}`;
   };
   const sameLevel = counted.filter((e) => folderOf(e.from)?.pkg === folderOf(e.to)?.pkg);
@@ -238,17 +236,23 @@ export function findFolderCycles(edges) {
   return { pairs, longer };
 }
 
-/** Everything the check reports; `ok` when there is nothing. */
-export function checkImportGraph(files) {
+/** Everything the check reports; `ok` when there is nothing. `specs`: Map<pkg, layers.json> (readLayerSpecs). */
+export function checkImportGraph(files, specs = new Map()) {
   const edges = buildEdges(files);
   const fileCycles = findFileCycles(edges);
-  const { pairs, longer } = findFolderCycles(edges);
+  const { pairs, longer } = findFolderCycles(edges, specs);
+  const layers = checkLayers(
+    files.map((f) => f.path),
+    edges,
+    specs,
+  );
   return {
     files: files.length,
     edges,
     fileCycles,
     pairs,
     longer,
-    ok: !fileCycles.length && !pairs.length && !longer.length,
+    layers,
+    ok: !fileCycles.length && !pairs.length && !longer.length && !layers.problems.length && !layers.imports.length,
   };
 }

@@ -113,21 +113,6 @@ describe('checkImportGraph', () => {
     );
   });
 
-  test('the unit of work may aggregate every store, and only stores', () => {
-    const files = {
-      'platform/store/unit-of-work.ts': "import { TaskStore } from '../../catalogue/tasks/task-store';",
-      'catalogue/tasks/task-store.ts': "import { newId } from '../../platform/store/row-values';",
-      'platform/store/row-values.ts': 'export const newId = () => 1;',
-      'catalogue/tasks/task-service.ts': "import type { UnitOfWork } from '../../platform/store/unit-of-work';",
-    };
-    assert.equal(checkImportGraph(tree(files)).ok, true);
-    const widened = {
-      ...files,
-      'platform/store/unit-of-work.ts': `${files['platform/store/unit-of-work.ts']}\nimport '../../catalogue/tasks/task-service';`,
-    };
-    assert.deepEqual(names(checkImportGraph(tree(widened))).pairs, ['backend/catalogue <-> backend/platform']);
-  });
-
   test('tests stay out of the folder graph (nothing imports them)', () => {
     const report = checkImportGraph(
       tree({
