@@ -1,4 +1,4 @@
-// Attach ownership over real leases (cluster/attach-ownership.ts): of the replicas that follow one
+// Attach ownership over real leases (runtime/agentctl/attach-ownership.ts): of the replicas that follow one
 // agentctl, exactly one opens its stream; when that one dies (stops renewing) another takes the stream
 // once the lease expires, and the dead one, if it still runs, drops its stream; a graceful stop hands
 // it over at the next renewal, without waiting for the TTL; a stream agentctl replaced with a newer

@@ -1,6 +1,6 @@
 // The lease store against the real database (SQLite, and PostgreSQL in the service-pg project):
 // random interleavings of claims, renewals and releases by three replicas over a controllable clock
-// agree with the pure rules (cluster/lease-rules.ts) step by step, so a name never has two holders;
+// agree with the pure rules (platform/cluster/lease-rules.ts) step by step, so a name never has two holders;
 // a batch claim takes only free names; releaseAll frees what one replica held.
 import fc from 'fast-check';
 import { claim, holderAt, type Lease, renew } from '../../packages/backend/src/platform/cluster/lease-rules';

@@ -1,7 +1,7 @@
 // Three backend replicas over ONE database (PostgreSQL in the service-pg project; on SQLite shared leases
 // are forced), each told by its executor that the same agentctl is up: exactly one holds its Attach
 // lease, every replica's GET /api/replicas says which, and when the holder stops gracefully another takes
-// the stream over at its next renewal (the composition root's wiring of cluster/attach-ownership.ts).
+// the stream over at its next renewal (the composition root's wiring of runtime/agentctl/attach-ownership.ts).
 import { createApp } from '../../packages/backend/src/platform/http/app';
 import { listen } from '../../packages/backend/src/platform/http/http-server';
 import type { ReplicasView } from '../../packages/backend/src/platform/cluster/lease-routes';

@@ -95,6 +95,6 @@ export interface BackendPorts {
   metrics?: BackendMetrics;
   /** This process among the replicas; default a fresh newReplicaId(). */
   replicaId?: string;
-  /** Wake-ups across replicas; default by database (cluster/replica-signals-for.ts). */
+  /** Wake-ups across replicas; default by database (platform/cluster/replica-signals-for.ts). */
   signals?: ReplicaSignals & ReplicaPresence;
 }

@@ -219,7 +219,7 @@ function parseCanonicalList(value: string, canonical: (entry: string) => string 
   return entries.every((entry) => entry !== undefined) ? [...new Set(entries)] : undefined;
 }
 
-/** Who may address the REST API: Host names and extra Origins (see http/request-access.ts). */
+/** Who may address the REST API: Host names and extra Origins (see platform/http/request-access.ts). */
 function parseHttpAccess(e: {
   KANDEV_HTTP_HOST: string;
   KANDEV_ALLOWED_HOSTS: string;
@@ -321,7 +321,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       maxAttempts: e.KANDEV_REFRESH_RETRY_MAX_ATTEMPTS,
       maxDelayMs: REFRESH_RETRY_MAX_DELAY_MS,
     }),
-    /** The GitLab MR lifecycle poller (see mr-lifecycle/mr-poller.ts). */
+    /** The GitLab MR lifecycle poller (see integrations/gitlab/mr-poller.ts). */
     gitlabPoll: Object.freeze({
       intervalMs: e.KANDEV_GITLAB_POLL_INTERVAL_MS,
       jitterMs: e.KANDEV_GITLAB_POLL_JITTER_MS,
@@ -330,7 +330,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       backoffMaxMs: e.KANDEV_GITLAB_BACKOFF_MAX_MS,
     }),
     githubApiUrl: e.KANDEV_GITHUB_API_URL,
-    /** The GitHub PR lifecycle poller (pr-lifecycle/pr-poller.ts): GitLab's jitter, concurrency and backoff. */
+    /** The GitHub PR lifecycle poller (integrations/github/pr-poller.ts): GitLab's jitter, concurrency and backoff. */
     githubPoll: Object.freeze({
       intervalMs: e.KANDEV_GITHUB_POLL_INTERVAL_MS,
       jitterMs: e.KANDEV_GITLAB_POLL_JITTER_MS,

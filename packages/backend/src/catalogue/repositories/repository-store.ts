@@ -75,7 +75,7 @@ export class RepositoryStore {
     return this.db<RepositoryRow>('repositories').select(REPOSITORY_COLUMNS);
   }
 
-  /** Sent in a unit of work (store/sent-writes.ts): a duplicate identity fails its transaction. */
+  /** Sent in a unit of work (platform/store/sent-writes.ts): a duplicate identity fails its transaction. */
   async insert(repository: Repository): Promise<void> {
     await sendWrite(this.db, this.db('repositories').insert(toRow(repository)));
   }

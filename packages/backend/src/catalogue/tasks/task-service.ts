@@ -40,7 +40,7 @@ const TaskCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }
 
 /**
  * What each task waits for from someone else, read in the caller's transaction (a stale question found
- * is written down). questions/pending-action.ts's pendingActionsOf, injected: questions/ sits above tasks/.
+ * is written down). runtime/parent-questions/pending-action.ts's pendingActionsOf, injected: questions/ sits above tasks/.
  */
 export type PendingActionsOf = (
   stores: Stores,

@@ -3,7 +3,7 @@ import type { CheckRun, PrObservation, ReviewVerdict } from './github-api';
 import type { MrState, PrState } from '../provider-automation/review-link';
 
 // The GitHub-only rules of the PR lifecycle, pure. The transition rules (review requested, merged,
-// closed) are the MR ones (mr-lifecycle/lifecycle-rules.ts), fed with `rulesState`; these add
+// closed) are the MR ones (integrations/review-lifecycle/lifecycle-rules.ts), fed with `rulesState`; these add
 // auto-fix (one prompt per head commit) and auto-merge (merge, wait, or a refusal shown on the link).
 
 /** The transition rules speak GitLab's vocabulary: a PR's `open` is their `opened`. */

@@ -51,7 +51,7 @@ export interface EventRetention {
 /**
  * The durable event log. `append` runs on the connection the store was built with: inside a unit of
  * work's transaction the event commits (or rolls back) with the change it describes, and its insert is
- * sent with the next statement (store/sent-writes.ts). `appended` is told each event after its insert;
+ * sent with the next statement (platform/store/sent-writes.ts). `appended` is told each event after its insert;
  * the unit of work hands them to its after-commit hook (the signals).
  */
 export class EventStore {

@@ -8,7 +8,7 @@ import { EVENT_ORDER_BEGIN, EVENT_ORDER_LOCK, LOCKED_IN_BEGIN } from './postgres
  * sequence at insert time, so every transaction that may append events takes this transaction-scoped
  * advisory lock as its first statement (no row lock can be held before it, so it adds no deadlock) and
  * appends run under it: event-appending writers commit one after another, as on SQLite. (The lock's id is
- * EVENT_ORDER_LOCK, in store/postgres-client.ts.)
+ * EVENT_ORDER_LOCK, in platform/store/postgres/postgres-client.ts.)
  */
 
 /** Transactions that hold the lock: it is held to their end, so taking it again is a wasted round trip. */
@@ -16,7 +16,7 @@ const holding = new WeakSet<Knex>();
 
 /**
  * Takes the lock in `trx` on PostgreSQL (once per transaction); nothing on SQLite. A transaction begun
- * with `EVENT_ORDER_BEGIN` took it in its BEGIN (store/postgres-client.ts).
+ * with `EVENT_ORDER_BEGIN` took it in its BEGIN (platform/store/postgres/postgres-client.ts).
  */
 export async function lockEventOrder(trx: Knex): Promise<void> {
   if (dialectOf(trx) !== 'postgres' || holding.has(trx) || trx.userParams[LOCKED_IN_BEGIN] === true) return;

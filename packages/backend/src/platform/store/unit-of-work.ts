@@ -95,7 +95,7 @@ export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommi
  * Outside a transaction an event is committed as it is written (`hooks.committed`); inside one, the
  * transaction sends `hooks.beforeCommit`'s statement after its work and `hooks.afterCommit` runs once it
  * committed (never after a rollback), so a woken stream finds the event in the table. On PostgreSQL a
- * transaction's writes whose answers nobody needs are sent, not awaited (store/sent-writes.ts).
+ * transaction's writes whose answers nobody needs are sent, not awaited (platform/store/sent-writes.ts).
  */
 export function createUnitOfWork(db: Knex, secrets: SecretBox, hooks: CommitHooks = NO_HOOKS): UnitOfWork {
   const sends = dialectOf(db) === 'postgres';
@@ -108,7 +108,7 @@ export function createUnitOfWork(db: Knex, secrets: SecretBox, hooks: CommitHook
       try {
         result = await db.transaction(async (trx) => {
           if (sends) await sendWritesIn(trx, writes);
-          await lockEventOrder(trx); // first, before any row lock (store/event-order-lock.ts); on PostgreSQL in BEGIN
+          await lockEventOrder(trx); // first, before any row lock (platform/store/event-order-lock.ts); on PostgreSQL in BEGIN
           const done = await work(createStores(trx, secrets, (events) => appended.push(...events)));
           const signal = appended.length > 0 ? hooks.beforeCommit(trx, appended) : undefined;
           if (signal !== undefined) await sendWrite(trx, signal); // on PostgreSQL it goes with the COMMIT

@@ -25,7 +25,7 @@ export interface PermissionParentDeps {
   startTimer: StartTimer;
   prompts?: PromptKicker;
   /**
-   * A nudge whenever a parent question changed on any replica (cluster/replica-signals.ts), or a resync
+   * A nudge whenever a parent question changed on any replica (platform/cluster/replica-signals.ts), or a resync
    * after nudges may have been missed: a held request re-reads its question (absent: one process).
    */
   signals?: {

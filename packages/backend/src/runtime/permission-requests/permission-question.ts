@@ -12,7 +12,7 @@ export const REJECT_LABEL = 'Reject';
 const MAX_OPTIONS = 6;
 const MAX_LABEL = 60;
 
-/** The option someone chose, and who: 'operator' or 'task:<parent id>' (permission-grants/grant.ts). */
+/** The option someone chose, and who: 'operator' or 'task:<parent id>' (catalogue/permission-grants/grant.ts). */
 export interface ChosenOption {
   readonly optionId: string;
   readonly chosenBy: string;

@@ -32,7 +32,7 @@ export interface PushResult extends SessionRefreshResult {
 }
 
 /**
- * Ends a session whose agent is gone, in the caller's transaction: turns/turn-outcome.ts's
+ * Ends a session whose agent is gone, in the caller's transaction: runtime/turns/turn-outcome.ts's
  * applyAgentGone (it also marks the session's parent questions stale), passed in by the composition
  * root because turns/ sits above providers/.
  */

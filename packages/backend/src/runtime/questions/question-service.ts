@@ -39,7 +39,7 @@ export interface QuestionServiceDeps {
 }
 
 /**
- * What questions need from the replicas (cluster/replica-signals.ts): this one's id (recorded as a
+ * What questions need from the replicas (platform/cluster/replica-signals.ts): this one's id (recorded as a
  * question's holder), whether a holder is still running, and a nudge whenever a question changed on any
  * replica (or a resync after nudges may have been missed): the holder then re-reads the row.
  */

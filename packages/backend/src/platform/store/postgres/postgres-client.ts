@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import { StatementNames } from './postgres-statement-names';
 
 // knex's PostgreSQL client, with two changes. A transaction started with `EVENT_ORDER_BEGIN` takes the
-// event-order lock (store/event-order-lock.ts) in the same round trip as its BEGIN, one simple-query
+// event-order lock (platform/store/event-order-lock.ts) in the same round trip as its BEGIN, one simple-query
 // message `BEGIN; SELECT pg_advisory_xact_lock(n);`. Every unit of work takes that lock first, so this
 // saves a round trip per transaction (ADR 2026-12-02-event-order-lock-in-begin). And repeated statements
-// run as named statements, parsed and planned once per connection (store/postgres-statement-names.ts).
+// run as named statements, parsed and planned once per connection (platform/store/postgres/postgres-statement-names.ts).
 // knex has no public hook for either: this subclasses its PostgreSQL client and transaction, which
 // knex 3 keeps at these paths.
 
@@ -17,7 +17,7 @@ const LOCKING_BEGIN = `BEGIN; SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK});
 /** The marker a transaction's config carries to take the lock in its BEGIN. */
 const LOCK_IN_BEGIN = 'kandevEventOrderLock';
 
-/** The marker of a transaction whose BEGIN is sent, not awaited (a unit of work's: store/sent-writes.ts). */
+/** The marker of a transaction whose BEGIN is sent, not awaited (a unit of work's: platform/store/sent-writes.ts). */
 const SEND_BEGIN = 'kandevSendBegin';
 
 /** `db.transaction(work, EVENT_ORDER_BEGIN)`: the transaction holds the event-order lock from its BEGIN. */

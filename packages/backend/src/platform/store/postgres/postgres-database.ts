@@ -31,11 +31,11 @@ export function redactDatabaseUrl(value: string): string {
 
 /**
  * A knex pool on the server `url` names. Timestamps come back as Dates, JSON parsed, booleans as
- * booleans (store/row-values.ts reads both dialects); bigint counts as strings (callers use Number()).
+ * booleans (platform/store/row-values.ts reads both dialects); bigint counts as strings (callers use Number()).
  */
 export function createPostgresDatabase(url: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Knex {
   // pipeline (pg 8.23, not in knex's types): statements go on the wire at once, behind those awaiting
-  // answers, so a sent write travels with the next statement (store/sent-writes.ts). stream (pg's hook
+  // answers, so a sent write travels with the next statement (platform/store/sent-writes.ts). stream (pg's hook
   // for its socket, not in knex's types): the statements of one turn leave in one write.
   const connection: Knex.PgConnectionConfig & { pipeline: boolean; stream: () => TurnCorkedSocket } = {
     connectionString: url,

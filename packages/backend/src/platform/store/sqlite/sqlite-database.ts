@@ -45,7 +45,7 @@ function isPragmaConnection(value: unknown): value is PragmaConnection {
  *   nothing, a power loss or OS crash may lose the last commits (never corrupts the file).
  * - busy_timeout: wait for a lock instead of failing at once (SQLITE_BUSY_TIMEOUT_MS).
  * - foreign keys: SQLite enforces them only when asked.
- * - compiled statements are kept per SQL text (store/sqlite-statement-cache.ts).
+ * - compiled statements are kept per SQL text (platform/store/sqlite/sqlite-statement-cache.ts).
  * - secure_delete: zeroes the bytes a row update or delete frees, so a replaced value (a plaintext
  *   secret sealed at start, a rotated token) does not linger in free space inside the page. In WAL mode
  *   the older copies of a page stay in the -wal file until it is reset: `checkpointSqlite` truncates it
@@ -97,7 +97,7 @@ export function createSqliteDatabase(dataDir: string): Knex {
 
 /**
  * The backend's own pool checkpoints from a worker thread, never inside a commit
- * (store/sqlite-checkpoints.ts). Undefined on a database that is not SQLite.
+ * (platform/store/sqlite/sqlite-checkpoints.ts). Undefined on a database that is not SQLite.
  */
 export async function checkpointInBackground(db: Knex, logger: Logger): Promise<BackgroundCheckpoints | undefined> {
   const filename = sqliteDatabases.get(db);
