@@ -6,6 +6,8 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] };
 /** Image bundles staged by scripts/build-images.mjs copy the packages: not modules for jest. */
 const modulePathIgnorePatterns = ['<rootDir>/.bundle/'];
+/** Tests reach the backend through its testing entry (tsconfig.test.json maps the same name). */
+const moduleNameMapper = { '^@kandev/backend/testing$': '<rootDir>/packages/backend/src/testing/index.ts' };
 
 /** Integration tests that run containers (file name prefixes under test/integration/). */
 const CONTAINER_TESTS = ['conformance-docker', 'executor-docker', 'compose-'];
@@ -63,6 +65,7 @@ const service = {
   testEnvironment: 'node',
   transform,
   modulePathIgnorePatterns,
+  moduleNameMapper,
   testMatch: ['<rootDir>/test/service/**/*.test.ts'],
   testPathIgnorePatterns: POSTGRES_ONLY_TESTS,
 };
@@ -72,6 +75,7 @@ const integration = {
   testEnvironment: 'node',
   transform,
   modulePathIgnorePatterns,
+  moduleNameMapper,
   testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
   testPathIgnorePatterns: [...CONTAINER_TESTS, ...POSTGRES_ONLY_TESTS],
 };
@@ -87,6 +91,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       modulePathIgnorePatterns,
+      moduleNameMapper,
       testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'],
     },
     service,
@@ -101,6 +106,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       modulePathIgnorePatterns,
+      moduleNameMapper,
       testMatch: CONTAINER_TESTS.map((pattern) => `<rootDir>/test/integration/${pattern}*.int.test.ts`),
     },
     {
@@ -111,6 +117,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       modulePathIgnorePatterns,
+      moduleNameMapper,
       testMatch: ['<rootDir>/test/agents/**/*.agents.test.ts'],
     },
     {
@@ -120,6 +127,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       modulePathIgnorePatterns,
+      moduleNameMapper,
       testMatch: ['<rootDir>/test/browser/**/*.browser.test.ts'],
     },
   ],

@@ -2,11 +2,7 @@
 // target starts a real backend configured to launch with that executor and says how to reach the
 // agentctl a session runs on (its gRPC address and control token), found the way an operator would.
 import type { AgentctlTls } from '@kandev/protocol';
-import { AgentctlClient } from '../../packages/backend/src/runtime/agentctl/agentctl-client';
-import {
-  type LaunchConfigView,
-  toLaunchConfigView,
-} from '../../packages/backend/src/runtime/session-control/session-view';
+import { AgentctlClient, type LaunchConfigView, toLaunchConfigView } from '@kandev/backend/testing';
 import type { LaunchedSession } from './backend-api';
 import type { Cleanup } from './cleanup';
 import { type LiveApi, type SessionBody } from './live-updates';

@@ -1,14 +1,19 @@
 // GET /api/events over the backend's real routers, auth middleware and Host/Origin guard on a loopback
 // port (services in process over real SQLite, the fake agentctl attached): REST calls with the operator
 // token, and streams opened with the SSE helper.
-import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
-import { EVENT_LOG_DEFAULTS, type EventLogConfig } from '../../packages/backend/src/platform/events/event-log-config';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
+import {
+  createApp,
+  createAuthMiddleware,
+  createInProcessBackend,
+  ENDPOINT,
+  EVENT_LOG_DEFAULTS,
+  type EventLogConfig,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  listen,
+} from '@kandev/backend/testing';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
-import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from './fake-agentctl';
-import { createInProcessBackend } from './in-process-backend';
 import { type OpenStreamOptions, SseStream } from './sse';
 
 export const EVENTS_TOKEN = 'events-test-token-0123456789abcdef';

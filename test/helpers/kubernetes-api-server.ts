@@ -19,7 +19,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { V1Pod, V1Secret } from '../../packages/backend/src/runtime/executors/kubernetes/kubernetes-api';
+import type { V1Pod, V1Secret } from '@kandev/backend/testing';
 import type { Cleanup } from './cleanup';
 import {
   listenHttps,

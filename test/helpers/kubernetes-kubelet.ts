@@ -10,7 +10,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { V1Pod } from '../../packages/backend/src/runtime/executors/kubernetes/kubernetes-api';
+import type { V1Pod } from '@kandev/backend/testing';
 import { AGENTCTL_MAIN } from './processes';
 
 export interface PodHost {

@@ -1,12 +1,9 @@
 // The GitLab MR lifecycle in process: the provider-automation env (fresh SQLite, the backend's
 // services) on a manual clock with the real GitLab port (tokens verified), a GitLab test server, and
 // the backend's poller + evaluator driven by the test (pollOnce, no timers).
-import { createGitlabPort } from '../../packages/backend/src/composition/production-ports';
-import type { BackendConfig } from '../../packages/backend/src/composition/backend-ports';
-import type { AutomationPatch } from '../../packages/backend/src/integrations/provider-automation/review-link';
+import { type AutomationPatch, type BackendConfig, createGitlabPort, recordKicks } from '@kandev/backend/testing';
 import type { Cleanup } from './cleanup';
 import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from './gitlab-server';
-import { recordKicks } from './in-process-backend';
 import { createProviderAutomationEnv, NOW } from './provider-automation';
 
 export const PROJECT = 'acme/group/svc';

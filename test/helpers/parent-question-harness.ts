@@ -2,8 +2,7 @@
 // gate, session events from the fake agentctl, boot reconcile) and its backend's tool handlers, so a
 // test plays each task's agent: it calls tools as a session (the identity the dispatcher binds) and
 // ends its turns. A second harness over the same data dir and fake agentctl is a restarted backend.
-import type { AskParentQuestionArgs } from '../../packages/backend/src/runtime/parent-questions/parent-question';
-import type { ToolCallContext, ToolReply } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
+import type { AskParentQuestionArgs, ToolCallContext, ToolReply } from '@kandev/backend/testing';
 import type { Cleanup } from './cleanup';
 import { createTurnHarness, type TurnHarnessOptions } from './turn-harness';
 import { waitUntil } from './wait';

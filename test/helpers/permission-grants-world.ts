@@ -4,14 +4,19 @@
 // again (a new connection, as a restarted process would) under a fresh backend.
 import { randomUUID } from 'node:crypto';
 import type { PermissionOptionInfo, PermissionRequestInfo, QuestionCapability } from '@kandev/protocol';
-import type { Backend } from '../../packages/backend/src/composition/create-backend';
-import type { ToolCallContext } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
+import {
+  type Backend,
+  createInProcessBackend,
+  ENDPOINT,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  launchConfigFor,
+  openTestDatabase,
+  sessionRow,
+  type ToolCallContext,
+} from '@kandev/backend/testing';
 import { MESSAGE_TASK } from './autopilot';
 import type { Cleanup } from './cleanup';
-import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from './fake-agentctl';
-import { createInProcessBackend } from './in-process-backend';
-import { launchConfigFor, sessionRow } from './session-rows';
-import { openTestDatabase } from './test-database';
 
 export const OPTIONS: readonly PermissionOptionInfo[] = [
   { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },

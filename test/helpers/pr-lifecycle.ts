@@ -1,11 +1,9 @@
 // The GitHub PR lifecycle in process: the provider-automation env (fresh SQLite, the backend's
 // services) on a manual clock with the real GitHub port pointed at a local GitHub v3 test server
 // (tokens verified, ETags cached), and the backend's PR poller driven by the test (pollOnce, no timers).
-import { createGithubPort } from '../../packages/backend/src/composition/production-ports';
-import type { AutomationPatch } from '../../packages/backend/src/integrations/provider-automation/review-link';
+import { type AutomationPatch, createGithubPort, recordKicks } from '@kandev/backend/testing';
 import type { Cleanup } from './cleanup';
 import { GITHUB_TOKEN, startGithubServer } from './github-server';
-import { recordKicks } from './in-process-backend';
 import { createProviderAutomationEnv, NOW } from './provider-automation';
 
 export const REPO = 'acme/svc';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Cleanup } from './cleanup';
-import { testDatabaseEnv } from './test-database';
+import { testDatabaseEnv } from '@kandev/backend/testing';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const AGENTCTL_MAIN = join(REPO_ROOT, 'packages/agentctl/dist/main.js');

@@ -1,15 +1,21 @@
 // The provider-automation tests in process: the backend's services and tool handlers on a fresh SQLite
 // file, and no agentctl (source changes commit; their live refresh fails and is only recorded).
-import type { GithubPort, GitlabPort } from '../../packages/backend/src/composition/backend-ports';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import type { AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
-import type { ToolCallContext, ToolReply } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
-import { runAdmittedCall } from '../../packages/backend/src/agent-api/tool-calls/tool-call-dispatcher';
+import {
+  type AgentSession,
+  createApp,
+  createInProcessBackend,
+  type GithubPort,
+  type GitlabPort,
+  type InProcessBackendOptions,
+  launchConfigFor,
+  listen,
+  runAdmittedCall,
+  sessionRow,
+  type ToolCallContext,
+  type ToolReply,
+} from '@kandev/backend/testing';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
-import { launchConfigFor, sessionRow } from './session-rows';
-import { createInProcessBackend, type InProcessBackendOptions } from './in-process-backend';
 
 export const NOW = '2026-11-30T10:00:00.000Z';
 

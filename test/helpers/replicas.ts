@@ -3,8 +3,7 @@
 // dir; they share the database, the operator token and the key that seals secrets at rest.
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { AgentctlClient } from '../../packages/backend/src/runtime/agentctl/agentctl-client';
-import type { Database } from '../../packages/backend/src/platform/store/database';
+import { AgentctlClient, type Database } from '@kandev/backend/testing';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
 import { waitUntil } from './wait';

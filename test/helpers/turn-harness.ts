@@ -2,16 +2,21 @@
 // prompt and question services, the drainer, the session event handler (fed by the fake, as the
 // Attach stream would) and the boot reconcile, wired by main.ts's composition root. A second harness
 // over the same data dir and the same fake is a restarted backend.
-import type { BackendConfig } from '../../packages/backend/src/composition/backend-ports';
-import type { BackoffPolicy } from '../../packages/backend/src/platform/retry/retry-backoff';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import type { DrainGate } from '../../packages/backend/src/runtime/prompt-queue/drain-gate';
-import type { QueuedPrompt } from '../../packages/backend/src/runtime/prompt-queue/queued-prompt';
+import {
+  type BackendConfig,
+  type BackoffPolicy,
+  createApp,
+  createInProcessBackend,
+  type DrainGate,
+  ENDPOINT,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  type InProcessBackendOptions,
+  listen,
+  type QueuedPrompt,
+} from '@kandev/backend/testing';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
-import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from './fake-agentctl';
-import { createInProcessBackend, type InProcessBackendOptions } from './in-process-backend';
 import { tempDir } from './processes';
 import { waitUntil } from './wait';
 

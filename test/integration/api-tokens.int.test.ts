@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { databaseHolds } from '../helpers/database-bytes';
+import { databaseHolds } from '@kandev/backend/testing';
 import { startBackend, stopProcess } from '../helpers/processes';
 
 interface ErrorBody {

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
+import { openTestDatabase } from '@kandev/backend/testing';
 import { startBackend, tempDir } from '../helpers/processes';
 import { closedByServer, IDLE_AFTER_REQUEST, INCOMPLETE_BODY, INCOMPLETE_HEADERS } from '../helpers/slow-client';
 

@@ -4,7 +4,7 @@
 import { request as httpRequest } from 'node:http';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
+import { openTestDatabase } from '@kandev/backend/testing';
 import { startBackend } from '../helpers/processes';
 
 interface RawResponse {

@@ -3,7 +3,7 @@
 import { sha256Hex } from '@kandev/protocol';
 import { type ApiResponse, BackendApi, type LaunchedSession } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { jsonColumnText, openTestDatabase } from '../helpers/test-database';
+import { jsonColumnText, openTestDatabase } from '@kandev/backend/testing';
 import { connectMcp } from '../helpers/mcp';
 import { isPidAlive, killPid, startBackend } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';

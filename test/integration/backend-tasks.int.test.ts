@@ -1,7 +1,7 @@
 // Tasks through the real built backend: immutable autopilot, hierarchy rules, provider union, atomic creation.
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
+import { openTestDatabase } from '@kandev/backend/testing';
 import { startBackend } from '../helpers/processes';
 
 interface ErrorBody {

@@ -4,7 +4,7 @@
 // docker executor runs the same set in conformance-docker.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentctlClient } from '../../packages/backend/src/runtime/agentctl/agentctl-client';
+import { AgentctlClient } from '@kandev/backend/testing';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
 import { type AgentctlAccess, type ConformanceTarget, describeConformance } from '../helpers/conformance';
 import { LiveApi } from '../helpers/live-updates';

@@ -3,9 +3,7 @@
 // the removed provider's tools, because it checks the committed sources at call time, never what
 // agentctl lists.
 import { join } from 'node:path';
-import { AGENTCTL_STATE_FILE } from '../../packages/backend/src/composition/data-dir';
-import { AgentctlClient } from '../../packages/backend/src/runtime/agentctl/agentctl-client';
-import { readAgentctlState } from '../../packages/backend/src/runtime/executors/local/agentctl-state-file';
+import { AGENTCTL_STATE_FILE, AgentctlClient, readAgentctlState } from '@kandev/backend/testing';
 import { BackendApi } from '../helpers/backend-api';
 import { githubForBackend } from '../helpers/github-server';
 import { useCleanup } from '../helpers/cleanup';

@@ -2,7 +2,7 @@
 // all or nothing; the push it was waiting on never came back; the restarted backend adopts agentctl
 // and its boot sweep brings the session to the committed set.
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
+import { openTestDatabase } from '@kandev/backend/testing';
 import {
   connectStreaming,
   expectListChangedCount,

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { TOOL_CATALOGUE } from '@kandev/protocol';
 import { BackendApi } from '../helpers/backend-api';
 import { Cleanup } from '../helpers/cleanup';
-import { databaseDigester, type DatabaseDigest } from '../helpers/fuzz/db-digest';
+import { type DatabaseDigest, databaseDigester } from '@kandev/backend/testing';
 import { toolArguments } from '../helpers/fuzz/tool-arbitraries';
 import { connectMcp, type McpConnection } from '../helpers/mcp';
 import { isPidAlive, isRunning, startBackend } from '../helpers/processes';
@@ -18,7 +18,7 @@ const RUNS_PER_TOOL = 25;
 const INTERNAL_ERROR = -32603;
 
 interface World {
-  /** The backend database's digest now (helpers/fuzz/db-digest). */
+  /** The backend database's digest now (the testing entry's databaseDigester). */
   digest: () => Promise<DatabaseDigest>;
   liveIds: string[];
   /** One connection per session kind; together they serve every tool of the catalogue. */

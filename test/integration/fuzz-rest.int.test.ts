@@ -5,8 +5,14 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { BackendApi } from '../helpers/backend-api';
 import { Cleanup } from '../helpers/cleanup';
-import { backendRoutes, fillRoute, type RouteTemplate, routeParams } from '../helpers/fuzz/backend-routes';
-import { databaseDigester, type DatabaseDigest } from '../helpers/fuzz/db-digest';
+import {
+  backendRoutes,
+  type DatabaseDigest,
+  databaseDigester,
+  fillRoute,
+  routeParams,
+  type RouteTemplate,
+} from '@kandev/backend/testing';
 import { type FuzzBody, NASTY_SEGMENTS, pathSegment, queryString, requestBody } from '../helpers/fuzz/rest-arbitraries';
 import { githubForBackend } from '../helpers/github-server';
 import { GITLAB_TEST_HOST, startGitlabServer } from '../helpers/gitlab-server';
@@ -17,7 +23,7 @@ const SEED = 20261201;
 const RUNS_PER_ROUTE = 12;
 
 interface World {
-  /** The backend database's digest now (helpers/fuzz/db-digest). */
+  /** The backend database's digest now (the testing entry's databaseDigester). */
   digest: () => Promise<DatabaseDigest>;
   url: string;
   token: string;

@@ -2,7 +2,7 @@
 // over HTTP, and a token that appears in no response body and no log line, even when its write fails.
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { onPostgres, openTestDatabase } from '../helpers/test-database';
+import { onPostgres, openTestDatabase } from '@kandev/backend/testing';
 import { githubForBackend } from '../helpers/github-server';
 import { startBackend } from '../helpers/processes';
 

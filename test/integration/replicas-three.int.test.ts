@@ -4,8 +4,7 @@
 // and one replica is SIGKILLed halfway. Afterwards, on the replicas left: every acknowledged prompt was
 // delivered exactly once, one prompt per MR transition, no duplicate rows, and every live session's
 // applied revision equals its desired one.
-import type { Database } from '../../packages/backend/src/platform/store/database';
-import { createPostgresDatabase } from '../../packages/backend/src/platform/store/postgres/postgres-database';
+import { createPostgresDatabase, type Database, testDatabaseUrl } from '@kandev/backend/testing';
 import { AgentRuntimeApi, RUNTIME_TIMEOUT_MS, waitForAgentReady } from '../helpers/agent-runtime';
 import type { BackendApi, LaunchedSession } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
@@ -24,7 +23,6 @@ import {
   streamHolder,
   turnsOf,
 } from '../helpers/replicas';
-import { testDatabaseUrl } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';
 

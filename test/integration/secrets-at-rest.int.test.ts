@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { databaseHolds } from '../helpers/database-bytes';
+import { databaseHolds } from '@kandev/backend/testing';
 import { githubForBackend } from '../helpers/github-server';
 import { GITLAB_TEST_HOST, GITLAB_TOKEN, startGitlabServer } from '../helpers/gitlab-server';
 import { startBackend, stopProcess } from '../helpers/processes';

@@ -11,7 +11,7 @@ import { agentctlClient, unary } from '../helpers/agentctl-grpc';
 import { openAttach } from '../helpers/attach';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
+import { openTestDatabase } from '@kandev/backend/testing';
 import { connectMcp, type McpConnection } from '../helpers/mcp';
 import {
   isPidAlive,

@@ -2,11 +2,9 @@
 // autopilot rule on POST /api/tasks (a profile without MCP support cannot run an autopilot task).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
+import { createApp, createInProcessBackend, listen } from '@kandev/backend/testing';
 import { type ApiResponse, BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { createInProcessBackend } from '../helpers/in-process-backend';
 
 type Json = Record<string, unknown>;
 const EXAMPLES_DIR = join(__dirname, '..', '..', 'docs', 'agent-profiles');

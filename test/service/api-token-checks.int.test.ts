@@ -1,13 +1,15 @@
 // Token checks are trusted for TOKEN_CHECK_TTL_MS (ADR 2026-12-03-token-check-cache), yet revocation
 // stays synchronous: two services over one database stand for two replicas; their monotonic clock and
 // the revocation's wait are stepped by the test.
-import { ApiTokenService } from '../../packages/backend/src/platform/auth/api-token-service';
-import { TOKEN_CHECK_TTL_MS } from '../../packages/backend/src/platform/auth/token-check-cache';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import {
+  ApiTokenService,
+  createLogger,
+  migrateToLatest,
+  openTestDatabase,
+  TOKEN_CHECK_TTL_MS,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { openTestDatabase } from '../helpers/test-database';
 
 const TOKEN_READ = /from [`"]api_tokens[`"]/i;
 

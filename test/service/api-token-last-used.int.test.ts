@@ -1,11 +1,14 @@
 // last_used_at is written at most once per LAST_USED_PRECISION_MS, not on every authenticated request
 // (each console re-read and event stream would otherwise be a write).
-import { LAST_USED_PRECISION_MS, ApiTokenService } from '../../packages/backend/src/platform/auth/api-token-service';
-import { TOKEN_CHECK_TTL_MS } from '../../packages/backend/src/platform/auth/token-check-cache';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import {
+  ApiTokenService,
+  createLogger,
+  LAST_USED_PRECISION_MS,
+  migrateToLatest,
+  openTestDatabase,
+  TOKEN_CHECK_TTL_MS,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 describe('API token last use', () => {

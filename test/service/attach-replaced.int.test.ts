@@ -4,9 +4,7 @@
 // on a loopback port that accepts every hello and then ends the stream as replaced.
 import * as grpc from '@grpc/grpc-js';
 import { loadAgentctlProto, type WireAgentctlMessage, type WireBackendMessageOutput } from '@kandev/protocol';
-import type { AgentctlEndpoint } from '../../packages/backend/src/runtime/agentctl/executor';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { AttachClient } from '../../packages/backend/src/agent-api/tool-calls/attach-client';
+import { type AgentctlEndpoint, AttachClient, createLogger } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { waitUntil } from '../helpers/wait';
 

@@ -2,17 +2,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LaunchConfig } from '@kandev/protocol';
-import { type AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
-import { DATABASE_FILE_NAME, type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
-import { TEST_SECRETS } from '../helpers/test-secrets';
-import type { Repository } from '../../packages/backend/src/catalogue/repositories/repository';
-import type { Task } from '../../packages/backend/src/catalogue/tasks/task';
+import {
+  type AgentSession,
+  createUnitOfWork,
+  type Database,
+  DATABASE_FILE_NAME,
+  migrateToLatest,
+  onPostgres,
+  openTestDatabase,
+  type Repository,
+  repositoryRow,
+  type Task,
+  taskRow,
+  TEST_SECRETS,
+  type UnitOfWork,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { onPostgres, openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
-import { taskRow } from '../helpers/task-rows';
-import { repositoryRow } from '../helpers/repository-rows';
 
 const NOW = '2026-08-09T10:00:00.000Z';
 // Matched by code, not with toThrow: better-sqlite3 binds its error class once per process, so in a

@@ -4,16 +4,20 @@
 // it over at the next renewal, without waiting for the TTL; a stream agentctl replaced with a newer
 // Attach is dropped and the lease asked at once. The clock decides expiry; renewals are
 // real timers a few milliseconds apart, waited for as events (claims counted), never slept on.
-import { attachLeaseName, type LeaseTiming } from '../../packages/backend/src/platform/cluster/attach-lease';
-import { OwnedAttach } from '../../packages/backend/src/runtime/agentctl/attach-ownership';
-import { DatabaseLeases, type WorkClaims } from '../../packages/backend/src/platform/cluster/leases';
-import type { AttachFollower } from '../../packages/backend/src/runtime/agentctl/attach-pool';
-import type { AgentctlEndpoint } from '../../packages/backend/src/runtime/agentctl/executor';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import {
+  type AgentctlEndpoint,
+  type AttachFollower,
+  attachLeaseName,
+  createLogger,
+  DatabaseLeases,
+  type LeaseTiming,
+  migrateToLatest,
+  openTestDatabase,
+  OwnedAttach,
+  type WorkClaims,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { openTestDatabase } from '../helpers/test-database';
 import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();

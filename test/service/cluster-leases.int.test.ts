@@ -3,15 +3,24 @@
 // agree with the pure rules (platform/cluster/lease-rules.ts) step by step, so a name never has two holders;
 // a batch claim takes only free names; releaseAll frees what one replica held.
 import fc from 'fast-check';
-import { claim, holderAt, type Lease, renew } from '../../packages/backend/src/platform/cluster/lease-rules';
-import { LeaseStore } from '../../packages/backend/src/platform/cluster/lease-store';
-import { DatabaseLeases, SingleReplica, withClaim } from '../../packages/backend/src/platform/cluster/leases';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import {
+  claim,
+  createLogger,
+  DatabaseLeases,
+  holderAt,
+  KeptConnection,
+  type Lease,
+  LeaseStore,
+  migrateToLatest,
+  onPostgres,
+  openTestDatabase,
+  renew,
+  SingleReplica,
+  testDatabaseUrl,
+  withClaim,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { onPostgres, openTestDatabase, testDatabaseUrl } from '../helpers/test-database';
-import { KeptConnection } from '../../packages/backend/src/platform/cluster/pg-kept-connection';
 import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();

@@ -2,12 +2,16 @@
 // are forced), each told by its executor that the same agentctl is up: exactly one holds its Attach
 // lease, every replica's GET /api/replicas says which, and when the holder stops gracefully another takes
 // the stream over at its next renewal (the composition root's wiring of runtime/agentctl/attach-ownership.ts).
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import type { ReplicasView } from '../../packages/backend/src/platform/cluster/lease-routes';
+import {
+  createApp,
+  createInProcessBackend,
+  ENDPOINT,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  listen,
+  type ReplicasView,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
-import { createInProcessBackend } from '../helpers/in-process-backend';
 import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();

@@ -2,10 +2,9 @@
 // are forced) polling one GitLab MR: each poll round reads the link once (the replica holding its poll
 // lease), a transition queues its prompt once even when both replicas evaluate it at the same moment, and
 // recording an evaluation is a compare-and-set on the link's lifecycle version.
-import { createGitlabPort } from '../../packages/backend/src/composition/production-ports';
+import { createGitlabPort, createInProcessBackend } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TEST_HOST } from '../helpers/gitlab-server';
-import { createInProcessBackend } from '../helpers/in-process-backend';
 import { createMrLifecycleEnv, IID, POLICY, PROJECT } from '../helpers/mr-lifecycle';
 
 const cleanup = useCleanup();

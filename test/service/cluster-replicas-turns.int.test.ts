@@ -6,11 +6,9 @@
 // its Attach stream) is finished by another replica's turn sweep; a replica's boot leaves alone a session
 // another replica is starting.
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { TurnSweeper } from '../../packages/backend/src/runtime/turns/turn-sweeper';
+import { createLogger, launchConfigFor, sessionRow, TurnSweeper } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';
-import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { waitUntil } from '../helpers/wait';
 
 const cleanup = useCleanup();

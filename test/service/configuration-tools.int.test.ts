@@ -1,7 +1,7 @@
 // The configuration surface tools in process (fresh SQLite per test): what a configuration session
 // may list is its own task's workspace; agent profiles are global and say whether they support MCP.
 import { useCleanup } from '../helpers/cleanup';
-import { createToolHarness, expectRefusedUnchanged, type ToolHarness } from '../helpers/tool-harness';
+import { createToolHarness, expectRefusedUnchanged, type ToolHarness } from '@kandev/backend/testing';
 
 const AT = '2026-11-30T10:00:00.000Z';
 

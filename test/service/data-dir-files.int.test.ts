@@ -3,12 +3,17 @@
 // included; an existing looser data dir is tightened by name, and nothing else in it is touched.
 import { chmodSync, closeSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOCKER_TOKEN_DIR, secureDataDir } from '../../packages/backend/src/composition/data-dir';
-import { loadBackendId } from '../../packages/backend/src/runtime/executors/backend-id';
-import { DockerTokenFiles } from '../../packages/backend/src/runtime/executors/docker/docker-token-files';
-import { openPrivateAppend } from '../../packages/backend/src/platform/files/private-files';
-import { dataDirSecretKey } from '../../packages/backend/src/platform/secrets/secret-key-file';
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import {
+  createDatabase,
+  type Database,
+  dataDirSecretKey,
+  DOCKER_TOKEN_DIR,
+  DockerTokenFiles,
+  loadBackendId,
+  migrateToLatest,
+  openPrivateAppend,
+  secureDataDir,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 

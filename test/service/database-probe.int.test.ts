@@ -3,9 +3,14 @@
 // replica's writer never blocks it, and a read-only database fails it.
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { onPostgres, openTestDatabase, testDatabaseName } from '../helpers/test-database';
-import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { isDatabaseWritable } from '../../packages/backend/src/platform/store/database-probe';
+import {
+  type Database,
+  isDatabaseWritable,
+  migrateToLatest,
+  onPostgres,
+  openTestDatabase,
+  testDatabaseName,
+} from '@kandev/backend/testing';
 
 async function tableNames(db: Database): Promise<string[]> {
   const rows: { name: string }[] = onPostgres()

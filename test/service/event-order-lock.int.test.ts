@@ -2,17 +2,22 @@
 // holds it from its BEGIN, taken in the same round trip (platform/store/postgres/postgres-client.ts), so event-appending
 // writers commit one after another; other transactions (leases, the readiness probe) do not take it.
 // On SQLite there is no such lock and no statement for it.
-import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { underEventOrder } from '../../packages/backend/src/platform/store/event-order-lock';
-import { EVENT_ORDER_LOCK } from '../../packages/backend/src/platform/store/postgres/postgres-client';
-import { createUnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
+import {
+  createPostgresDatabase,
+  createUnitOfWork,
+  type Database,
+  EVENT_ORDER_LOCK,
+  migrateToLatest,
+  type NewEvent,
+  onPostgres,
+  openTestDatabase,
+  TEST_SECRETS,
+  testDatabaseUrl,
+  underEventOrder,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { onPostgres, openTestDatabase, testDatabaseUrl } from '../helpers/test-database';
-import { createPostgresDatabase } from '../../packages/backend/src/platform/store/postgres/postgres-database';
-import { TEST_SECRETS } from '../helpers/test-secrets';
 import { waitUntil } from '../helpers/wait';
-import type { NewEvent } from '../../packages/backend/src/platform/events/event-store';
 
 /** Whether the connection running `db`'s next statement holds the event-order lock. */
 async function holdsLock(db: Database): Promise<boolean> {

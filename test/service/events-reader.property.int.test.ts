@@ -2,11 +2,14 @@
 // after, any filter and any page size, reading page by page returns exactly the later matching events,
 // in append order, each once; retention keeps exactly the newest rows it promises.
 import fc from 'fast-check';
-import { EventStore } from '../../packages/backend/src/platform/events/event-store';
-import type { EventFilter, StoredEvent } from '../../packages/backend/src/platform/events/event-types';
-import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import {
+  type EventFilter,
+  EventStore,
+  migrateToLatest,
+  openTestDatabase,
+  type StoredEvent,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 const AT = '2026-12-01T10:00:00.000Z';

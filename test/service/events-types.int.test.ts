@@ -3,8 +3,7 @@
 // question.created | answered | closed (GET /api/questions/:id's view), parent_question.* (the parent
 // question view) and mr.lifecycle (GET …/lifecycle's view), read back from the log and, for the REST
 // ones, from a live stream.
-import type { StoredEvent } from '../../packages/backend/src/platform/events/event-types';
-import type { ParentQuestion } from '../../packages/backend/src/runtime/parent-questions/parent-question';
+import type { ParentQuestion, StoredEvent } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { createEventsHarness, type EventsHarness } from '../helpers/events-harness';
 import { createMrLifecycleEnv, IID, PROJECT } from '../helpers/mr-lifecycle';

@@ -1,10 +1,6 @@
 // The GitLab REST v4 client against the local GitLab test server: parsed responses, typed errors per
 // status (401, 403, 404, 429 + Retry-After, 5xx), and no token in any error.
-import {
-  GitlabClient,
-  GitlabError,
-  parseRetryAfter,
-} from '../../packages/backend/src/integrations/gitlab/gitlab-client';
+import { GitlabClient, GitlabError, parseRetryAfter } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TOKEN, startGitlabServer } from '../helpers/gitlab-server';
 

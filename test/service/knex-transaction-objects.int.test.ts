@@ -1,10 +1,9 @@
 // The knex patch (patches/knex@3.3.0.patch, ADR 2026-12-03-knex-transaction-objects): a transaction's
 // knex object takes its query methods from one shared prototype instead of owning ~150 closures, and
 // still works as a full knex object, on SQLite and on PostgreSQL.
-import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
+import { type Database, migrateToLatest, openTestDatabase } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { openTestDatabase } from '../helpers/test-database';
 
 describe('knex transaction objects', () => {
   const cleanup = useCleanup();

@@ -2,17 +2,23 @@
 // query per batch (counted with knex's 'query' event), what each agentctl answer records, and the
 // reconciler's bounded retries.
 import { AppError } from '@kandev/protocol';
-import type { AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { SessionReconciler } from '../../packages/backend/src/runtime/provider-refresh/provider-reconciler';
+import {
+  type AgentSession,
+  createInProcessBackend,
+  createLogger,
+  ENDPOINT,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  jsonColumn,
+  launchConfigFor,
+  PROVIDER_SET_QUERY,
+  repositoryRow,
+  SessionReconciler,
+  sessionRow,
+  taskRow,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from '../helpers/fake-agentctl';
-import { createInProcessBackend } from '../helpers/in-process-backend';
-import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { waitUntil } from '../helpers/wait';
-import { repositoryRow } from '../helpers/repository-rows';
-import { taskRow } from '../helpers/task-rows';
-import { jsonColumn } from '../helpers/test-database';
 
 const NOW = '2026-11-30T10:00:00.000Z';
 const WRITE = /^\s*(insert|update|delete)\b/i;

@@ -2,9 +2,7 @@
 // file, against a local GitLab v4 test server (requests counted there). A manual clock drives backoff;
 // pollOnce() replaces the timer.
 import { AppError } from '@kandev/protocol';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import { createMrLifecycleRoutes } from '../../packages/backend/src/integrations/gitlab/mr-lifecycle-routes';
+import { createApp, createMrLifecycleRoutes, listen } from '@kandev/backend/testing';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { GITLAB_TOKEN } from '../helpers/gitlab-server';

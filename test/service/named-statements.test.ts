@@ -2,11 +2,15 @@
 // statement that names its columns is parsed once per connection and kept; a `select *` never is, so a
 // column another process adds does not break a running backend's reads. On SQLite the same reads answer
 // from the current schema (its statement cache recompiles).
-import { type Database, createDatabase } from '../../packages/backend/src/platform/store/database';
-import { createPostgresDatabase } from '../../packages/backend/src/platform/store/postgres/postgres-database';
+import {
+  createDatabase,
+  createPostgresDatabase,
+  type Database,
+  onPostgres,
+  testDatabaseUrl,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { onPostgres, testDatabaseUrl } from '../helpers/test-database';
 
 /** The statements `db`'s next connection keeps prepared (its pool has one). */
 async function prepared(db: Database): Promise<string[]> {

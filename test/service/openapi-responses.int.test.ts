@@ -2,14 +2,17 @@
 // backend's routes in process (real SQLite, no agentctl), each answer parsed with the route's own
 // (strict) schema from the catalogue, so a view that gains, loses or renames a field fails here.
 import type { z } from 'zod';
-import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
-import { ROUTE_GROUPS } from '../../packages/backend/src/composition/api-catalogue';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import type { RouteDoc } from '../../packages/backend/src/platform/openapi/openapi';
+import {
+  createApp,
+  createAuthMiddleware,
+  createInProcessBackend,
+  launchConfigFor,
+  listen,
+  ROUTE_GROUPS,
+  type RouteDoc,
+  sessionRow,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { createInProcessBackend } from '../helpers/in-process-backend';
-import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 const DOCS = new Map<string, RouteDoc>(

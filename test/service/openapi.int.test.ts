@@ -2,14 +2,16 @@
 // the backend registers (the routers createBackend builds plus createApp's own, as main.ts wires
 // them), and is served at GET /api/openapi.json behind the API token.
 import type { Express } from 'express';
-import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
-import { openApiDocument } from '../../packages/backend/src/composition/api-catalogue';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import { metricsRoute } from '../../packages/backend/src/platform/http/metrics-route';
-import { openApiPath } from '../../packages/backend/src/platform/openapi/openapi';
+import {
+  createApp,
+  createAuthMiddleware,
+  createInProcessBackend,
+  listen,
+  metricsRoute,
+  openApiDocument,
+  openApiPath,
+} from '@kandev/backend/testing';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
-import { createInProcessBackend } from '../helpers/in-process-backend';
 import { validateOpenApi } from '../helpers/openapi-validator';
 
 /** What the test reads of Express 5's router stack: routes, and mounted routers holding more. */

@@ -1,16 +1,20 @@
 // ask_user_question_kandev in process, on a fresh SQLite file per test: the tool handler holds the call
 // while the operator answers over real HTTP (the question routes on port 0). The timeout's timer is
 // injected and fired by the test, so nothing sleeps.
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { createQuestionRoutes } from '../../packages/backend/src/runtime/questions/question-routes';
-import type { StartTimer } from '../../packages/backend/src/runtime/questions/question-service';
-import type { ToolReply } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
+import {
+  createApp,
+  createInProcessBackend,
+  createLogger,
+  createQuestionRoutes,
+  createToolHarness,
+  expectRefusedUnchanged,
+  listen,
+  type StartTimer,
+  type ToolHarness,
+  type ToolReply,
+} from '@kandev/backend/testing';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { createInProcessBackend } from '../helpers/in-process-backend';
-import { createToolHarness, expectRefusedUnchanged, type ToolHarness } from '../helpers/tool-harness';
 
 const ASK = 'ask_user_question_kandev';
 const ARGS = {

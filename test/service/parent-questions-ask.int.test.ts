@@ -3,9 +3,14 @@
 // identity (a retry is the same question), one pending question per session, and the callers that have
 // nobody to ask (refused, nothing written).
 import { useCleanup } from '../helpers/cleanup';
-import { createToolHarness, expectRefusedUnchanged, refusal, type ToolHarness } from '../helpers/tool-harness';
+import {
+  createToolHarness,
+  expectRefusedUnchanged,
+  jsonColumn,
+  refusal,
+  type ToolHarness,
+} from '@kandev/backend/testing';
 import { ASK_PARENT, question } from '../helpers/parent-question-harness';
-import { jsonColumn } from '../helpers/test-database';
 
 /** boss (normal) ── kid (autopilot, s-kid) ── grandkid (autopilot);  root (autopilot, no parent);  plain (normal child). */
 async function family(h: ToolHarness): Promise<void> {

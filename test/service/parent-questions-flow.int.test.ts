@@ -9,8 +9,7 @@ import {
   type ParentQuestionHarness,
   question,
 } from '../helpers/parent-question-harness';
-import { refusal } from '../helpers/tool-harness';
-import { jsonColumn } from '../helpers/test-database';
+import { jsonColumn, refusal } from '@kandev/backend/testing';
 import { waitUntil } from '../helpers/wait';
 
 /** The child asks during a turn, then ends it; resolves the question id (the parent's turn runs it). */

@@ -4,7 +4,7 @@
 // child's question can be answered by its new parent only.
 import { useCleanup } from '../helpers/cleanup';
 import { ASK_PARENT, createParentQuestionHarness, MESSAGE_TASK, question } from '../helpers/parent-question-harness';
-import { refusal } from '../helpers/tool-harness';
+import { refusal } from '@kandev/backend/testing';
 import { waitUntil } from '../helpers/wait';
 
 describe('parent questions: a two-level hierarchy', () => {

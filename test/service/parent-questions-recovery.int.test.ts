@@ -11,10 +11,9 @@ import {
   question,
 } from '../helpers/parent-question-harness';
 import { tempDir } from '../helpers/processes';
-import { refusal } from '../helpers/tool-harness';
+import { jsonColumn, refusal } from '@kandev/backend/testing';
 import { FakeAgentctl } from '../helpers/turn-harness';
 import { waitUntil } from '../helpers/wait';
-import { jsonColumn } from '../helpers/test-database';
 
 async function childAsks(h: ParentQuestionHarness, childSession: string): Promise<string> {
   return (await childAsksWithHeld(h, childSession)).id;

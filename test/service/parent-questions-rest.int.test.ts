@@ -2,13 +2,15 @@
 // (services in process over real SQLite, fake agentctl): autopilot and pending_action on tasks (REST and
 // the task tools), GET /api/tasks/:id/parent-questions, and the operator question API that never shows
 // (nor answers) a parent question.
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { createPromptRoutes } from '../../packages/backend/src/runtime/session-control/prompt-routes';
-import { createParentQuestionRoutes } from '../../packages/backend/src/runtime/parent-questions/parent-question-routes';
-import { createQuestionRoutes } from '../../packages/backend/src/runtime/questions/question-routes';
-import { createTaskRoutes } from '../../packages/backend/src/catalogue/tasks/task-routes';
+import {
+  createApp,
+  createLogger,
+  createParentQuestionRoutes,
+  createPromptRoutes,
+  createQuestionRoutes,
+  createTaskRoutes,
+  listen,
+} from '@kandev/backend/testing';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import {

@@ -1,14 +1,17 @@
 // Migration 008 and the parent-question store over real SQLite: existing prompts become ordinary ones,
 // the status moves only from pending (compare-and-set), one pending question per session and one row
 // per tool-call identity are enforced by the database itself, and the migration goes down cleanly.
-import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { isUniqueViolation } from '../../packages/backend/src/platform/store/constraint-errors';
-import { MIGRATION_SOURCE } from '../../packages/backend/src/platform/store/migration-source';
-import { createUnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
-import { TEST_SECRETS } from '../helpers/test-secrets';
-import type { ParentQuestion } from '../../packages/backend/src/runtime/parent-questions/parent-question';
+import {
+  createUnitOfWork,
+  type Database,
+  isUniqueViolation,
+  migrateToLatest,
+  MIGRATION_SOURCE,
+  openTestDatabase,
+  type ParentQuestion,
+  TEST_SECRETS,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 const NOW = '2026-12-01T10:00:00.000Z';

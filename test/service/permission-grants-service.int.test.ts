@@ -3,11 +3,7 @@
 // offers allow_once, the task gets a grant, and a later request with exactly the same tool kind and
 // title is allowed once without a question. Every "no question was asked" check follows a settled
 // decision, so nothing sleeps.
-import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
-import type { Backend } from '../../packages/backend/src/composition/create-backend';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
+import { type Backend, createApp, createAuthMiddleware, createLogger, listen } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import {
   answer,

@@ -2,9 +2,8 @@
 // PermissionRequests decides what agentctl forwards. The timeout's timer is injected and fired by the
 // test, so nothing sleeps; every "nothing else happened" check follows the settled decision.
 import type { PermissionRequestInfo } from '@kandev/protocol';
-import type { StartTimer } from '../../packages/backend/src/runtime/questions/question-service';
+import { createToolHarness, type StartTimer } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { createToolHarness } from '../helpers/tool-harness';
 
 const request = (sessionId: string, taskId: string): PermissionRequestInfo => ({
   requestId: `r-${sessionId}`,

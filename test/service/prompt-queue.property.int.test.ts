@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { AppError, isBlankText } from '@kandev/protocol';
-import { newQueuedPrompt } from '../../packages/backend/src/runtime/prompt-queue/queued-prompt';
+import { newQueuedPrompt } from '@kandev/backend/testing';
 import type { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, type TurnHarness } from '../helpers/turn-harness';

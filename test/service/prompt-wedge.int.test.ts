@@ -2,8 +2,7 @@
 // stayed queued, cancel and resume did not help). Now every door refuses blank text (400, nothing
 // stored) and a prompt agentctl rejects for good ends failed with the reason while the queue moves on.
 import { AppError } from '@kandev/protocol';
-import { newQueuedPrompt } from '../../packages/backend/src/runtime/prompt-queue/queued-prompt';
-import { recordTaskPrompt } from '../../packages/backend/src/runtime/prompt-queue/task-prompt';
+import { newQueuedPrompt, recordTaskPrompt } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';
 

@@ -2,7 +2,7 @@
 // fresh SQLite file: link rules, the error contract, and tokens that never come back out.
 import type { ApiResponse } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { TEST_SECRETS } from '../helpers/test-secrets';
+import { TEST_SECRETS } from '@kandev/backend/testing';
 import {
   createProviderAutomationEnv,
   type ProviderAutomationEnv,

@@ -2,7 +2,7 @@
 // the store, and every refusal (bad input, no provider repository, no credentials, a link that is not
 // the task's) writing nothing. Provider compatibility is read from the database at call time.
 import { AppError } from '@kandev/protocol';
-import type { AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
+import type { AgentSession } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import {
   callTool,

@@ -9,8 +9,7 @@ import {
   type WireProviderUpdatesAnswer,
   type WireProviderUpdatesCallOutput,
 } from '@kandev/protocol';
-import { AgentctlClient, type ProviderUpdate } from '../../packages/backend/src/runtime/agentctl/agentctl-client';
-import type { AgentctlEndpoint } from '../../packages/backend/src/runtime/agentctl/executor';
+import { AgentctlClient, type AgentctlEndpoint, type ProviderUpdate } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { waitUntil } from '../helpers/wait';
 

@@ -6,24 +6,33 @@
 // there is one process and nothing to wake across.
 import { randomUUID } from 'node:crypto';
 import type { PermissionRequestInfo } from '@kandev/protocol';
-import { createAuthMiddleware } from '../../packages/backend/src/platform/auth/auth-middleware';
-import { PgReplicaSignals, listenerConnectionOf } from '../../packages/backend/src/platform/cluster/pg-replica-signals';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import type { Question } from '../../packages/backend/src/runtime/questions/question';
-import { type Database as Knex, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { createPostgresDatabase } from '../../packages/backend/src/platform/store/postgres/postgres-database';
-import type { ToolCallContext } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
+import {
+  createApp,
+  createAuthMiddleware,
+  createInProcessBackend,
+  createLogger,
+  createPostgresDatabase,
+  ENDPOINT,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  type InProcessBackendOptions,
+  type Database as Knex,
+  launchConfigFor,
+  listen,
+  listenerConnectionOf,
+  migrateToLatest,
+  onPostgres,
+  openTestDatabase,
+  PgReplicaSignals,
+  type Question,
+  sessionRow,
+  type ToolCallContext,
+} from '@kandev/backend/testing';
 import { ASK_USER, MESSAGE_TASK } from '../helpers/autopilot';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
-import { ENDPOINT, FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
-import { createInProcessBackend, type InProcessBackendOptions } from '../helpers/in-process-backend';
-import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 import { tempDir } from '../helpers/processes';
 import { SseStream } from '../helpers/sse';
 import { waitUntil } from '../helpers/wait';
-import { onPostgres, openTestDatabase } from '../helpers/test-database';
 
 const TOKEN = 'replica-wakeups-token-0123456789abcdef';
 

@@ -1,13 +1,16 @@
 // The listing and archive routes over the backend's real routers on a loopback port (services in process
 // over real SQLite, no agentctl): GET /api/workspaces, GET /api/sessions, GET /api/tasks/:id/sessions
 // (cursor pages, filters, bad input refused with nothing changed) and DELETE /api/tasks/:id.
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import type { AgentSessionState } from '../../packages/backend/src/runtime/sessions/agent-session';
+import {
+  type AgentSessionState,
+  createApp,
+  createInProcessBackend,
+  launchConfigFor,
+  listen,
+  sessionRow,
+} from '@kandev/backend/testing';
 import { BackendApi } from '../helpers/backend-api';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
-import { createInProcessBackend } from '../helpers/in-process-backend';
-import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 
 const AT = '2026-12-01T10:00:00.000Z';
 

@@ -2,13 +2,17 @@
 // list with the catalogue's descriptions and JSON Schemas) over the backend's real routers on a loopback
 // port: services in process over real SQLite, a fake agentctl for what agentctl reports.
 import { type LaunchConfig, type RuntimeSessionState, selectTools, toolContextFromConfig } from '@kandev/protocol';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
+import {
+  createApp,
+  createInProcessBackend,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  launchConfigFor,
+  listen,
+  sessionRow,
+} from '@kandev/backend/testing';
 import { BackendApi } from '../helpers/backend-api';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
-import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
-import { createInProcessBackend } from '../helpers/in-process-backend';
-import { launchConfigFor, sessionRow } from '../helpers/session-rows';
 
 const AT = '2026-12-01T10:00:00.000Z';
 

@@ -6,18 +6,23 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../packages/backend/src/composition/config';
-import { rotateSecretKey } from '../../packages/backend/src/composition/commands/rotate-secret-key';
-import { openSecretsAtRest } from '../../packages/backend/src/composition/secrets-at-rest';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { SecretBox, SecretOpenError } from '../../packages/backend/src/platform/secrets/secret-box';
-import { SecretKey } from '../../packages/backend/src/platform/secrets/secret-key';
-import { SecretKeyError, writeNewSecretKeyFile } from '../../packages/backend/src/platform/secrets/secret-key-file';
-import { sealStoredSecrets } from '../../packages/backend/src/platform/secrets/stored-secrets';
-import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { createUnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
+import {
+  createLogger,
+  createUnitOfWork,
+  loadConfig,
+  migrateToLatest,
+  openSecretsAtRest,
+  openTestDatabase,
+  rotateSecretKey,
+  sealStoredSecrets,
+  SecretBox,
+  SecretKey,
+  SecretKeyError,
+  SecretOpenError,
+  testDatabaseEnv,
+  writeNewSecretKeyFile,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase, testDatabaseEnv } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 
 const TOKEN = 'glpat-rotation-token-0123456789';

@@ -3,17 +3,20 @@
 // message naming where it came from, and the sealed values open only where they are used.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSecretsAtRest } from '../../packages/backend/src/composition/secrets-at-rest';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { SecretBox } from '../../packages/backend/src/platform/secrets/secret-box';
-import { SecretKey } from '../../packages/backend/src/platform/secrets/secret-key';
-import { SecretKeyError } from '../../packages/backend/src/platform/secrets/secret-key-file';
-import { sealStoredSecrets } from '../../packages/backend/src/platform/secrets/stored-secrets';
-import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { createUnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
+import {
+  createLogger,
+  createUnitOfWork,
+  type Database,
+  databaseHolds,
+  migrateToLatest,
+  openSecretsAtRest,
+  openTestDatabase,
+  sealStoredSecrets,
+  SecretBox,
+  SecretKey,
+  SecretKeyError,
+} from '@kandev/backend/testing';
 import { type Cleanup, useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
-import { databaseHolds } from '../helpers/database-bytes';
 import { tempDir } from '../helpers/processes';
 
 const TOKEN = 'glpat-legacy-plaintext-token-0123456789';

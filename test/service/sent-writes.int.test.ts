@@ -2,15 +2,21 @@
 // whose answer nobody needs is sent, not awaited, and travels with the next statement. The transaction
 // still reads its own writes, and a sent write that fails rolls the unit of work back with that write's
 // own error. On SQLite the same calls are awaited; the same outcomes hold.
-import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import type { NewEvent } from '../../packages/backend/src/platform/events/event-store';
-import { createUnitOfWork, type UnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
+import {
+  createUnitOfWork,
+  type Database,
+  launchConfigFor,
+  migrateToLatest,
+  type NewEvent,
+  onPostgres,
+  openTestDatabase,
+  sessionRow,
+  taskRow,
+  TEST_SECRETS,
+  type UnitOfWork,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
-import { launchConfigFor, sessionRow } from '../helpers/session-rows';
-import { taskRow } from '../helpers/task-rows';
-import { onPostgres, openTestDatabase } from '../helpers/test-database';
-import { TEST_SECRETS } from '../helpers/test-secrets';
 import { waitUntil } from '../helpers/wait';
 
 const NOW = '2026-12-03T00:00:00.000Z';

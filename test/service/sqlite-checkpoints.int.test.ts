@@ -4,10 +4,13 @@
 // or stops running, leaves SQLite's automatic checkpoint on.
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { createDatabase, type Database } from '../../packages/backend/src/platform/store/database';
-import { startBackgroundCheckpoints } from '../../packages/backend/src/platform/store/sqlite/sqlite-checkpoints';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../../packages/backend/src/platform/store/sqlite/sqlite-database';
+import {
+  createDatabase,
+  createLogger,
+  type Database,
+  SQLITE_BUSY_TIMEOUT_MS,
+  startBackgroundCheckpoints,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { waitUntil } from '../helpers/wait';

@@ -4,14 +4,16 @@
 // clean close leaves the database as one file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
 import {
   checkpointAndClose,
   checkpointSqlite,
+  createDatabase,
+  type Database,
+  fileHolds,
+  migrateToLatest,
   SQLITE_BUSY_TIMEOUT_MS,
-} from '../../packages/backend/src/platform/store/sqlite/sqlite-database';
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { fileHolds } from '../helpers/database-bytes';
 import { tempDir } from '../helpers/processes';
 
 const NOW = '2026-12-02T02:00:00.000Z';

@@ -1,18 +1,18 @@
 // The task tools that act on own tasks and direct subtasks (message_task, stop_task,
 // add_workspace_sources), the conversation (step_complete, set_task_title, get_task_conversation) and
 // the operator's REST view of it. In process, fresh SQLite per test, fake agentctl.
-import { createMessageRoutes } from '../../packages/backend/src/catalogue/messages/message-routes';
-import { createApp } from '../../packages/backend/src/platform/http/app';
-import { listen } from '../../packages/backend/src/platform/http/http-server';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { useCleanup } from '../helpers/cleanup';
 import {
+  createApp,
+  createLogger,
+  createMessageRoutes,
   createToolHarness,
   expectRefusedUnchanged,
+  listen,
   PROVIDER_SET_QUERY,
   refusal,
   type ToolHarness,
-} from '../helpers/tool-harness';
+} from '@kandev/backend/testing';
+import { useCleanup } from '../helpers/cleanup';
 
 /** boss ─┬─ me (s-me, owns its title) ── kid (s-kid) ── grandkid;  └─ sib.  stranger: another workspace. */
 async function family(h: ToolHarness): Promise<void> {

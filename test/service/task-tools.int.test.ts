@@ -1,7 +1,7 @@
 // The task tool handlers in process (fresh SQLite per test, fake agentctl): reads, create_task and
 // update_task, and the permission rules every handler applies to the bound caller and its target.
 import { useCleanup } from '../helpers/cleanup';
-import { createToolHarness, expectRefusedUnchanged, refusal, type ToolHarness } from '../helpers/tool-harness';
+import { createToolHarness, expectRefusedUnchanged, refusal, type ToolHarness } from '@kandev/backend/testing';
 
 /**
  * boss ─┬─ me (the caller, session s-me; owns its title) ── kid (s-kid) ── grandkid

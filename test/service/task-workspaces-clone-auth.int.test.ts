@@ -3,11 +3,15 @@
 // error. Also a clone reached by file://.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateAgentProfileBodySchema } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile';
-import { AgentProfileService } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile-service';
-import { createCheckout } from '../../packages/backend/src/runtime/task-workspaces/git-checkout';
+import {
+  AgentProfileService,
+  CreateAgentProfileBodySchema,
+  createCheckout,
+  createInProcessBackend,
+  FakeAgentctl,
+  fakeAgentctlPort,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
 import {
   currentBranch,
   GIT_CONTEXT,
@@ -15,7 +19,6 @@ import {
   startTokenHttpServer,
   workspacesConfig,
 } from '../helpers/git-repos';
-import { createInProcessBackend } from '../helpers/in-process-backend';
 import { tempDir } from '../helpers/processes';
 
 const TOKEN = 'glpat-secret-token-0123456789';

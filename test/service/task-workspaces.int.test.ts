@@ -4,12 +4,16 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAppError } from '@kandev/protocol';
-import { AgentProfileService } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile-service';
-import { CreateAgentProfileBodySchema } from '../../packages/backend/src/catalogue/agent-profiles/agent-profile';
-import type { TaskWorkspacesConfig } from '../../packages/backend/src/runtime/task-workspaces/task-workspaces';
-import { prepareSessionWorkspace } from '../../packages/backend/src/runtime/session-control/session-workspace';
+import {
+  AgentProfileService,
+  CreateAgentProfileBodySchema,
+  createInProcessBackend,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  prepareSessionWorkspace,
+  type TaskWorkspacesConfig,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { FakeAgentctl, fakeAgentctlPort } from '../helpers/fake-agentctl';
 import {
   currentBranch,
   git,
@@ -19,7 +23,6 @@ import {
   workspacesConfig,
   worktreePaths,
 } from '../helpers/git-repos';
-import { createInProcessBackend } from '../helpers/in-process-backend';
 import { tempDir } from '../helpers/processes';
 
 describe('task workspaces (in process, real git)', () => {

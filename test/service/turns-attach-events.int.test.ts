@@ -9,8 +9,7 @@ import {
   type WireAgentctlMessage,
   type WireBackendMessageOutput,
 } from '@kandev/protocol';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import { AttachClient } from '../../packages/backend/src/agent-api/tool-calls/attach-client';
+import { AttachClient, createLogger } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { waitUntil } from '../helpers/wait';
 

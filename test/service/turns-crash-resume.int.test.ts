@@ -4,7 +4,7 @@
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning } from '../helpers/turn-harness';
 import { waitUntil } from '../helpers/wait';
-import { jsonColumn } from '../helpers/test-database';
+import { jsonColumn } from '@kandev/backend/testing';
 
 describe('agent exits and resume (in process)', () => {
   const cleanup = useCleanup();

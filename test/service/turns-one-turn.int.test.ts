@@ -6,7 +6,7 @@ import type { PromptItemBody, QueuedPromptBody, SessionTurnBody } from '../helpe
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning } from '../helpers/turn-harness';
 import { waitUntil } from '../helpers/wait';
-import { jsonColumn, jsonColumnText } from '../helpers/test-database';
+import { jsonColumn, jsonColumnText } from '@kandev/backend/testing';
 
 interface ErrorBody {
   error: { code: string; message: string };

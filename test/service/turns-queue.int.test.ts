@@ -2,8 +2,7 @@
 // prompt id delivered exactly once, also when Prompt fails ambiguously and is re-sent, when kicks race,
 // when agentctl refuses, and behind a closed gate.
 import { AppError } from '@kandev/protocol';
-import { recordTaskPrompt } from '../../packages/backend/src/runtime/prompt-queue/task-prompt';
-import type { DrainGate } from '../../packages/backend/src/runtime/prompt-queue/drain-gate';
+import { type DrainGate, recordTaskPrompt } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { createTurnHarness, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';
 import { waitUntil } from '../helpers/wait';

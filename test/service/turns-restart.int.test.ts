@@ -2,11 +2,10 @@
 // agentctl, which kept running and buffered its events. The boot reconcile settles what happened
 // meanwhile: nothing queued is lost, nothing is delivered twice.
 import { AppError } from '@kandev/protocol';
-import { NEVER_STARTED_REASON } from '../../packages/backend/src/runtime/turns/boot-reconcile';
+import { insertable, NEVER_STARTED_REASON } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
 import { tempDir } from '../helpers/processes';
 import { createTurnHarness, FakeAgentctl, finishWhenRunning, type TurnHarness } from '../helpers/turn-harness';
-import { insertable } from '../helpers/test-database';
 
 describe('backend restart (in process)', () => {
   const cleanup = useCleanup();

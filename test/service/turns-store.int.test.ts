@@ -2,12 +2,15 @@
 // compare-and-set (a stale writer changes nothing), and two backends' drainers racing on one database
 // dispatch a prompt once.
 import type { LaunchConfig } from '@kandev/protocol';
-import { type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { MIGRATION_SOURCE } from '../../packages/backend/src/platform/store/migration-source';
-import { createUnitOfWork } from '../../packages/backend/src/platform/store/unit-of-work';
-import { TEST_SECRETS } from '../helpers/test-secrets';
+import {
+  createUnitOfWork,
+  type Database,
+  migrateToLatest,
+  MIGRATION_SOURCE,
+  openTestDatabase,
+  TEST_SECRETS,
+} from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { openTestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/processes';
 import { createTurnHarness, FakeAgentctl } from '../helpers/turn-harness';
 

@@ -3,9 +3,8 @@
 // a plan rewritten in place, tool calls with their kind and file changes, notices (a warning sets the
 // session's last error without a state change), the agent's handshake in the session view, and a
 // completed turn's warning kept on its prompt.
-import type { StoredEvent } from '../../packages/backend/src/platform/events/event-types';
+import { jsonColumn, type StoredEvent } from '@kandev/backend/testing';
 import { useCleanup } from '../helpers/cleanup';
-import { jsonColumn } from '../helpers/test-database';
 import { createTurnHarness, type TurnHarness } from '../helpers/turn-harness';
 
 interface MessageRow {

@@ -1,13 +1,13 @@
 // The backend's tool handlers in process, on a fresh SQLite file per test, with a fake agentctl: a
 // ToolCallContext is built from a real session row, exactly the bound identity the dispatcher passes.
 import { AppError, type QuestionCapability, type Surface } from '@kandev/protocol';
-import type { StartTimer } from '../../packages/backend/src/runtime/questions/question-service';
-import type { AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
-import { isLive } from '../../packages/backend/src/runtime/sessions/session-lifecycle';
-import type { ToolCallContext, ToolReply } from '../../packages/backend/src/agent-api/tool-calls/tool-handler';
-import { runAdmittedCall } from '../../packages/backend/src/agent-api/tool-calls/tool-call-dispatcher';
-import type { Cleanup } from './cleanup';
-import { launchConfigFor, sessionRow } from './session-rows';
+import type { StartTimer } from '../../runtime/questions/question-service';
+import type { AgentSession } from '../../runtime/sessions/agent-session';
+import { isLive } from '../../runtime/sessions/session-lifecycle';
+import type { ToolCallContext, ToolReply } from '../../agent-api/tool-calls/tool-handler';
+import { runAdmittedCall } from '../../agent-api/tool-calls/tool-call-dispatcher';
+import type { Cleanup } from '../cleanup';
+import { launchConfigFor, sessionRow } from '../rows/session-rows';
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from './fake-agentctl';
 import { createInProcessBackend, recordKicks } from './in-process-backend';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Database } from '../../../packages/backend/src/platform/store/database';
+import type { Database } from '../../platform/store/database';
 import type { Cleanup } from '../cleanup';
-import { onPostgres, openTestDatabase } from '../test-database';
+import { onPostgres, openTestDatabase } from './test-database';
 
 /** Columns that change on every authenticated request or by the clock, not by what a request asked. */
 const VOLATILE_COLUMNS: Readonly<Record<string, readonly string[]>> = {

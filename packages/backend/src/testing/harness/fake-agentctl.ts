@@ -26,11 +26,11 @@ import type {
   ProviderUpdateOutcome,
   ProvidersHeld,
   TurnCancellation,
-} from '../../packages/backend/src/runtime/agentctl/agentctl-client';
-import type { AgentctlPort } from '../../packages/backend/src/composition/backend-ports';
-import { AgentctlEventHub } from '../../packages/backend/src/runtime/agentctl/agentctl-event-hub';
-import type { AgentctlEndpoint, ExecutorBackend } from '../../packages/backend/src/runtime/agentctl/executor';
-import { ExecutorRegistry } from '../../packages/backend/src/runtime/executors/executor-registry';
+} from '../../runtime/agentctl/agentctl-client';
+import type { AgentctlPort } from '../../composition/backend-ports';
+import { AgentctlEventHub } from '../../runtime/agentctl/agentctl-event-hub';
+import type { AgentctlEndpoint, ExecutorBackend } from '../../runtime/agentctl/executor';
+import { ExecutorRegistry } from '../../runtime/executors/executor-registry';
 
 const HELD_AT = '2026-11-30T10:00:00.000Z';
 

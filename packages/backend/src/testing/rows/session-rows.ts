@@ -1,7 +1,7 @@
 // A backend session row and its launch config as in-process tests seed them: idle at revision 1,
 // acknowledged by agentctl, with no agent. Overrides name only what a test is about.
 import type { LaunchConfig } from '@kandev/protocol';
-import type { AgentSession } from '../../packages/backend/src/runtime/sessions/agent-session';
+import type { AgentSession } from '../../runtime/sessions/agent-session';
 
 export function launchConfigFor(
   session: { id: string; taskId: string; workspaceId: string },

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../processes';
 
 export interface RouteTemplate {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -23,7 +22,7 @@ function sourceFiles(dir: string): string[] {
  * anyone listing it (and the suite fails loudly if the pattern ever stops matching).
  */
 export function backendRoutes(): RouteTemplate[] {
-  const routes = sourceFiles(join(REPO_ROOT, 'packages/backend/src')).flatMap((file) =>
+  const routes = sourceFiles(join(__dirname, '../..')).flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(ROUTE_CALL)].map(
       ([, method, path]) => ({ method: method!.toUpperCase(), path: path! }) as RouteTemplate,
     ),

@@ -1,6 +1,6 @@
 // A task row as store-level tests seed it: a plain todo task with no parent, profile or archive date.
 // Overrides name only what a test is about.
-import type { Task } from '../../packages/backend/src/catalogue/tasks/task';
+import type { Task } from '../../catalogue/tasks/task';
 
 export function taskRow(id: string, workspaceId: string, at: string, overrides: Partial<Task> = {}): Task {
   return {

@@ -5,7 +5,7 @@
 // is no file to read: `databaseHolds` searches every stored row instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from '../../packages/backend/src/platform/store/database';
+import { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from '../../platform/store/database';
 import { onPostgres, openTestDatabase } from './test-database';
 
 export function databaseFiles(dataDir: string): string[] {

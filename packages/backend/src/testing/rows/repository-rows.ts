@@ -1,6 +1,6 @@
 // A repository row as store-level tests seed it: a remote repository of `acme` on its provider's public
 // host (github unless `overrides.provider` says otherwise). Overrides name only what a test is about.
-import type { Repository } from '../../packages/backend/src/catalogue/repositories/repository';
+import type { Repository } from '../../catalogue/repositories/repository';
 
 export function repositoryRow(
   id: string,

@@ -8,17 +8,17 @@ import type {
   BackendPorts,
   GithubPort,
   GitlabPort,
-} from '../../packages/backend/src/composition/backend-ports';
-import { type Backend, createBackend } from '../../packages/backend/src/composition/create-backend';
-import { gitlabClientFor } from '../../packages/backend/src/integrations/gitlab/gitlab-credentials';
-import { createLogger } from '../../packages/backend/src/platform/logger/logger';
-import type { Database } from '../../packages/backend/src/platform/store/database';
-import { migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import type { SecretBox } from '../../packages/backend/src/platform/secrets/secret-box';
-import type { Cleanup } from './cleanup';
+} from '../../composition/backend-ports';
+import { type Backend, createBackend } from '../../composition/create-backend';
+import { gitlabClientFor } from '../../integrations/gitlab/gitlab-credentials';
+import { createLogger } from '../../platform/logger/logger';
+import type { Database } from '../../platform/store/database';
+import { migrateToLatest } from '../../platform/store/database';
+import type { SecretBox } from '../../platform/secrets/secret-box';
+import type { Cleanup } from '../cleanup';
 import { fakeAgentctlPort } from './fake-agentctl';
-import { tempDir } from './processes';
-import { openTestDatabase } from './test-database';
+import { tempDir } from './temp-dir';
+import { openTestDatabase } from '../database/test-database';
 import { TEST_SECRETS } from './test-secrets';
 
 /** The configuration defaults, with quick refresh retries. */

@@ -11,13 +11,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createDatabase, type Database, migrateToLatest } from '../../packages/backend/src/platform/store/database';
-import { createPostgresDatabase } from '../../packages/backend/src/platform/store/postgres/postgres-database';
-import type { Cleanup } from './cleanup';
+import { createDatabase, type Database, migrateToLatest } from '../../platform/store/database';
+import { createPostgresDatabase } from '../../platform/store/postgres/postgres-database';
+import type { Cleanup } from '../cleanup';
 
 export type TestDatabaseDialect = 'sqlite' | 'postgres';
 
-const STORE_DIR = resolve(__dirname, '../../packages/backend/src/platform/store');
+const STORE_DIR = resolve(__dirname, '../../platform/store');
 
 /** 'postgres' in the -pg projects (and then the server's URL must be set), else 'sqlite'. */
 export function testDatabaseDialect(): TestDatabaseDialect {
