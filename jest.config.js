@@ -9,76 +9,17 @@ const modulePathIgnorePatterns = ['<rootDir>/.bundle/'];
 /** Tests reach the backend through its testing entry (tsconfig.test.json maps the same name). */
 const moduleNameMapper = { '^@kandev/backend/testing$': '<rootDir>/packages/backend/src/testing/index.ts' };
 
-/** Integration tests that run containers (file name prefixes under test/integration/). */
-const CONTAINER_TESTS = ['conformance-docker', 'executor-docker', 'compose-'];
-
 /**
- * Tests about the SQLite file itself (its modes and side files, bytes on disk, SQLite's lock): they
- * stay out of the -pg projects (file names under test/). Where such a test states a property that also
- * matters on PostgreSQL, a test in the -pg run states it there (noted per entry).
+ * Service and integration tests sit in a folder per database they need: `any-db/` runs on SQLite and
+ * again on PostgreSQL (the -pg projects), `sqlite/` is about the SQLite file itself (modes, side files,
+ * bytes on disk, WAL, backup), `postgres/` needs PostgreSQL itself (several replicas on one database),
+ * `no-db/` starts no backend (agentctl alone), and `containers/` needs a container engine.
  */
-const SQLITE_FILE_TESTS = [
-  // The database file and its journal/WAL files are 0600 (no file on PostgreSQL; the data dir's other
-  // files keep their modes in both runs: data-dir-modes is in this list only for its SQLite files).
-  'service/data-dir-files',
-  'integration/data-dir-modes',
-  // WAL journal files and checkpoints; the online backup and restore of the SQLite file (on PostgreSQL
-  // the admin command refuses: its unit tests cover that).
-  'service/sqlite-wal',
-  'integration/sqlite-backup',
-];
+const under = (kind, folders, suffix) => folders.map((folder) => `<rootDir>/test/${kind}/${folder}/**/*${suffix}`);
+const base = { testEnvironment: 'node', transform, modulePathIgnorePatterns, moduleNameMapper };
 
-/**
- * agentctl alone (with a hand-made backend or none): no backend, so no database; the -pg run would
- * repeat them unchanged.
- */
-const NO_DATABASE_TESTS = [
-  'integration/agentctl-agents',
-  'integration/agentctl-grpc',
-  'integration/agentctl-mcp',
-  'integration/agentctl-metrics',
-  'integration/agentctl-process',
-  'integration/agentctl-provider-stream',
-  'service/provider-update-stream',
-  'integration/agentctl-revisions',
-  'integration/fuzz-grpc',
-  'integration/test-agent',
-];
-
-/** Tests that need PostgreSQL itself (several backend replicas on one database): only in the -pg projects. */
-const POSTGRES_ONLY_TESTS = ['integration/replicas-', 'service/replica-wakeups'];
-
-/** The same files as `service` and `integration`, with every database on PostgreSQL (KANDEV_TEST_DATABASE_URL). */
-const postgres = (project) => ({
-  ...project,
-  displayName: `${project.displayName}-pg`,
-  setupFiles: ['<rootDir>/test/helpers/postgres-project.ts'],
-  testPathIgnorePatterns: [
-    ...(project.testPathIgnorePatterns ?? []).filter((pattern) => !POSTGRES_ONLY_TESTS.includes(pattern)),
-    ...SQLITE_FILE_TESTS,
-    ...NO_DATABASE_TESTS,
-  ],
-});
-
-const service = {
-  displayName: 'service',
-  testEnvironment: 'node',
-  transform,
-  modulePathIgnorePatterns,
-  moduleNameMapper,
-  testMatch: ['<rootDir>/test/service/**/*.test.ts'],
-  testPathIgnorePatterns: POSTGRES_ONLY_TESTS,
-};
-
-const integration = {
-  displayName: 'integration',
-  testEnvironment: 'node',
-  transform,
-  modulePathIgnorePatterns,
-  moduleNameMapper,
-  testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
-  testPathIgnorePatterns: [...CONTAINER_TESTS, ...POSTGRES_ONLY_TESTS],
-};
+/** Every database a test opens, and every backend it starts, is on PostgreSQL (KANDEV_TEST_DATABASE_URL). */
+const onPostgres = { setupFiles: ['<rootDir>/test/helpers/postgres-project.ts'] };
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -86,48 +27,46 @@ module.exports = {
   // the ceiling only bounds a hang on a loaded machine.
   testTimeout: 60_000,
   projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'] },
+    { ...base, displayName: 'service', testMatch: under('service', ['any-db', 'sqlite', 'no-db'], '.test.ts') },
     {
-      displayName: 'unit',
-      testEnvironment: 'node',
-      transform,
-      modulePathIgnorePatterns,
-      moduleNameMapper,
-      testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'],
+      ...base,
+      displayName: 'integration',
+      testMatch: under('integration', ['any-db', 'sqlite', 'no-db'], '.int.test.ts'),
     },
-    service,
-    integration,
     // Run by `npm test` when KANDEV_TEST_DATABASE_URL is set, always by .ci/run (scripts/run.mjs).
-    postgres(service),
-    postgres(integration),
+    {
+      ...base,
+      ...onPostgres,
+      displayName: 'service-pg',
+      testMatch: under('service', ['any-db', 'postgres'], '.test.ts'),
+    },
+    {
+      ...base,
+      ...onPostgres,
+      displayName: 'integration-pg',
+      testMatch: under('integration', ['any-db', 'postgres'], '.int.test.ts'),
+    },
     {
       // Need a container engine (DOCKER_HOST) and the images: scripts/container-tests.mjs runs them
       // (from `npm test` and .ci/run) or prints why it skipped them.
+      ...base,
       displayName: 'containers',
-      testEnvironment: 'node',
-      transform,
-      modulePathIgnorePatterns,
-      moduleNameMapper,
-      testMatch: CONTAINER_TESTS.map((pattern) => `<rootDir>/test/integration/${pattern}*.int.test.ts`),
+      testMatch: under('integration', ['containers'], '.int.test.ts'),
     },
     {
       // The real ACP adapters pinned in docs/agent-profiles, through a real backend and agentctl against
       // model-API stand-ins (docs/agents.md, "The agent suite"):
       // scripts/agent-adapter-tests.mjs installs them (from `npm test` and .ci/run) and runs them.
+      ...base,
       displayName: 'agents',
-      testEnvironment: 'node',
-      transform,
-      modulePathIgnorePatterns,
-      moduleNameMapper,
       testMatch: ['<rootDir>/test/agents/**/*.agents.test.ts'],
     },
     {
       // The web console in Debian's Chromium (playwright-core): scripts/browser-tests.mjs runs them
       // (from `npm test` and .ci/run) or prints why it skipped them.
+      ...base,
       displayName: 'browser',
-      testEnvironment: 'node',
-      transform,
-      modulePathIgnorePatterns,
-      moduleNameMapper,
       testMatch: ['<rootDir>/test/browser/**/*.browser.test.ts'],
     },
   ],

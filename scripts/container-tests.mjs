@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The container tests (jest project `containers`: docker executor, its conformance run, compose).
+// The container tests (jest project `containers`, test/integration/containers/: docker executor, its
+// conformance run, compose).
 // They need a Docker-compatible engine at DOCKER_HOST (unix:// or tcp://) and the images
 // kandev/agentctl:dev + kandev/backend:dev. Without an engine this prints ONE line saying they were
 // skipped and exits 0 (never silently); with one it builds the images when missing (always with

@@ -27,7 +27,7 @@ import { WORKSPACE_SOURCE_ROUTE_DOCS } from '../runtime/workspace-sources/worksp
 
 // Every route the backend serves, by heading: the source of GET /api/openapi.json and of
 // docs/rest-api.md (npm run gen:rest-docs). A new route gets an entry in its folder's
-// `*-route-docs.ts` (a new folder: a new group here); test/service/openapi.int.test.ts fails, naming
+// `*-route-docs.ts` (a new folder: a new group here); test/service/any-db/openapi.test.ts fails, naming
 // the route, until the served routes and this list agree.
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   {

@@ -1,0 +1,119 @@
+// Every response schema the OpenAPI document gives is held against a real answer: one walk through the
+// backend's routes in process (real SQLite, no agentctl), each answer parsed with the route's own
+// (strict) schema from the catalogue, so a view that gains, loses or renames a field fails here.
+import type { z } from 'zod';
+import {
+  createApp,
+  createAuthMiddleware,
+  createInProcessBackend,
+  launchConfigFor,
+  listen,
+  ROUTE_GROUPS,
+  type RouteDoc,
+  sessionRow,
+} from '@kandev/backend/testing';
+import { useCleanup } from '../../helpers/cleanup';
+
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+const DOCS = new Map<string, RouteDoc>(
+  ROUTE_GROUPS.flatMap((group) => group.routes.map((route) => [key(route.method, route.path), route])),
+);
+
+describe('OpenAPI response schemas', () => {
+  const cleanup = useCleanup();
+
+  test('every documented response schema matches what its route answers', async () => {
+    const { backend, logger } = await createInProcessBackend(cleanup);
+    const app = createApp(logger, backend.routers, {
+      auth: createAuthMiddleware(backend.tokens),
+      readiness: backend.readiness,
+    });
+    const server = await listen(app, '127.0.0.1', 0);
+    cleanup.defer(() => server.close());
+    const { token } = await backend.tokens.create('openapi responses');
+    const checked = new Set<string>();
+
+    /** Calls `path` (an Express path, `:name` filled from `params`) and parses the answer with its doc. */
+    const call = async (
+      method: RouteDoc['method'],
+      path: string,
+      params: Record<string, string> = {},
+      body?: unknown,
+    ) => {
+      const doc = DOCS.get(key(method, path));
+      if (doc === undefined) throw new Error(`${key(method, path)} is not documented`);
+      const url = path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+      const query =
+        method === 'get' && body !== undefined
+          ? `?${new URLSearchParams(body as Record<string, string>).toString()}`
+          : '';
+      const response = await fetch(`http://127.0.0.1:${server.port}${url}${query}`, {
+        method: method.toUpperCase(),
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(method === 'get' || body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const json: unknown = await response.json();
+      expect({ route: key(method, path), status: response.status }).toEqual({
+        route: key(method, path),
+        status: doc.ok.status,
+      });
+      const schema: z.ZodType | undefined = doc.ok.schema;
+      if (schema !== undefined) {
+        const parsed = schema.safeParse(json);
+        expect({ route: key(method, path), issues: parsed.error?.issues ?? [] }).toEqual({
+          route: key(method, path),
+          issues: [],
+        });
+        checked.add(key(method, path));
+      }
+      return json as { id: string };
+    };
+
+    await call('get', '/healthz');
+    const ws = await call('post', '/api/workspaces', {}, { name: 'w' });
+    await call('get', '/api/workspaces', {}, { limit: '5' });
+    await call('get', '/api/workspaces/:id', { id: ws.id });
+    await call('put', '/api/workspaces/:id/credentials/:provider', { id: ws.id, provider: 'github' }, { token: 't' });
+    await call('get', '/api/workspaces/:id/credentials', { id: ws.id });
+    const repo = await call(
+      'post',
+      '/api/repositories',
+      {},
+      { workspace_id: ws.id, remote_url: 'https://github.com/o/r' },
+    );
+    await call('get', '/api/repositories/:id', { id: repo.id });
+    await call('get', '/api/repositories', {}, { workspace_id: ws.id });
+    const profile = await call('post', '/api/agent-profiles', {}, { name: 'p', command: 'agent', supports_mcp: true });
+    await call('get', '/api/agent-profiles');
+    await call('get', '/api/agent-profiles/:id', { id: profile.id });
+    await call('patch', '/api/agent-profiles/:id', { id: profile.id }, { permission_policy: 'deny_all' });
+    const task = await call('post', '/api/tasks', {}, { workspace_id: ws.id, title: 't', repository_ids: [repo.id] });
+    await call('get', '/api/tasks', {}, { workspace_id: ws.id });
+    await call('get', '/api/tasks/:id', { id: task.id });
+    await call('patch', '/api/tasks/:id', { id: task.id }, { title: 't2' });
+    await call('get', '/api/tasks/:id/messages', { id: task.id });
+    const session = launchConfigFor({ id: 'openapi-session', taskId: task.id, workspaceId: ws.id });
+    await backend.uow.read.sessions.insert(sessionRow(session, { at: '2026-12-01T10:00:00.000Z', state: 'completed' }));
+    await call('get', '/api/sessions');
+    await call('get', '/api/tasks/:id/sessions', { id: task.id });
+    await call('get', '/api/sessions/:id/prompts', { id: session.sessionId });
+    await call('post', '/api/tokens', {}, { name: 'second' });
+    await call('get', '/api/tokens');
+    await call('post', '/api/console/login-links', {}, {});
+    await call('get', '/api/replicas');
+
+    // /readyz answers 200 or 503 (no agentctl here), each with its documented body.
+    const ready = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    const readyDoc = DOCS.get('GET /readyz');
+    const notReady = readyDoc?.errors?.[503];
+    const readySchema =
+      ready.status === 200 ? readyDoc?.ok.schema : typeof notReady === 'object' ? notReady.schema : undefined;
+    expect(readySchema).toBeDefined();
+    expect(readySchema?.safeParse(await ready.json()).error?.issues ?? []).toEqual([]);
+    checked.add('GET /readyz');
+
+    const withSchema = [...DOCS].filter(([, doc]) => doc.ok.schema !== undefined).map(([route]) => route);
+    // A route that gains a response schema joins the walk above.
+    expect(withSchema.filter((route) => !checked.has(route))).toEqual([]);
+  });
+});
