@@ -1,5 +1,5 @@
-// The import graph of packages/*/src and the two rules the folder layout keeps (issue 12, point 5):
-// no cycle between files, and no cycle between the top-level folders of a package. Pure: it takes
+// The import graph of packages/*/src and the two rules that keep folders importing one way, as packages
+// do: no cycle between files, and no cycle between the top-level folders of a package. Pure: it takes
 // file texts, so the unit test can hand it a fixture tree. scripts/check-import-graph.mjs reads the disk.
 //
 // Every import counts, type-only ones included: `import type` vanishes from the emitted JavaScript,

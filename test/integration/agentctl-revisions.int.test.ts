@@ -1,4 +1,4 @@
-// Invariant 5 against the real daemon: revisions only move forward, so no late or replayed
+// Against the real daemon: revisions only move forward, so no late or replayed
 // UpdateProviders push can regress a session's tool list.
 import {
   type LaunchConfig,

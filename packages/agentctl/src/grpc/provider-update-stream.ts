@@ -14,8 +14,8 @@ import { endWithStatus, isStreamOpen } from './stream-status';
 import { updateBatch } from './provider-updates';
 
 // A unary call costs its set-up on both sides (a new HTTP/2 stream, headers, metadata, the handler's
-// dispatch): about 0.3 ms of the path from a committed change to list_changed on the benchmark's
-// machine, against 0.05 ms for a message on an open stream (ADR 2026-12-03-provider-update-stream).
+// dispatch) on the path from a committed change to list_changed; a message on an open stream costs a
+// fraction of that, so provider updates ride one long-lived stream (docs/benchmarks.md).
 
 const SHUTTING_DOWN = 'agentctl is shutting down';
 

@@ -8,8 +8,8 @@ import {
 } from '@kandev/protocol';
 
 // UpdateProvidersBatch rides one long-lived StreamProviderUpdates stream per agentctl: a unary call's
-// set-up on both sides was about 0.3 ms of the path from a committed change to list_changed, a message
-// on an open stream 0.05 ms (ADR 2026-12-03-provider-update-stream). Each call keeps its own deadline
+// set-up on both sides was a large part of the path from a committed change to list_changed, a message
+// on an open stream a fraction of it (docs/benchmarks.md). Each call keeps its own deadline
 // and the unary call's error mapping, so callers see no difference.
 
 type Batch = NonNullable<WireProviderUpdatesCall['batch']>;

@@ -113,7 +113,7 @@ export class ProviderRefreshService {
     }));
     const dispatched = results.some((result) => result.status === 'dispatched');
     // grpc-js hands a started call's message to its HTTP/2 stream a few promise jobs later, and the
-    // caller's answer would otherwise be written first: agentctl got its update ~0.3 ms later
+    // caller's answer would otherwise be written first, delaying agentctl's update behind it
     // (docs/benchmarks.md). The calls are on their streams once the jobs queued so far ran.
     if (dispatched) await new Promise((resolve) => process.nextTick(resolve));
     return { status: dispatched ? 'dispatched' : 'not_needed', sessions: results };

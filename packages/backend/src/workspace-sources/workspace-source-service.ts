@@ -16,7 +16,7 @@ import { type AddWorkspaceSourcesBody, planBatch, type WorkspaceSource } from '.
 
 /**
  * What a change's answer waits for: `applied` (agentctl's answers, recorded) or `dispatched` (the
- * pushes sent; ADR 2026-12-02-rest-answers-after-dispatch).
+ * pushes sent; the REST default, so the answer never waits for the slowest agentctl).
  */
 export type RefreshWait = 'applied' | 'dispatched';
 
