@@ -6,6 +6,7 @@ export * from './surface';
 export * from './permission';
 export * from './event-types';
 export * from './update-outcome';
+export * from './revision-decision';
 export * from './launch-config';
 export * from './session-state';
 export * from './agent-runtime';
