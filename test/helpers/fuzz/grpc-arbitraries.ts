@@ -63,10 +63,6 @@ export function unaryRequests(liveIds: readonly string[]): Record<string, fc.Arb
   const id = sessionId(liveIds);
   return {
     CreateSession: launchConfig(liveIds),
-    UpdateProviders: fc.record({ session_id: id, providers, revision }),
-    UpdateProvidersBatch: fc.record({
-      updates: fc.array(fc.record({ session_id: id, providers, revision }), { maxLength: 5 }),
-    }),
     RestoreSession: fc.record({
       config: launchConfig(liveIds),
       mcp_token_sha256: fc.oneof(fc.string({ maxLength: 70 }), fc.stringMatching(/^[0-9a-f]{64}$/)),
@@ -79,11 +75,14 @@ export function unaryRequests(liveIds: readonly string[]): Record<string, fc.Arb
   };
 }
 
+/** One provider update: a live, unknown or malformed session, any providers, any uint64 revision. */
+export function providerUpdate(liveIds: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+  return fc.record({ session_id: sessionId(liveIds), providers, revision });
+}
+
 /** Calls a backend might send on StreamProviderUpdates: any uint64 call id, a batch or none. */
 export function providerUpdateCalls(liveIds: readonly string[]): fc.Arbitrary<Record<string, unknown>[]> {
-  const batch = fc.record({
-    updates: fc.array(fc.record({ session_id: sessionId(liveIds), providers, revision }), { maxLength: 4 }),
-  });
+  const batch = fc.record({ updates: fc.array(providerUpdate(liveIds), { maxLength: 4 }) });
   const call = fc.record({
     call_id: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String),
     batch: fc.option(batch, { nil: null }),

@@ -6,8 +6,8 @@ import {
   providersFromWire,
   revisionFromWire,
   type WireLaunchConfigOutput,
+  type WireProviderUpdateOutput,
   type WireRestoreSessionRequestOutput,
-  type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
 import { z } from 'zod';
 import type { PromptRequest, ProviderUpdate } from '../sessions/session-registry';
@@ -64,8 +64,8 @@ export function parseRestore(wire: WireRestoreSessionRequestOutput): SessionRest
   return { config, mcpTokenHash: wire.mcp_token_sha256 };
 }
 
-/** UpdateProviders: unknown provider numbers are dropped (fail closed). */
-export function parseProviderUpdate(wire: WireUpdateProvidersRequestOutput): ProviderUpdate {
+/** One update of a StreamProviderUpdates call: unknown provider numbers are dropped (fail closed). */
+export function parseProviderUpdate(wire: WireProviderUpdateOutput): ProviderUpdate {
   return {
     sessionId: parseSessionId(wire),
     providers: providersFromWire(wire.providers),
