@@ -11,6 +11,7 @@ import {
   decideRevision,
   isAppError,
   isBlankText,
+  isSessionId,
   type LaunchConfig,
   NO_AGENT,
   type Provider,
@@ -100,8 +101,6 @@ export interface PromptCall {
   outcome: 'delivered' | 'duplicate' | 'refused' | 'rejected' | 'failed';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type Method = 'CreateSession' | 'GetSession' | 'Prompt' | 'CancelTurn' | 'StopSession';
 
 interface ScheduledFailure {
@@ -168,7 +167,7 @@ export class FakeAgentctl implements AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState> {
     return this.answer('CreateSession', `CreateSession ${config.sessionId} ${config.revision}`, () => {
       // As the real agentctl: only a UUID registers (the backend mints them with randomUUID).
-      if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
+      if (!isSessionId(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
       const current = this.held.get(config.sessionId);
       const tokenHash = sha256Hex(config.mcpToken);
       if (current !== undefined) {

@@ -8,6 +8,7 @@ export * from './event-types';
 export * from './update-outcome';
 export * from './revision-decision';
 export * from './launch-config';
+export * from './session-id';
 export * from './session-state';
 export * from './agent-runtime';
 export * from './session-event';
