@@ -1,4 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import {
+  PERMISSION_POLICIES,
+  permissionPolicyToWire,
+  PROVIDERS,
+  providerToWire,
+  QUESTION_CAPABILITIES,
+  questionCapabilityToWire,
+  SURFACES,
+  surfaceToWire,
+} from '@kandev/protocol';
 import fc from 'fast-check';
 
 /** A session id: one agentctl holds, a fresh UUID, or something that is no UUID at all. */
@@ -11,9 +21,13 @@ function sessionId(liveIds: readonly string[]): fc.Arbitrary<string> {
   );
 }
 
-/** Enum values as names, including UNSPECIFIED and numbers no version defines (proto3 keeps them). */
-const enumValue = (...names: string[]) => fc.oneof(fc.constantFrom(...names), fc.integer({ min: 0, max: 50 }));
-const providers = fc.array(enumValue('PROVIDER_UNSPECIFIED', 'PROVIDER_GITHUB', 'PROVIDER_GITLAB'), { maxLength: 4 });
+/**
+ * Enum values: every name the protocol maps (so a new value is fuzzed the day it is added), UNSPECIFIED,
+ * and numbers no version defines (proto3 keeps them).
+ */
+const enumValue = (unspecified: string, names: readonly string[]) =>
+  fc.oneof(fc.constantFrom(unspecified, ...names), fc.integer({ min: 0, max: 50 }));
+const providers = fc.array(enumValue('PROVIDER_UNSPECIFIED', PROVIDERS.map(providerToWire)), { maxLength: 4 });
 const revision = fc.oneof(
   fc.constantFrom('0', '1', '2', '18446744073709551615'),
   fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String),
@@ -29,6 +43,7 @@ const agentCommand = fc.option(
     cwd: fc.constantFrom('', '/nonexistent', '/tmp'),
     supports_mcp: fc.boolean(),
     resume_acp_session_id: fc.string({ maxLength: 10 }),
+    permission_policy: enumValue('PERMISSION_POLICY_UNSPECIFIED', PERMISSION_POLICIES.map(permissionPolicyToWire)),
   }),
   { nil: undefined },
 );
@@ -42,12 +57,10 @@ function launchConfig(liveIds: readonly string[]): fc.Arbitrary<Record<string, u
     ),
     task_id: fc.string({ maxLength: 40 }),
     workspace_id: fc.string({ maxLength: 40 }),
-    surface: enumValue('SURFACE_UNSPECIFIED', 'SURFACE_KANBAN_TASK', 'SURFACE_OFFICE_TASK', 'SURFACE_CONFIGURATION'),
+    surface: enumValue('SURFACE_UNSPECIFIED', SURFACES.map(surfaceToWire)),
     question_capability: enumValue(
       'QUESTION_CAPABILITY_UNSPECIFIED',
-      'QUESTION_CAPABILITY_USER',
-      'QUESTION_CAPABILITY_PARENT',
-      'QUESTION_CAPABILITY_NONE',
+      QUESTION_CAPABILITIES.map(questionCapabilityToWire),
     ),
     providers,
     revision,
