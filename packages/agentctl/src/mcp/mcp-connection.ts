@@ -79,7 +79,7 @@ export class McpConnection implements SessionConnection {
     // No stream open: the client gets nothing, as with the SDK (it re-lists when it reconnects).
     if (this.stream !== undefined && !this.stream.writableEnded) {
       this.stream.write(TOOLS_LIST_CHANGED_EVENT);
-      // write() corks the socket until the next tick, and grpc-js writes the UpdateProviders answer
+      // write() corks the socket until the next tick, and grpc-js writes the provider update's answer
       // before that: uncorked, the notification leaves first (docs/benchmarks.md).
       this.stream.uncork();
     }

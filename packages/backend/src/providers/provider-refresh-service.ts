@@ -48,7 +48,7 @@ function settled(plan: RefreshPlan): PlannedSession[] {
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
- * after the commit, one UpdateProvidersBatch per agentctl for the settled ones. A failed push keeps
+ * after the commit, one StreamProviderUpdates call per agentctl for the settled ones. A failed push keeps
  * agentctl's older, smaller set (fail closed) and hands the session to the reconciler.
  */
 export class ProviderRefreshService {

@@ -92,7 +92,7 @@ function invalidSources(issues: { path: string; message: string }[]): AppError {
 /**
  * Workspace sources of a task, changed in batches: a batch is validated as a whole, committed in one
  * transaction with one batch id, followed by ONE recomputation of the provider set and one
- * UpdateProviders per live session whose set changed. A failed push never rolls the batch back.
+ * provider update per live session whose set changed. A failed push never rolls the batch back.
  */
 export class WorkspaceSourceService {
   constructor(private readonly deps: WorkspaceSourceServiceDeps) {}
