@@ -1,6 +1,7 @@
-// The executor conformance suite (invariant 9): one scenario set, run against every executor. Each
-// target starts a real backend configured to launch with that executor and says how to reach the
-// agentctl a session runs on (its gRPC address and control token), found the way an operator would.
+// The executor conformance suite (every executor delivers the identical launch config): one scenario
+// set, run against every executor. Each target starts a real backend configured to launch with that
+// executor and says how to reach the agentctl a session runs on (its gRPC address and control token),
+// found the way an operator would.
 import type { AgentctlTls } from '@kandev/protocol';
 import { AgentctlClient, type LaunchConfigView, toLaunchConfigView } from '@kandev/backend/testing';
 import type { LaunchedSession } from './backend-api';

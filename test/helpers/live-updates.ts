@@ -3,10 +3,10 @@ import { type ApiResponse, BackendApi, type LaunchedSession } from './backend-ap
 import type { Cleanup } from './cleanup';
 import { connectMcp, type McpConnection } from './mcp';
 import { startBackend } from './processes';
+import { MR_PAIR, PR_PAIR } from './tool-names';
 import { waitUntil } from './wait';
 
-export const PR_PAIR = ['get_task_pr_automation_kandev', 'update_task_pr_automation_kandev'];
-export const MR_PAIR = ['get_task_mr_automation_kandev', 'update_task_mr_automation_kandev'];
+export { MR_PAIR, PR_PAIR };
 export const USER_Q = 'ask_user_question_kandev';
 export const PARENT_Q = 'ask_parent_question_kandev';
 

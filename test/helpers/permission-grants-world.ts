@@ -1,4 +1,4 @@
-// A backend in process for permission grants (ADR 2026-12-04-permission-grants): one workspace with
+// A backend in process for permission grants (docs/agents.md): one workspace with
 // root (a normal task: sessions sRoot and sRoot2 ask the operator), child (autopilot under root: sChild
 // asks root) and solo (an autopilot root: sSolo has nobody to ask). `restart()` opens the same database
 // again (a new connection, as a restarted process would) under a fresh backend.

@@ -98,12 +98,10 @@ async function start(config: Config, log: Logger): Promise<void> {
     log: log.child({ component: 'grpc' }),
     metrics,
   });
-  const handlers = createAgentctlHandlers(
-    registry,
-    unary,
-    { Attach: attach, StreamProviderUpdates: providerUpdates.handler },
-    metrics,
-  );
+  const handlers = createAgentctlHandlers(registry, unary, {
+    Attach: attach,
+    StreamProviderUpdates: providerUpdates.handler,
+  });
   const grpc = await startGrpcServer(config.host, config.grpcPort, handlers, config.tls, (server) =>
     addGuardedReflection(server, controlTokenHash),
   );

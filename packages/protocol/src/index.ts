@@ -6,7 +6,9 @@ export * from './surface';
 export * from './permission';
 export * from './event-types';
 export * from './update-outcome';
+export * from './revision-decision';
 export * from './launch-config';
+export * from './session-id';
 export * from './session-state';
 export * from './agent-runtime';
 export * from './session-event';
@@ -20,16 +22,10 @@ export type { AgentCtlClient, AgentCtlHandlers } from './generated/kandev/agentc
 export type { LaunchConfig__Output as WireLaunchConfigOutput } from './generated/kandev/agentctl/v1/LaunchConfig';
 export type { RestoreSessionRequest__Output as WireRestoreSessionRequestOutput } from './generated/kandev/agentctl/v1/RestoreSessionRequest';
 export type { SessionState__Output as WireSessionStateOutput } from './generated/kandev/agentctl/v1/SessionState';
-export type { UpdateProvidersRequest__Output as WireUpdateProvidersRequestOutput } from './generated/kandev/agentctl/v1/UpdateProvidersRequest';
 export type {
-  UpdateProvidersResponse as WireUpdateProvidersResponse,
-  UpdateProvidersResponse__Output as WireUpdateProvidersResponseOutput,
-} from './generated/kandev/agentctl/v1/UpdateProvidersResponse';
-export type { UpdateProvidersBatchRequest__Output as WireUpdateProvidersBatchRequestOutput } from './generated/kandev/agentctl/v1/UpdateProvidersBatchRequest';
-export type {
-  UpdateProvidersBatchResponse as WireUpdateProvidersBatchResponse,
-  UpdateProvidersBatchResponse__Output as WireUpdateProvidersBatchResponseOutput,
-} from './generated/kandev/agentctl/v1/UpdateProvidersBatchResponse';
+  ProviderUpdateResults as WireProviderUpdateResults,
+  ProviderUpdateResults__Output as WireProviderUpdateResultsOutput,
+} from './generated/kandev/agentctl/v1/ProviderUpdateResults';
 export type {
   ProviderUpdatesCall as WireProviderUpdatesCall,
   ProviderUpdatesCall__Output as WireProviderUpdatesCallOutput,
@@ -39,7 +35,9 @@ export type {
   ProviderUpdatesAnswer__Output as WireProviderUpdatesAnswerOutput,
 } from './generated/kandev/agentctl/v1/ProviderUpdatesAnswer';
 export type { ProvidersHeld__Output as WireProvidersHeldOutput } from './generated/kandev/agentctl/v1/ProvidersHeld';
-export type { UpdateProvidersBatchResult as WireUpdateProvidersBatchResult } from './generated/kandev/agentctl/v1/UpdateProvidersBatchResult';
+export type { ProviderUpdateResult as WireProviderUpdateResult } from './generated/kandev/agentctl/v1/ProviderUpdateResult';
+export type { ProviderUpdate__Output as WireProviderUpdateOutput } from './generated/kandev/agentctl/v1/ProviderUpdate';
+export type { ProviderUpdateBatch__Output as WireProviderUpdateBatchOutput } from './generated/kandev/agentctl/v1/ProviderUpdateBatch';
 export type {
   BackendMessage as WireBackendMessage,
   BackendMessage__Output as WireBackendMessageOutput,

@@ -7,7 +7,7 @@ import type {
 } from './generated/kandev/agentctl/v1/PermissionRequest';
 
 /**
- * How agentctl answers an agent's ACP session/request_permission (ADR 2026-12-01-permission-policy):
+ * How agentctl answers an agent's ACP session/request_permission (docs/agents.md#permission-policy):
  * allow_all and deny_all locally, ask by forwarding it to the backend (an operator or parent question).
  */
 export const PERMISSION_POLICIES = ['ask', 'allow_all', 'deny_all'] as const;

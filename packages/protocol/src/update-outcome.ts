@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { UpdateOutcome__Output as WireUpdateOutcome } from './generated/kandev/agentctl/v1/UpdateOutcome';
 
-/** What an UpdateProviders call did: revisions only move forward. */
+/** What a provider update did (StreamProviderUpdates): revisions only move forward, see decideRevision. */
 export const UPDATE_OUTCOMES = ['applied', 'unchanged', 'stale'] as const;
 export type UpdateOutcome = (typeof UPDATE_OUTCOMES)[number];
 export const UpdateOutcomeSchema = z.enum(UPDATE_OUTCOMES);

@@ -1,4 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import {
+  PERMISSION_POLICIES,
+  permissionPolicyToWire,
+  PROVIDERS,
+  providerToWire,
+  QUESTION_CAPABILITIES,
+  questionCapabilityToWire,
+  SURFACES,
+  surfaceToWire,
+} from '@kandev/protocol';
 import fc from 'fast-check';
 
 /** A session id: one agentctl holds, a fresh UUID, or something that is no UUID at all. */
@@ -11,9 +21,13 @@ function sessionId(liveIds: readonly string[]): fc.Arbitrary<string> {
   );
 }
 
-/** Enum values as names, including UNSPECIFIED and numbers no version defines (proto3 keeps them). */
-const enumValue = (...names: string[]) => fc.oneof(fc.constantFrom(...names), fc.integer({ min: 0, max: 50 }));
-const providers = fc.array(enumValue('PROVIDER_UNSPECIFIED', 'PROVIDER_GITHUB', 'PROVIDER_GITLAB'), { maxLength: 4 });
+/**
+ * Enum values: every name the protocol maps (so a new value is fuzzed the day it is added), UNSPECIFIED,
+ * and numbers no version defines (proto3 keeps them).
+ */
+const enumValue = (unspecified: string, names: readonly string[]) =>
+  fc.oneof(fc.constantFrom(unspecified, ...names), fc.integer({ min: 0, max: 50 }));
+const providers = fc.array(enumValue('PROVIDER_UNSPECIFIED', PROVIDERS.map(providerToWire)), { maxLength: 4 });
 const revision = fc.oneof(
   fc.constantFrom('0', '1', '2', '18446744073709551615'),
   fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String),
@@ -29,6 +43,7 @@ const agentCommand = fc.option(
     cwd: fc.constantFrom('', '/nonexistent', '/tmp'),
     supports_mcp: fc.boolean(),
     resume_acp_session_id: fc.string({ maxLength: 10 }),
+    permission_policy: enumValue('PERMISSION_POLICY_UNSPECIFIED', PERMISSION_POLICIES.map(permissionPolicyToWire)),
   }),
   { nil: undefined },
 );
@@ -42,12 +57,10 @@ function launchConfig(liveIds: readonly string[]): fc.Arbitrary<Record<string, u
     ),
     task_id: fc.string({ maxLength: 40 }),
     workspace_id: fc.string({ maxLength: 40 }),
-    surface: enumValue('SURFACE_UNSPECIFIED', 'SURFACE_KANBAN_TASK', 'SURFACE_OFFICE_TASK', 'SURFACE_CONFIGURATION'),
+    surface: enumValue('SURFACE_UNSPECIFIED', SURFACES.map(surfaceToWire)),
     question_capability: enumValue(
       'QUESTION_CAPABILITY_UNSPECIFIED',
-      'QUESTION_CAPABILITY_USER',
-      'QUESTION_CAPABILITY_PARENT',
-      'QUESTION_CAPABILITY_NONE',
+      QUESTION_CAPABILITIES.map(questionCapabilityToWire),
     ),
     providers,
     revision,
@@ -63,10 +76,6 @@ export function unaryRequests(liveIds: readonly string[]): Record<string, fc.Arb
   const id = sessionId(liveIds);
   return {
     CreateSession: launchConfig(liveIds),
-    UpdateProviders: fc.record({ session_id: id, providers, revision }),
-    UpdateProvidersBatch: fc.record({
-      updates: fc.array(fc.record({ session_id: id, providers, revision }), { maxLength: 5 }),
-    }),
     RestoreSession: fc.record({
       config: launchConfig(liveIds),
       mcp_token_sha256: fc.oneof(fc.string({ maxLength: 70 }), fc.stringMatching(/^[0-9a-f]{64}$/)),
@@ -79,11 +88,14 @@ export function unaryRequests(liveIds: readonly string[]): Record<string, fc.Arb
   };
 }
 
+/** One provider update: a live, unknown or malformed session, any providers, any uint64 revision. */
+export function providerUpdate(liveIds: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+  return fc.record({ session_id: sessionId(liveIds), providers, revision });
+}
+
 /** Calls a backend might send on StreamProviderUpdates: any uint64 call id, a batch or none. */
 export function providerUpdateCalls(liveIds: readonly string[]): fc.Arbitrary<Record<string, unknown>[]> {
-  const batch = fc.record({
-    updates: fc.array(fc.record({ session_id: sessionId(liveIds), providers, revision }), { maxLength: 4 }),
-  });
+  const batch = fc.record({ updates: fc.array(providerUpdate(liveIds), { maxLength: 4 }) });
   const call = fc.record({
     call_id: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String),
     batch: fc.option(batch, { nil: null }),

@@ -138,7 +138,7 @@ describe('agent runtime: a session with the test agent', () => {
     await runtime.waitForState(sessionId, 'waiting_for_input');
   });
 
-  test('blank prompts are refused with 400 and stored nowhere; the next prompt runs (issue 14)', async () => {
+  test('blank prompts are refused with 400 and stored nowhere; the next prompt runs', async () => {
     const { runtime, taskId, session } = await launchAgentSession(cleanup, SCRIPT);
     const sessionId = session.session_id;
     for (const blank of ['   ', '\t\n', '\u00a0']) {

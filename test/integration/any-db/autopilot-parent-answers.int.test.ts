@@ -1,7 +1,7 @@
 // Asking and answering a parent question over real MCP, black box: the child runs the scripted test
 // agent (or serves MCP only, so the test asks itself); the parent's session serves MCP only (no agent),
 // so the test answers as the parent with a real MCP client on the parent session's endpoint. Covers the
-// ask call's result, invariant 8 (one accepted answer => exactly one child turn, also under 20 concurrent
+// ask call's result, one accepted answer => exactly one child turn (also under 20 concurrent
 // identical replies), the rejections (unknown question, wrong child, not the current parent after a
 // reparent), an uncorrelated parent message superseding the question, and a parent whose session starts
 // after the question was asked (played by the test agent's README example).

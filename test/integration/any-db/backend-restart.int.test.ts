@@ -1,6 +1,6 @@
-// A backend that crashed left its agentctl serving (invariant 1). A backend restarted on the same data
-// dir adopts that agentctl instead of colliding with it, so running sessions keep their tools, and a
-// graceful stop of the new backend cleans it up.
+// A backend that crashed left its agentctl serving (tools/list never waits on the backend). A backend
+// restarted on the same data dir adopts that agentctl instead of colliding with it, so running sessions
+// keep their tools, and a graceful stop of the new backend cleans it up.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendApi } from '../../helpers/backend-api';

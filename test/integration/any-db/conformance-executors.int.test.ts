@@ -1,7 +1,7 @@
-// Invariant 9 for the executors that need no container engine: the same scenario set (see
-// helpers/conformance.ts) against the local executor and the remote executor (a standalone agentctl
-// the backend only dials), the remote one over TLS, over mutual TLS and (declared) plaintext. The
-// docker executor runs the same set in conformance-docker.
+// Every executor delivers the identical launch config, for the executors that need no container engine:
+// the same scenario set (see helpers/conformance.ts) against the local executor and the remote executor
+// (a standalone agentctl the backend only dials), the remote one over TLS, over mutual TLS and
+// (declared) plaintext. The docker executor runs the same set in conformance-docker.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentctlClient } from '@kandev/backend/testing';

@@ -1,8 +1,9 @@
-// Invariant 9 for the kubernetes executor: the same scenario set as conformance-executors, with each
-// session's agentctl in its own pod, on the loopback Kubernetes API server (helpers/
-// kubernetes-api-server.ts: no cluster can run here, so it runs each pod's agentctl as a real child
-// process on the pod's own loopback IP). Plaintext (declared `insecure: true`), TLS and mutual TLS.
-// The test finds the pod by its labels and reads its token from its Secret, as an operator would.
+// Every executor delivers the identical launch config, for the kubernetes executor: the same scenario
+// set as conformance-executors, with each session's agentctl in its own pod, on the loopback Kubernetes
+// API server (helpers/kubernetes-api-server.ts: no cluster can run here, so it runs each pod's agentctl
+// as a real child process on the pod's own loopback IP). Plaintext (declared `insecure: true`), TLS and
+// mutual TLS. The test finds the pod by its labels and reads its token from its Secret, as an operator
+// would.
 import { useCleanup } from '../../helpers/cleanup';
 import { type ConformanceTarget, describeConformance } from '../../helpers/conformance';
 import {

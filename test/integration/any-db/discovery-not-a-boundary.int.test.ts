@@ -1,7 +1,7 @@
-// Invariants 6 and 7 together: a source removal whose live refresh failed (here: agentctl refuses it)
-// leaves agentctl listing the old (larger) set until repaired, yet the backend refuses every call to
-// the removed provider's tools, because it checks the committed sources at call time, never what
-// agentctl lists.
+// Discovery is not a boundary, and a failed refresh never undoes a batch: a source removal whose live
+// refresh failed (here: agentctl refuses it) leaves agentctl listing the old (larger) set until
+// repaired, yet the backend refuses every call to the removed provider's tools, because it checks the
+// committed sources at call time, never what agentctl lists.
 import { join } from 'node:path';
 import { AGENTCTL_STATE_FILE, AgentctlClient, readAgentctlState } from '@kandev/backend/testing';
 import { BackendApi } from '../../helpers/backend-api';

@@ -39,7 +39,7 @@ describe('scoped MCP tools, end to end', () => {
     }>('GET', `/api/sessions/${session.session_id}`);
     expect(reported.status).toBe(200);
     expect(reported.body.tools).toEqual(names);
-    // Invariant 9 for the local executor: agentctl holds exactly the config the backend derived.
+    // The local executor delivers the identical launch config: agentctl holds what the backend derived.
     expect(reported.body.launch_config).toEqual(session.launch_config);
     expect(reported.body.agentctl.launch_config).toEqual(session.launch_config);
   });

@@ -54,7 +54,7 @@ describe('live source updates: failures and repair', () => {
     expect((await api.getTask(task.id)).providers).toEqual(['github', 'gitlab']);
 
     // agentctl runs again: it may still hold the old set, or have taken the push that outlived its
-    // deadline (no probe first: ADR 2026-12-02-batched-provider-pushes). Either way nothing beyond
+    // deadline (pushes go without a probe first). Either way nothing beyond
     // the committed set, and the backend records the push as not acknowledged.
     const listed = await mcp.toolNames();
     expect([before, [...before, ...MR_PAIR].sort()]).toContainEqual([...listed].sort());

@@ -1,7 +1,8 @@
-// Invariant 7 as a property over random sequences against one real backend + agentctl: additions,
-// removals, agentctl paused around a batch, and repairs (resume, or waiting for the reconciler). At every
-// point the provider tools a session lists are within the committed providers plus those of removals
-// agentctl has not acknowledged; after a repair they are exactly the committed providers.
+// A failed refresh never undoes a committed batch, as a property over random sequences against one real
+// backend + agentctl: additions, removals, agentctl paused around a batch, and repairs (resume, or
+// waiting for the reconciler). At every point the provider tools a session lists are within the
+// committed providers plus those of removals agentctl has not acknowledged; after a repair they are
+// exactly the committed providers.
 import fc from 'fast-check';
 import type { LaunchedSession } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';

@@ -1,5 +1,5 @@
-// Live source updates end to end: REST batch -> one recomputation -> UpdateProviders -> agentctl -> the
-// real MCP SDK client with its notification stream open. "No notification" is proven at a barrier:
+// Live source updates end to end: REST batch -> one recomputation -> StreamProviderUpdates -> agentctl
+// -> the real MCP SDK client with its notification stream open. "No notification" is proven at a barrier:
 // stopping or resuming the session ends the stream after every notification sent on it, and the final
 // count is exactly the notifications of the real changes.
 import { useCleanup } from '../../helpers/cleanup';

@@ -4,7 +4,7 @@
 // 'permission' answered over REST, or rejected when nobody answers in time; an autopilot root has
 // nobody to ask and is rejected at once; an autopilot child's request is a parent question that the
 // parent answers with message_task_kandev reply_to_question_id. "Allow always" is remembered by kandev
-// for the task (ADR 2026-12-04-permission-grants): the agent receives allow_once, never allow_always, and
+// for the task (docs/agents.md): the agent receives allow_once, never allow_always, and
 // the same request in a later turn is allowed once without a question.
 import { type AgentSessionSetup, launchAgentSession } from '../../helpers/agent-runtime';
 import { answerOverMcp, AutopilotWorld } from '../../helpers/autopilot';

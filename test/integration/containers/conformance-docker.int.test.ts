@@ -1,8 +1,9 @@
-// Invariant 9 for the docker executor: the same scenario set as conformance-executors, with each
-// session's agentctl in its own container (run by .ci/run with the container engine; `npm test`
-// without one prints that it skipped this), in plaintext on the published loopback port, over TLS and
-// over mutual TLS (a docker profile whose certificates the test makes at run time). The test finds the
-// container by its labels, as an operator would, and reads its control token from the backend's data dir.
+// Every executor delivers the identical launch config, for the docker executor: the same scenario set as
+// conformance-executors, with each session's agentctl in its own container (run by .ci/run with the
+// container engine; `npm test` without one prints that it skipped this), in plaintext on the published
+// loopback port, over TLS and over mutual TLS (a docker profile whose certificates the test makes at run
+// time). The test finds the container by its labels, as an operator would, and reads its control token
+// from the backend's data dir.
 import { readFileSync } from 'node:fs';
 import type { AgentctlTls } from '@kandev/protocol';
 import { type Cleanup, useCleanup } from '../../helpers/cleanup';

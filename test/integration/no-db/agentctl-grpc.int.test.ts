@@ -1,5 +1,5 @@
 // agentctl's gRPC control surface, against the real built daemon: authentication, validation at the
-// edge (nothing registered on bad input), idempotent CreateSession and the UpdateProviders outcomes.
+// edge (nothing registered on bad input), idempotent CreateSession and the provider update outcomes.
 import { status } from '@grpc/grpc-js';
 import {
   AGENTCTL_SERVICE_NAME,
@@ -8,9 +8,8 @@ import {
   type LaunchConfig,
   launchConfigToWire,
   type WireSessionStateOutput,
-  type WireUpdateProvidersResponseOutput,
 } from '@kandev/protocol';
-import { agentctlClient, grpcFailureCode, unary } from '../../helpers/agentctl-grpc';
+import { agentctlClient, grpcFailureCode, pushProvider, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../../helpers/processes';
 
@@ -127,31 +126,42 @@ describe('agentctl gRPC', () => {
     expect(await list(client)).toEqual([SESSION_ID]);
   });
 
-  test('UpdateProviders: applied, unchanged, conflicting, stale, unknown session', async () => {
+  test('StreamProviderUpdates: applied, unchanged, conflicting, stale, unknown session', async () => {
     const client = await start();
     await create(client, launchConfigToWire(config({ revision: 3 })));
-    const update = (providers: string[], revision: string, sessionId = SESSION_ID) =>
-      unary<object, WireUpdateProvidersResponseOutput>(
-        client,
-        client.UpdateProviders,
-        { session_id: sessionId, providers, revision },
-        TEST_CONTROL_TOKEN,
-      );
+    const update = (providers: (string | number)[], revision: string, sessionId = SESSION_ID) =>
+      pushProvider(client, { session_id: sessionId, providers, revision }, TEST_CONTROL_TOKEN);
+    const held = async () =>
+      (await unary<object, SessionState>(client, client.GetSession, { session_id: SESSION_ID }, TEST_CONTROL_TOKEN))
+        .config;
 
-    const applied = await update(['PROVIDER_GITHUB', 99 as never], '4');
-    expect(applied).toMatchObject({ outcome: 'UPDATE_OUTCOME_APPLIED', tools_changed: true });
-    expect(applied.session?.config).toMatchObject({ providers: ['PROVIDER_GITHUB'], revision: '4' });
-    expect(applied.session?.config?.question_capability).toBe('QUESTION_CAPABILITY_USER');
+    const applied = await update(['PROVIDER_GITHUB', 99], '4'); // an unknown provider number is dropped
+    expect(applied.held).toMatchObject({
+      outcome: 'UPDATE_OUTCOME_APPLIED',
+      tools_changed: true,
+      providers: ['PROVIDER_GITHUB'],
+      revision: '4',
+    });
+    expect(await held()).toMatchObject({
+      providers: ['PROVIDER_GITHUB'],
+      revision: '4',
+      question_capability: 'QUESTION_CAPABILITY_USER',
+    });
 
-    expect(await update(['PROVIDER_GITHUB'], '4')).toMatchObject({
+    expect((await update(['PROVIDER_GITHUB'], '4')).held).toMatchObject({
       outcome: 'UPDATE_OUTCOME_UNCHANGED',
       tools_changed: false,
     });
-    expect(await grpcFailureCode(update(['PROVIDER_GITLAB'], '4'))).toBe(status.FAILED_PRECONDITION);
+    expect((await update(['PROVIDER_GITLAB'], '4')).error?.code).toBe('failed_precondition');
     const stale = await update([], '2');
-    expect(stale).toMatchObject({ outcome: 'UPDATE_OUTCOME_STALE', tools_changed: false });
-    expect(stale.session?.config).toMatchObject({ providers: ['PROVIDER_GITHUB'], revision: '4' });
-    expect(await grpcFailureCode(update([], '9', 'no-such-session'))).toBe(status.NOT_FOUND);
+    expect(stale.held).toMatchObject({
+      outcome: 'UPDATE_OUTCOME_STALE',
+      tools_changed: false,
+      providers: ['PROVIDER_GITHUB'],
+      revision: '4',
+    });
+    expect((await update([], '9', 'no-such-session')).error?.code).toBe('not_found');
+    expect(await held()).toMatchObject({ providers: ['PROVIDER_GITHUB'], revision: '4' });
   });
 
   test('StopSession removes the session and is idempotent; GetSession then NOT_FOUND', async () => {

@@ -2,7 +2,7 @@
 // holds the GET stream itself (mcp/mcp-connection.ts): checked here on the wire against the real daemon,
 // next to what the SDK path answers for the same connection.
 import { launchConfigToWire, mcpPathFor, type WireSessionStateOutput } from '@kandev/protocol';
-import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
+import { agentctlClient, pushProvider, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
 import { namedLaunchConfig } from '../../helpers/launch-configs';
 import { rawInitialize } from '../../helpers/mcp';
@@ -53,12 +53,7 @@ describe('agentctl tools/list fast path and GET stream', () => {
       });
     expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
     const updateProviders = (providers: string[], revision: string) =>
-      unary<object, unknown>(
-        grpc,
-        grpc.UpdateProviders,
-        { session_id: sessionUuid('fast'), providers, revision },
-        TEST_CONTROL_TOKEN,
-      );
+      pushProvider(grpc, { session_id: sessionUuid('fast'), providers, revision }, TEST_CONTROL_TOKEN);
     return { daemon, url, headers, mcpSessionId, post, updateProviders };
   }
 

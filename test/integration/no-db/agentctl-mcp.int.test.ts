@@ -1,16 +1,9 @@
 // agentctl's MCP endpoint against the real built daemon, with the official SDK client as the agent:
 // per-session bearer auth, Host validation, exact tool lists, and live list_changed on provider updates.
 import { request as httpRequest } from 'node:http';
-import {
-  type LaunchConfig,
-  launchConfigToWire,
-  mcpPathFor,
-  type WireSessionStateOutput,
-  type WireUpdateProvidersBatchResponseOutput,
-  type WireUpdateProvidersResponseOutput,
-} from '@kandev/protocol';
+import { type LaunchConfig, launchConfigToWire, mcpPathFor, type WireSessionStateOutput } from '@kandev/protocol';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
+import { agentctlClient, pushProvider, pushProviders, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
 import { connectMcp, finalListChangedCount, type McpConnection, rawInitialize } from '../../helpers/mcp';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../../helpers/processes';
@@ -52,18 +45,13 @@ describe('agentctl MCP endpoint', () => {
     const base = `http://127.0.0.1:${daemon.ready.mcpPort}`;
     const create = (c: LaunchConfig) =>
       unary<object, SessionState>(grpc, grpc.CreateSession, launchConfigToWire(c), TEST_CONTROL_TOKEN);
-    const updateProviders = (sessionId: string, providers: string[], revision: string) =>
-      unary<object, WireUpdateProvidersResponseOutput>(
-        grpc,
-        grpc.UpdateProviders,
-        { session_id: sessionUuid(sessionId), providers, revision },
-        TEST_CONTROL_TOKEN,
-      );
+    /** One update alone in its StreamProviderUpdates call: what agentctl holds after it. */
+    const updateProviders = async (sessionId: string, providers: string[], revision: string) =>
+      (await pushProvider(grpc, { session_id: sessionUuid(sessionId), providers, revision }, TEST_CONTROL_TOKEN)).held;
     const updateBatch = (updates: { sessionId: string; providers: string[]; revision: string }[]) =>
-      unary<object, WireUpdateProvidersBatchResponseOutput>(
+      pushProviders(
         grpc,
-        grpc.UpdateProvidersBatch,
-        { updates: updates.map((u) => ({ session_id: u.sessionId, providers: u.providers, revision: u.revision })) },
+        updates.map((u) => ({ session_id: u.sessionId, providers: u.providers, revision: u.revision })),
         TEST_CONTROL_TOKEN,
       );
     const getSession = (sessionId: string) =>
@@ -204,7 +192,7 @@ describe('agentctl MCP endpoint', () => {
     expect(JSON.stringify(result.content)).toMatch(/no backend is attached/i);
   });
 
-  test('UpdateProviders: one list_changed per real change, none for a replay or a stale push', async () => {
+  test('provider updates: one list_changed per real change, none for a replay or a stale push', async () => {
     const { daemon, url, create, updateProviders, stopSession } = await setup();
     await create(config('live', TOKEN_A));
     const mcp = await streaming(await connectMcp(cleanup, url('live'), TOKEN_A), daemon.logs);
@@ -235,7 +223,7 @@ describe('agentctl MCP endpoint', () => {
     expect(await finalListChangedCount(mcp, logs)).toBe(2);
   });
 
-  test('UpdateProvidersBatch: each update applied in order; a refused one is its own result, the rest apply', async () => {
+  test('a batch of provider updates: each applied in order; a refused one is its own result, the rest apply', async () => {
     const { daemon, url, create, updateBatch, getSession } = await setup();
     await create(config('one', TOKEN_A));
     await create(config('two', TOKEN_B));
@@ -249,18 +237,18 @@ describe('agentctl MCP endpoint', () => {
       { sessionId: sessionUuid('two'), providers: gitlab, revision: '2' }, // same revision, other set
       { sessionId: '', providers: gitlab, revision: '3' },
     ]);
-    expect(batch.results.map((r) => [r.session_id, r.outcome, r.held?.outcome ?? r.error?.code])).toEqual([
+    expect(batch.map((r) => [r.session_id, r.outcome, r.held?.outcome ?? r.error?.code])).toEqual([
       [sessionUuid('one'), 'held', 'UPDATE_OUTCOME_APPLIED'],
       [sessionUuid('missing'), 'error', 'not_found'],
       [sessionUuid('two'), 'held', 'UPDATE_OUTCOME_APPLIED'],
       [sessionUuid('two'), 'error', 'failed_precondition'],
       ['', 'error', 'invalid_argument'],
     ]);
-    expect(batch.results[0]?.held).toMatchObject({ revision: '2', providers: gitlab, tools_changed: true });
-    expect(batch.results[0]?.held?.tool_names).toEqual(expect.arrayContaining(MR_PAIR));
+    expect(batch[0]?.held).toMatchObject({ revision: '2', providers: gitlab, tools_changed: true });
+    expect(batch[0]?.held?.tool_names).toEqual(expect.arrayContaining(MR_PAIR));
     await waitUntil(() => one.listChangedCount() === 1, { timeoutMs: 5_000, logs: daemon.logs, what: 'list_changed' });
     expect((await getSession('two')).config).toMatchObject({ revision: '2', providers: [] });
-    expect(await updateBatch([])).toEqual({ results: [] });
+    expect(await updateBatch([])).toEqual([]);
   });
 
   test('StopSession closes the connections and the endpoint disappears (401 like any unknown session)', async () => {

@@ -10,9 +10,8 @@ import {
   mcpPathFor,
   providerToWire,
   type WireSessionStateOutput,
-  type WireUpdateProvidersResponseOutput,
 } from '@kandev/protocol';
-import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
+import { agentctlClient, pushProvider, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
 import { connectMcp, rawInitialize } from '../../helpers/mcp';
 import { freePort, listServicesByReflection, parseMetrics, reflect, sampleValue } from '../../helpers/metrics';
@@ -59,7 +58,7 @@ describe('agentctl metrics and reflection', () => {
     );
   });
 
-  test('/metrics counts MCP connections, tools/list, UpdateProviders and list_changed', async () => {
+  test('/metrics counts MCP connections, tools/list, provider updates and list_changed', async () => {
     const daemon = await startAgentctl(cleanup, { KANDEV_AGENTCTL_METRICS_ADDR: '127.0.0.1:0' });
     const metricsPort = (daemon.ready as { metricsPort?: number }).metricsPort;
     expect(metricsPort).toEqual(expect.any(Number));
@@ -87,15 +86,10 @@ describe('agentctl metrics and reflection', () => {
     await waitUntil(() => mcp.notificationStreamOpen(), { timeoutMs: 5_000, logs: daemon.logs, what: 'SSE stream' });
     await mcp.toolNames();
     const update = { session_id: sessionUuid('m'), providers: [providerToWire('github')], revision: '2' };
-    const pushed = await unary<object, WireUpdateProvidersResponseOutput>(
-      grpc,
-      grpc.UpdateProviders,
-      update,
-      TEST_CONTROL_TOKEN,
-    );
-    expect(pushed.outcome).toBe('UPDATE_OUTCOME_APPLIED');
+    const pushed = await pushProvider(grpc, update, TEST_CONTROL_TOKEN);
+    expect(pushed.held?.outcome).toBe('UPDATE_OUTCOME_APPLIED');
     await waitUntil(() => mcp.listChangedCount() === 1, { timeoutMs: 5_000, logs: daemon.logs, what: 'list_changed' });
-    await unary(grpc, grpc.UpdateProviders, update, TEST_CONTROL_TOKEN); // the same again: unchanged
+    await pushProvider(grpc, update, TEST_CONTROL_TOKEN); // the same again: unchanged
 
     const after = await scrape();
     expect(sampleValue(after, 'kandev_agentctl_mcp_connections')).toBe(1);
@@ -141,7 +135,7 @@ describe('agentctl metrics and reflection', () => {
     const file = await reflect(cleanup, port, TEST_CONTROL_TOKEN, { file_containing_symbol: AGENTCTL_SERVICE_NAME });
     const descriptors = file.file_descriptor_response?.file_descriptor_proto ?? [];
     expect(descriptors.length).toBeGreaterThan(0);
-    expect(Buffer.concat(descriptors).toString('latin1')).toContain('UpdateProviders');
+    expect(Buffer.concat(descriptors).toString('latin1')).toContain('StreamProviderUpdates');
     await expect(listServicesByReflection(cleanup, port, null)).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
     const wrong = 'wrong-control-token-0123456789abcdef0123456789';
     await expect(listServicesByReflection(cleanup, port, wrong)).rejects.toMatchObject({

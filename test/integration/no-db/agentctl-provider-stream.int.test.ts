@@ -1,4 +1,5 @@
-// StreamProviderUpdates against the real agentctl daemon: UpdateProvidersBatch on one long-lived stream.
+// StreamProviderUpdates against the real agentctl daemon: batches of provider updates on one long-lived
+// stream, each call answered once by its call_id, as grpcurl or a backend sends them.
 import * as grpc from '@grpc/grpc-js';
 import {
   controlTokenMetadata,
@@ -6,10 +7,9 @@ import {
   type LaunchConfig,
   mcpPathFor,
   type WireProviderUpdatesAnswerOutput,
-  type WireProviderUpdatesCall,
   type WireSessionStateOutput,
 } from '@kandev/protocol';
-import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
+import { agentctlClient, exchangeProviderUpdates, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
 import { connectMcp } from '../../helpers/mcp';
 import { startAgentctl, stopProcess, TEST_CONTROL_TOKEN } from '../../helpers/processes';
@@ -21,11 +21,6 @@ import { MR_PAIR } from '../../helpers/tool-names';
 type WireProvider = 'PROVIDER_GITHUB' | 'PROVIDER_GITLAB';
 const TOKEN = 'mcp-token-stream-session-0123456789abcdef0123456789';
 const GITLAB: WireProvider[] = ['PROVIDER_GITHUB', 'PROVIDER_GITLAB'];
-
-interface Ended {
-  answers: WireProviderUpdatesAnswerOutput[];
-  status: grpc.StatusObject;
-}
 
 describe('StreamProviderUpdates', () => {
   const cleanup = useCleanup();
@@ -42,17 +37,7 @@ describe('StreamProviderUpdates', () => {
         { session_id: sessionUuid('streamed') },
         TEST_CONTROL_TOKEN,
       );
-    /** Sends the calls, half-closes, and collects every answer until the stream's status. */
-    const exchange = (calls: WireProviderUpdatesCall[], metadata: grpc.Metadata) =>
-      new Promise<Ended>((resolve) => {
-        const answers: WireProviderUpdatesAnswerOutput[] = [];
-        const stream = client.StreamProviderUpdates(metadata);
-        stream.on('data', (answer: WireProviderUpdatesAnswerOutput) => answers.push(answer));
-        stream.on('error', () => undefined);
-        stream.on('status', (status: grpc.StatusObject) => resolve({ answers, status }));
-        for (const call of calls) stream.write(call);
-        stream.end();
-      });
+    const exchange = (calls: object[], token: string | null) => exchangeProviderUpdates(client, calls, token);
     const url = `http://127.0.0.1:${daemon.ready.mcpPort}${mcpPathFor(sessionUuid('streamed'))}`;
     return { daemon, getSession, exchange, url };
   }
@@ -73,7 +58,7 @@ describe('StreamProviderUpdates', () => {
         { call_id: '9' }, // no batch
         { call_id: '18446744073709551615', batch: update(['PROVIDER_GITHUB'], '3') },
       ],
-      controlTokenMetadata(TEST_CONTROL_TOKEN),
+      TEST_CONTROL_TOKEN,
     );
 
     expect(status.code).toBe(grpc.status.OK);
@@ -100,8 +85,8 @@ describe('StreamProviderUpdates', () => {
 
   test('without the control token: UNAUTHENTICATED, nothing answered, nothing applied', async () => {
     const { getSession, exchange } = await setup();
-    for (const metadata of [new grpc.Metadata(), controlTokenMetadata('not-the-control-token-0123456789abcdef')]) {
-      const { answers, status } = await exchange([{ call_id: '1', batch: update(GITLAB, '2') }], metadata);
+    for (const token of [null, 'not-the-control-token-0123456789abcdef']) {
+      const { answers, status } = await exchange([{ call_id: '1', batch: update(GITLAB, '2') }], token);
       expect({ code: status.code, details: status.details, answers }).toEqual({
         code: grpc.status.UNAUTHENTICATED,
         details: 'missing or invalid control token',

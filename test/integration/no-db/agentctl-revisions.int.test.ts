@@ -1,5 +1,5 @@
-// Invariant 5 against the real daemon: revisions only move forward, so no late or replayed
-// UpdateProviders push can regress a session's tool list.
+// Against the real daemon: revisions only move forward, so no late or replayed provider update
+// (StreamProviderUpdates) can regress a session's tool list.
 import {
   type LaunchConfig,
   launchConfigToWire,
@@ -7,10 +7,9 @@ import {
   type Provider,
   providerToWire,
   type WireSessionStateOutput,
-  type WireUpdateProvidersResponseOutput,
 } from '@kandev/protocol';
 import fc from 'fast-check';
-import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
+import { agentctlClient, pushProvider, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
 import { connectMcp, finalListChangedCount } from '../../helpers/mcp';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../../helpers/processes';
@@ -41,13 +40,17 @@ describe('agentctl revisions', () => {
         launchConfigToWire(config(sessionId)),
         TEST_CONTROL_TOKEN,
       );
-    const push = (sessionId: string, providers: readonly Provider[], revision: number) =>
-      unary<object, WireUpdateProvidersResponseOutput>(
-        grpc,
-        grpc.UpdateProviders,
-        { session_id: sessionUuid(sessionId), providers: providers.map(providerToWire), revision: String(revision) },
-        TEST_CONTROL_TOKEN,
-      );
+    /** What agentctl holds after the push (every push here names a live session, so none is refused). */
+    const push = async (sessionId: string, providers: readonly Provider[], revision: number) => {
+      const update = {
+        session_id: sessionUuid(sessionId),
+        providers: providers.map(providerToWire),
+        revision: String(revision),
+      };
+      const result = await pushProvider(grpc, update, TEST_CONTROL_TOKEN);
+      if (result.held === null || result.held === undefined) throw new Error(`refused: ${result.error?.message}`);
+      return result.held;
+    };
     const stop = (sessionId: string) =>
       unary<object, { stopped: boolean }>(
         grpc,
@@ -68,8 +71,14 @@ describe('agentctl revisions', () => {
     expect((await push('s', ['github'], 5)).outcome).toBe('UPDATE_OUTCOME_APPLIED');
     expect((await push('s', ['gitlab'], 7)).outcome).toBe('UPDATE_OUTCOME_APPLIED');
     const late = await push('s', ['github', 'gitlab'], 6);
-    expect(late).toMatchObject({ outcome: 'UPDATE_OUTCOME_STALE', tools_changed: false });
-    expect(late.session?.config).toMatchObject({ revision: '7', providers: ['PROVIDER_GITLAB'] });
+    expect(late).toMatchObject({
+      outcome: 'UPDATE_OUTCOME_STALE',
+      tools_changed: false,
+      revision: '7',
+      providers: ['PROVIDER_GITLAB'],
+    });
+    // Sent again, the last applied push is an idempotent success that changes nothing.
+    expect(await push('s', ['gitlab'], 7)).toMatchObject({ outcome: 'UPDATE_OUTCOME_UNCHANGED', tools_changed: false });
 
     expect(providerToolsIn(await mcp.toolNames())).toEqual(PROVIDER_TOOLS.gitlab);
     await waitUntil(() => mcp.listChangedCount() === 2, {
@@ -98,9 +107,10 @@ describe('agentctl revisions', () => {
         const mcp = await connectMcp(cleanup, url(sessionId), MCP_TOKEN);
         let highest = { revision: 1, providers: [] as Provider[] };
         for (const next of pushes) {
-          const response = await push(sessionId, next.providers, next.revision);
+          const held = await push(sessionId, next.providers, next.revision);
+          const outcome = next.revision > highest.revision ? 'UPDATE_OUTCOME_APPLIED' : 'UPDATE_OUTCOME_STALE';
           if (next.revision > highest.revision) highest = next;
-          expect(response.session?.config?.revision).toBe(String(highest.revision));
+          expect(held).toMatchObject({ outcome, revision: String(highest.revision) });
           expect(providerToolsIn(await mcp.toolNames())).toEqual(toolsOf(highest.providers));
         }
       }),

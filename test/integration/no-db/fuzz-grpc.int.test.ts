@@ -1,7 +1,8 @@
 // Fuzz of agentctl's gRPC surface against the real daemon: every AgentCtl method with arbitrary
 // well-formed requests and with bytes that decode to nothing, and the streams (Attach,
-// StreamProviderUpdates) with arbitrary message sequences. Properties: never INTERNAL or UNKNOWN, the daemon stays up, and a refused call leaves
-// the sessions agentctl holds as they were.
+// StreamProviderUpdates) with arbitrary message sequences. Properties: never INTERNAL or UNKNOWN, the
+// daemon stays up, and a refused call (or refused provider update) leaves the sessions agentctl holds
+// as they were.
 import * as grpc from '@grpc/grpc-js';
 import {
   type AgentCtlClient,
@@ -10,9 +11,9 @@ import {
   launchConfigToWire,
 } from '@kandev/protocol';
 import fc from 'fast-check';
-import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
+import { agentctlClient, exchangeProviderUpdates, unary } from '../../helpers/agentctl-grpc';
 import { Cleanup } from '../../helpers/cleanup';
-import { attachMessages, providerUpdateCalls, unaryRequests } from '../../helpers/fuzz/grpc-arbitraries';
+import { attachMessages, providerUpdate, providerUpdateCalls, unaryRequests } from '../../helpers/fuzz/grpc-arbitraries';
 import { sessionUuid } from '../../helpers/session-ids';
 import { isRunning, startAgentctl, TEST_CONTROL_TOKEN } from '../../helpers/processes';
 
@@ -176,20 +177,36 @@ test('Attach: any sequence of messages ends without INTERNAL', async () => {
 test('StreamProviderUpdates: every call answered once, in order, never internal; the stream ends OK', async () => {
   await fc.assert(
     fc.asyncProperty(providerUpdateCalls(liveIds), async (calls) => {
-      const stream = client.StreamProviderUpdates(controlTokenMetadata(TEST_CONTROL_TOKEN));
-      const answers: { call_id: string; error?: { code: string } | null }[] = [];
-      const ended = new Promise<Outcome>((resolve) =>
-        stream.on('status', (status: grpc.StatusObject) => resolve(status)),
-      );
-      stream.on('data', (answer: (typeof answers)[number]) => answers.push(answer));
-      stream.on('error', () => undefined);
-      for (const message of calls) stream.write(message);
-      stream.end();
-      const outcome = await ended;
-      expectNoBug('StreamProviderUpdates', calls, outcome);
-      expect({ calls, code: outcome.code }).toEqual({ calls, code: grpc.status.OK });
+      const { answers, status } = await exchangeProviderUpdates(client, calls, TEST_CONTROL_TOKEN);
+      expectNoBug('StreamProviderUpdates', calls, status);
+      expect({ calls, code: status.code }).toEqual({ calls, code: grpc.status.OK });
       expect(answers.map((answer) => answer.call_id)).toEqual(calls.map((message) => message.call_id));
       expect(answers.filter((answer) => answer.error?.code === 'internal')).toEqual([]);
+      const results = answers.flatMap((answer) => answer.batch?.results ?? []);
+      expect(results.filter((result) => result.error?.code === 'internal')).toEqual([]);
+    }),
+    { seed: SEED, numRuns: RUNS_PER_METHOD, endOnFailure: true },
+  );
+  expect(isUp()).toBe(true);
+});
+
+test('StreamProviderUpdates: one update alone in its call; a refused one changes nothing', async () => {
+  await fc.assert(
+    fc.asyncProperty(providerUpdate(liveIds), async (update) => {
+      const before = await held();
+      const call = { call_id: '1', batch: { updates: [update] } };
+      const { answers, status } = await exchangeProviderUpdates(client, [call], TEST_CONTROL_TOKEN);
+      expectNoBug('StreamProviderUpdates', update, status);
+      const [result] = answers[0]?.batch?.results ?? [];
+      expect({ update, code: status.code, answered: result?.outcome }).toEqual({
+        update,
+        code: grpc.status.OK,
+        answered: expect.stringMatching(/^(held|error)$/) as string,
+      });
+      if (result?.error != null) {
+        expect({ update, code: result.error.code }).not.toEqual({ update, code: 'internal' });
+        expect({ update, after: await held() }).toEqual({ update, after: before });
+      }
     }),
     { seed: SEED, numRuns: RUNS_PER_METHOD, endOnFailure: true },
   );

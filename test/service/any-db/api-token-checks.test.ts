@@ -1,4 +1,4 @@
-// Token checks are trusted for TOKEN_CHECK_TTL_MS (ADR 2026-12-03-token-check-cache), yet revocation
+// Token checks are trusted for TOKEN_CHECK_TTL_MS (docs/security.md#operator-api-tokens), yet revocation
 // stays synchronous: two services over one database stand for two replicas; their monotonic clock and
 // the revocation's wait are stepped by the test.
 import {

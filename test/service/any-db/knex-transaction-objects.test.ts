@@ -1,4 +1,4 @@
-// The knex patch (patches/knex@3.3.0.patch, ADR 2026-12-03-knex-transaction-objects): a transaction's
+// The knex patch (patches/knex@3.3.0.patch, docs/database.md): a transaction's
 // knex object takes its query methods from one shared prototype instead of owning ~150 closures, and
 // still works as a full knex object, on SQLite and on PostgreSQL.
 import { type Database, migrateToLatest, openTestDatabase } from '@kandev/backend/testing';

@@ -86,8 +86,8 @@ describe('live-update services (in process, fake agentctl)', () => {
       ],
     });
     expect(env.agentctl.pushes().sort()).toEqual([
-      'UpdateProviders s1 github+gitlab 2',
-      'UpdateProviders s2 github+gitlab 2',
+      'ProviderUpdate s1 github+gitlab 2',
+      'ProviderUpdate s2 github+gitlab 2',
     ]);
     expect(await env.uow.read.sessions.findById('s1')).toMatchObject({
       revision: 2,
@@ -156,7 +156,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(view.repository_ids).toEqual(['r1', 'r2', 'r3', 'r4']);
     expect(view.providers).toEqual(['github', 'gitlab']);
     expect(batch.refresh.sessions).toEqual([{ sessionId: 's1', status: 'applied', revision: 3 }]);
-    expect(env.agentctl.pushes()).toContain('UpdateProviders s1 github+gitlab 3');
+    expect(env.agentctl.pushes()).toContain('ProviderUpdate s1 github+gitlab 3');
   });
 
   test('dispatched: the push is on its way when the change answers; settle() waits for its acknowledgement', async () => {
@@ -173,7 +173,7 @@ describe('live-update services (in process, fake agentctl)', () => {
         { sessionId: 's2', status: 'dispatched', revision: 2 },
       ],
     });
-    expect(env.agentctl.pushes()).toEqual(['UpdateProviders s1 gitlab 2', 'UpdateProviders s2 gitlab 2']);
+    expect(env.agentctl.pushes()).toEqual(['ProviderUpdate s1 gitlab 2', 'ProviderUpdate s2 gitlab 2']);
     await env.refresh.settle();
     for (const id of ['s1', 's2']) {
       expect(await env.uow.read.sessions.findById(id)).toMatchObject({ revision: 2, appliedRevision: 2 });
@@ -193,7 +193,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const batch = await env.sources.add('t', { sources: [remote('github.com/a/1')] });
 
     expect(batch.refresh.status).toBe('applied');
-    expect(env.agentctl.calls).toEqual(['UpdateProviders s1 github 2']); // no probe: agentctl's answer is the state
+    expect(env.agentctl.calls).toEqual(['ProviderUpdate s1 github 2']); // no probe: agentctl's answer is the state
     expect(env.sql.filter((q) => SESSION_BY_ID.test(q))).toHaveLength(1);
   });
 
@@ -236,7 +236,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const removal = await env.sources.remove('t', first.added[1]?.repository.id ?? '');
     expect(removal.providers).toEqual(['github']);
     expect(providerQueries(env.sql)).toBe(1);
-    expect(env.agentctl.pushes()).toEqual(['UpdateProviders s1 github 3']);
+    expect(env.agentctl.pushes()).toEqual(['ProviderUpdate s1 github 3']);
   });
 
   test('agentctl answers: ahead is recorded (no retry), a lost session is failed, unreachable is recorded', async () => {
@@ -284,7 +284,7 @@ describe('live-update services (in process, fake agentctl)', () => {
       error: 'agentctl no longer holds this session',
     });
 
-    env.agentctl.failure = new AppError('deadline_exceeded', 'agentctl UpdateProvidersBatch: Deadline exceeded');
+    env.agentctl.failure = new AppError('deadline_exceeded', 'agentctl StreamProviderUpdates: Deadline exceeded');
     const downBatch = await env.sources.add('down', { sources: [remote('github.com/a/3')] });
     expect(downBatch.refresh.status).toBe('failed');
     expect(await env.uow.read.sessions.findById('down')).toMatchObject({
@@ -296,9 +296,9 @@ describe('live-update services (in process, fake agentctl)', () => {
     });
     // No probe: each push went out and agentctl's answer decided the case; the ahead one kept its set.
     expect(env.agentctl.pushes()).toEqual([
-      'UpdateProviders ahead github 2',
-      'UpdateProviders lost github 2',
-      'UpdateProviders down github 2',
+      'ProviderUpdate ahead github 2',
+      'ProviderUpdate lost github 2',
+      'ProviderUpdate down github 2',
     ]);
     expect(env.agentctl.held.get('ahead')?.revision).toBe(10);
   });
@@ -307,7 +307,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const env = await setup({ maxAttempts: 3 });
     await task(env, 't');
     await runningSession(env, 's', 't');
-    env.agentctl.failure = new AppError('unavailable', 'agentctl UpdateProvidersBatch: connection refused');
+    env.agentctl.failure = new AppError('unavailable', 'agentctl StreamProviderUpdates: connection refused');
     await env.sources.add('t', { sources: [remote('gitlab.com/a/1')] }); // fails, schedules the reconciler
     for (let i = 0; i < 5; i += 1) env.reconciler.schedule('s'); // no storm: still one pending retry
     // Past maxAttempts (3) and past the old limit (8): still retrying, one retry pending.
@@ -327,7 +327,7 @@ describe('live-update services (in process, fake agentctl)', () => {
       refreshError: null,
       refreshAttempts: 0,
     });
-    expect(new Set(env.agentctl.pushes())).toEqual(new Set(['UpdateProviders s gitlab 2'])); // only ever revision 2
+    expect(new Set(env.agentctl.pushes())).toEqual(new Set(['ProviderUpdate s gitlab 2'])); // only ever revision 2
     expect(env.agentctl.held.get('s')).toMatchObject({ revision: 2, providers: ['gitlab'] });
     expect(env.reconciler.hasPendingRetry('s')).toBe(false);
   });
@@ -336,7 +336,7 @@ describe('live-update services (in process, fake agentctl)', () => {
     const env = await setup({ maxAttempts: 3 });
     await task(env, 't');
     await runningSession(env, 's', 't');
-    env.agentctl.failure = new AppError('unavailable', 'agentctl UpdateProvidersBatch: connection refused');
+    env.agentctl.failure = new AppError('unavailable', 'agentctl StreamProviderUpdates: connection refused');
     const pending: { fire: () => void; delayMs: number }[] = [];
     const delays: number[] = [];
     const policy = { baseMs: 100, maxDelayMs: 1_000, maxAttempts: 3 };
@@ -365,6 +365,6 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(delays).toHaveLength(21);
     expect(delays.slice(0, 5)).toEqual([100, 200, 400, 800, 1_000]);
     expect(delays.every((ms) => ms <= policy.maxDelayMs)).toBe(true);
-    expect(env.agentctl.calls.filter((c) => c === 'UpdateProviders s gitlab 2')).toHaveLength(20);
+    expect(env.agentctl.calls.filter((c) => c === 'ProviderUpdate s gitlab 2')).toHaveLength(20);
   });
 });

@@ -1,5 +1,5 @@
 // The parent-question lifecycle at service level: the real drainer with the parent-question gate, the
-// tool handlers, session events from the fake agentctl; the test plays both agents. Invariant 8: one
+// tool handlers, session events from the fake agentctl; the test plays both agents. One
 // accepted answer => exactly one child turn, also under 20 concurrent identical replies.
 import { useCleanup } from '../../helpers/cleanup';
 import {

@@ -1,4 +1,4 @@
-// "Allow always" remembered by kandev (ADR 2026-12-04-permission-grants), in process on a fresh
+// "Allow always" remembered by kandev (docs/agents.md), in process on a fresh
 // database per test (SQLite; PostgreSQL in service-pg): the agent never receives allow_always while it
 // offers allow_once, the task gets a grant, and a later request with exactly the same tool kind and
 // title is allowed once without a question. Every "no question was asked" check follows a settled

@@ -1,4 +1,4 @@
-// The prompt queue under random faults (issue 14): random sequences of prompts (blank ones too),
+// The prompt queue under random faults: random sequences of prompts (blank ones too),
 // cancels, refusals (for good, for now, ambiguous), agent crashes, stops and resumes, driven over REST
 // against the real queue and drainer (real SQLite; the fake agentctl keeps agentctl's per-id ledger).
 // Once a sequence settles, every prompt ended delivered exactly once and in order, or in a terminal

@@ -1,4 +1,4 @@
-// Issue 14, finding 1: one blank prompt wedged a session (202, agentctl refused it, every later prompt
+// A blank prompt once wedged a session (202, agentctl refused it, every later prompt
 // stayed queued, cancel and resume did not help). Now every door refuses blank text (400, nothing
 // stored) and a prompt agentctl rejects for good ends failed with the reason while the queue moves on.
 import { AppError } from '@kandev/protocol';

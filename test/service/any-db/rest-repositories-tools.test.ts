@@ -1,7 +1,13 @@
 // GET /api/repositories (cursor pages, workspace filter) and GET /api/sessions/:id/tools (the served
 // list with the catalogue's descriptions and JSON Schemas) over the backend's real routers on a loopback
 // port: services in process over real SQLite, a fake agentctl for what agentctl reports.
-import { type LaunchConfig, type RuntimeSessionState, selectTools, toolContextFromConfig } from '@kandev/protocol';
+import {
+  type LaunchConfig,
+  type RuntimeSessionState,
+  selectTools,
+  sha256Hex,
+  toolContextFromConfig,
+} from '@kandev/protocol';
 import {
   createApp,
   createInProcessBackend,
@@ -95,7 +101,7 @@ describe('GET /api/sessions/:id/tools', () => {
     const taskId = (await api.task(workspaceId, { title: 't' })).id;
     const config = launchConfigFor({ id: 's1', taskId, workspaceId }, overrides);
     await env.backend.uow.read.sessions.insert(sessionRow(config, { at: AT, revision: 2, appliedRevision: 1 }));
-    if (agentctl !== undefined) await agentctl.restoreSession(config);
+    if (agentctl !== undefined) await agentctl.restoreSession(config, sha256Hex(config.mcpToken));
     return { api, config };
   }
 

@@ -1,4 +1,4 @@
-// Background checkpoints on a real SQLite file (ADR 2026-12-03-sqlite-background-checkpoints): with
+// Background checkpoints on a real SQLite file (docs/operations.md): with
 // them a commit never folds the WAL back into the database file (so it never waits for that fsync);
 // the worker thread's own connection does, once something was committed; a worker that cannot run,
 // or stops running, leaves SQLite's automatic checkpoint on.

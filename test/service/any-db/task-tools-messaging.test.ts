@@ -182,8 +182,8 @@ describe('add_workspace_sources', () => {
       providers: ['github', 'gitlab'],
       refresh: { status: 'applied', sessions: [{ session_id: 's-me', status: 'applied', revision: 2 }] },
     });
-    expect(h.agentctl.calls.filter((c) => c.startsWith('UpdateProviders'))).toEqual([
-      'UpdateProviders s-me github+gitlab 2',
+    expect(h.agentctl.calls.filter((c) => c.startsWith('ProviderUpdate '))).toEqual([
+      'ProviderUpdate s-me github+gitlab 2',
     ]);
     expect(await h.db('task_repositories').where({ task_id: 'me' }).distinct('batch_id')).toHaveLength(1);
   });

@@ -65,7 +65,7 @@ describe('one turn (in process)', () => {
       timeoutMs: 5_000,
       what: 'the catch-up push',
     });
-    expect(h.agentctl.pushes()).toEqual([`UpdateProviders ${id} github 2`]);
+    expect(h.agentctl.pushes()).toEqual([`ProviderUpdate ${id} github 2`]);
   });
 
   test('a prompt posted over REST runs one turn; the session ends it waiting for input', async () => {

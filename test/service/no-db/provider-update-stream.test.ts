@@ -1,7 +1,8 @@
-// The backend's AgentctlClient sends UpdateProvidersBatch on one StreamProviderUpdates stream per
-// agentctl. Against a hand-made agentctl on a loopback port whose stream answers as each test scripts
-// it: answers matched by call_id, a deadline per call, and a failed stream failing its waiting calls
-// the way a unary call fails, then replaced by a new stream on the next batch.
+// The backend's AgentctlClient sends each batch of provider updates as one call on one
+// StreamProviderUpdates stream per agentctl. Against a hand-made agentctl on a loopback port whose
+// stream answers as each test scripts it: answers matched by call_id, a deadline per call, and a failed
+// stream failing its waiting calls the way a unary call fails, then replaced by a new stream on the
+// next batch.
 import * as grpc from '@grpc/grpc-js';
 import {
   AppError,
@@ -93,7 +94,7 @@ async function failureCode(call: Promise<unknown>): Promise<string> {
   return error.code;
 }
 
-describe('AgentctlClient: UpdateProvidersBatch on StreamProviderUpdates', () => {
+describe('AgentctlClient: provider updates on StreamProviderUpdates', () => {
   test('answers find their calls by call_id, in any order; one stream carries every batch', async () => {
     const { streams, client } = await startAgentctl((opened) => {
       const [first, second] = opened.calls;
@@ -150,7 +151,7 @@ describe('AgentctlClient: UpdateProvidersBatch on StreamProviderUpdates', () => 
     const agentctl = client();
     expect(await failureCode(agentctl.updateProvidersBatch([update('ended')]))).toBe('unavailable');
     const refused = agentctl.updateProvidersBatch([update('refused')]);
-    await expect(refused).rejects.toThrow('agentctl UpdateProvidersBatch: refused');
+    await expect(refused).rejects.toThrow('agentctl StreamProviderUpdates: refused');
     expect(await failureCode(refused)).toBe('invalid_argument');
   });
 

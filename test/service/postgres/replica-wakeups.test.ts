@@ -1,4 +1,4 @@
-// Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): two in-process backends on ONE PostgreSQL
+// Wake-ups across replicas (docs/replicas.md): two in-process backends on ONE PostgreSQL
 // database. A tool call held on replica A (ask_user_question, a permission request asked of the
 // operator or of the parent) settles when the answer is committed on replica B; an event stream on B
 // sees what A commits; A's listener connection killed, the wake-up still arrives (resync); A gone, B

@@ -1,4 +1,4 @@
-// How agentctl answers an agent's session/request_permission (ADR 2026-12-01-permission-policy): the
+// How agentctl answers an agent's session/request_permission (docs/agents.md#permission-policy): the
 // profile's policy decides locally (allow_all, deny_all) or the backend is asked (ask). Every path that
 // ends without an answer rejects: a reject option when one is offered, else the cancelled outcome.
 import type { PermissionPolicy } from '@kandev/protocol';

@@ -4,35 +4,25 @@ import {
   turnRecordToWire,
   type WireLaunchConfigOutput,
   type WireRestoreSessionRequestOutput,
-  type WireUpdateProvidersBatchRequestOutput,
-  type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
-import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { SessionRegistry } from '../sessions/session-registry';
-import { updateBatch, updateOne } from './provider-updates';
 import { parseLaunchConfig, parsePrompt, parseRestore, parseSessionId } from './request-parsers';
 import type { UnaryAdapter } from './unary-adapter';
 
 /**
  * The AgentCtl service: each unary method parses with the protocol mappers, calls the registry, maps
  * back; the streams come ready-made: Attach (the backend's stream for tool calls and session events,
- * the Attach hub's adapter) and StreamProviderUpdates (grpc/provider-update-stream.ts).
+ * the Attach hub's adapter) and StreamProviderUpdates (grpc/provider-update-stream.ts), the only way
+ * a session's provider set changes.
  */
 export function createAgentctlHandlers(
   registry: SessionRegistry,
   unary: UnaryAdapter,
   streams: Pick<AgentCtlHandlers, 'Attach' | 'StreamProviderUpdates'>,
-  metrics?: Pick<AgentctlMetrics, 'updateProviders'>,
 ): AgentCtlHandlers {
   return {
     CreateSession: unary('CreateSession', async (request: WireLaunchConfigOutput) =>
       sessionStateToWire(await registry.create(parseLaunchConfig(request))),
-    ),
-    UpdateProviders: unary('UpdateProviders', (request: WireUpdateProvidersRequestOutput) =>
-      updateOne(registry, request, metrics),
-    ),
-    UpdateProvidersBatch: unary('UpdateProvidersBatch', (request: WireUpdateProvidersBatchRequestOutput) =>
-      updateBatch(registry, request, metrics),
     ),
     RestoreSession: unary('RestoreSession', (request: WireRestoreSessionRequestOutput) =>
       sessionStateToWire(registry.restore(parseRestore(request))),

@@ -13,9 +13,9 @@ import { isAuthorizedCall } from './control-auth';
 import { endWithStatus, isStreamOpen } from './stream-status';
 import { updateBatch } from './provider-updates';
 
-// A unary call costs its set-up on both sides (a new HTTP/2 stream, headers, metadata, the handler's
-// dispatch): about 0.3 ms of the path from a committed change to list_changed on the benchmark's
-// machine, against 0.05 ms for a message on an open stream (ADR 2026-12-03-provider-update-stream).
+// Provider updates ride a stream, not unary calls: a unary call costs its set-up on both sides (a new
+// HTTP/2 stream, headers, metadata, the handler's dispatch) on the path from a committed change to
+// list_changed; a message on an open stream costs a fraction of that (docs/benchmarks.md).
 
 const SHUTTING_DOWN = 'agentctl is shutting down';
 
@@ -34,10 +34,10 @@ interface OpenStream {
 }
 
 /**
- * StreamProviderUpdates: the control token is checked once, when the stream opens. Each call is
- * applied as UpdateProvidersBatch applies it, one after another in arrival order, and answered with its
- * call_id; a call without a batch is answered invalid_argument. A message that does not decode has no
- * call_id to answer: the stream ends INVALID_ARGUMENT. When the backend half-closes, the stream ends
+ * StreamProviderUpdates: the control token is checked once, when the stream opens. Each call's batch
+ * is applied (updateBatch), one call after another in arrival order, and answered with its call_id; a
+ * call without a batch is answered invalid_argument. A message that does not decode has no call_id to
+ * answer: the stream ends INVALID_ARGUMENT. When the backend half-closes, the stream ends
  * once the calls before it were answered. `close()` (shutdown) ends every open stream UNAVAILABLE once
  * its calls were answered, and refuses new ones: the server's graceful shutdown waits for open calls.
  */

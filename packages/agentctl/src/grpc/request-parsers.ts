@@ -1,13 +1,14 @@
 import {
   AppError,
   isBlankText,
+  isSessionId,
   type LaunchConfig,
   launchConfigFromWire,
   providersFromWire,
   revisionFromWire,
   type WireLaunchConfigOutput,
+  type WireProviderUpdateOutput,
   type WireRestoreSessionRequestOutput,
-  type WireUpdateProvidersRequestOutput,
 } from '@kandev/protocol';
 import { z } from 'zod';
 import type { PromptRequest, ProviderUpdate } from '../sessions/session-registry';
@@ -25,16 +26,13 @@ const PromptRequestSchema = z.object({
   text: requiredString('text').refine((text) => !isBlankText(text), 'text must not be blank'),
 });
 
-/** Any RFC 9562 UUID, the form the backend mints session ids in (`randomUUID`); case-insensitive. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * CreateSession: the real MCP token is required here (and only here). The session id becomes part of
  * the MCP URL and of log lines, so only a UUID registers a session (never echoed back: it may be huge).
  */
 export function parseLaunchConfig(wire: WireLaunchConfigOutput): LaunchConfig {
   const config = launchConfigFromWire(wire, { requireToken: true });
-  if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
+  if (!isSessionId(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
   return config;
 }
 
@@ -53,7 +51,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 export function parseRestore(wire: WireRestoreSessionRequestOutput): SessionRestore {
   if (wire.config === null) throw new AppError('invalid_argument', 'config is required');
   const config = launchConfigFromWire(wire.config, { requireToken: false });
-  if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
+  if (!isSessionId(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
   if (config.mcpToken.length > 0) throw new AppError('invalid_argument', 'config.mcp_token must be empty');
   if (!SHA256_HEX.test(wire.mcp_token_sha256)) {
     throw new AppError('invalid_argument', 'mcp_token_sha256 must be 64 lowercase hex characters');
@@ -64,8 +62,8 @@ export function parseRestore(wire: WireRestoreSessionRequestOutput): SessionRest
   return { config, mcpTokenHash: wire.mcp_token_sha256 };
 }
 
-/** UpdateProviders: unknown provider numbers are dropped (fail closed). */
-export function parseProviderUpdate(wire: WireUpdateProvidersRequestOutput): ProviderUpdate {
+/** One update of a StreamProviderUpdates call: unknown provider numbers are dropped (fail closed). */
+export function parseProviderUpdate(wire: WireProviderUpdateOutput): ProviderUpdate {
   return {
     sessionId: parseSessionId(wire),
     providers: providersFromWire(wire.providers),

@@ -36,9 +36,9 @@ export interface ConnectionDeps {
  * session spends its time and memory:
  * - tools/list: answered from the tool set's body serialised once, as application/json (a client must
  *   accept it); the SDK path parses it with zod, wraps the node request as a web Request and streams
- *   the answer as SSE, about 1 ms per call.
+ *   the answer as SSE, several times the cost of the answer itself (docs/benchmarks.md).
  * - the GET stream: held as the bare node response. Through the SDK it is a web ReadableStream piped
- *   into the response, which kept ~15 KB per idle connection. Its only event, list_changed, is written
+ *   into the response, which kept most of an idle connection's memory. Its only event, list_changed, is written
  *   here; the SDK sends nothing else without a related request (those go on the POST's own stream).
  * A client that goes away without DELETE would otherwise hold its transport forever, so the connection
  * closes itself once no request or stream has been open for the idle timeout.
@@ -79,7 +79,7 @@ export class McpConnection implements SessionConnection {
     // No stream open: the client gets nothing, as with the SDK (it re-lists when it reconnects).
     if (this.stream !== undefined && !this.stream.writableEnded) {
       this.stream.write(TOOLS_LIST_CHANGED_EVENT);
-      // write() corks the socket until the next tick, and grpc-js writes the UpdateProviders answer
+      // write() corks the socket until the next tick, and grpc-js writes the provider update's answer
       // before that: uncorked, the notification leaves first (docs/benchmarks.md).
       this.stream.uncork();
     }

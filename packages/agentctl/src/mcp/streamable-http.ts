@@ -108,7 +108,7 @@ const answerPrefixes = new WeakMap<ToolSet, Buffer>();
 
 /**
  * The JSON-RPC response to a tools/list request in two parts: the tool set's list, serialised and
- * encoded once, and the request's id. Rebuilding and encoding the ~14 KB answer per call was most of
+ * encoded once, and the request's id. Rebuilding and encoding the whole answer per call was most of
  * agentctl's allocation on this path (and its young-generation GCs).
  */
 export function toolsListResponse(toolSet: ToolSet, id: string | number): readonly [Buffer, Buffer] {

@@ -44,13 +44,13 @@ export function createAgentctlMetrics() {
   });
   const updates = new Counter({
     name: 'kandev_agentctl_update_providers_total',
-    help: 'UpdateProviders calls by outcome (applied, unchanged, stale, or the error code)',
+    help: 'Provider updates (one per update of a StreamProviderUpdates call) by outcome (applied, unchanged, stale, or the error code)',
     labelNames: ['outcome'] as const,
     registers,
   });
   const updateSeconds = new Histogram({
     name: 'kandev_agentctl_update_providers_duration_seconds',
-    help: 'Time to handle UpdateProviders (including the list_changed notifications)',
+    help: 'Time to apply one provider update (including the list_changed notifications)',
     labelNames: ['outcome'] as const,
     buckets: GRPC_BUCKETS,
     registers,
@@ -77,7 +77,7 @@ export function createAgentctlMetrics() {
     listChangedSent(count: number): void {
       listChanged.inc(count);
     },
-    /** Runs an UpdateProviders call, counted and timed by its outcome (or its error's code). */
+    /** Runs one provider update, counted and timed by its outcome (or its error's code). */
     async updateProviders<T extends { outcome: string }>(run: () => Promise<T>): Promise<T> {
       const start = process.hrtime.bigint();
       let outcome = 'error';

@@ -1,11 +1,11 @@
 import { AppError } from '@kandev/protocol';
-import { decideCreate, decideProviderUpdate } from './revision-decision';
+import { decideCreate } from './revision-decision';
 
-const at = (revision: number, fingerprint = 'content-a') => ({ revision, fingerprint: () => fingerprint });
+const at = (revision: number, fingerprint = 'content-a') => ({ revision, content: () => fingerprint });
 /** A config whose content must not be looked at (its fingerprint serialises the whole config). */
 const unread = (revision: number) => ({
   revision,
-  fingerprint: (): string => {
+  content: (): string => {
     throw new Error('fingerprint computed');
   },
 });
@@ -23,7 +23,7 @@ describe('decideCreate', () => {
   });
 
   test.each([
-    ['same revision, different content', at(3), at(3, 'content-b'), /different config at revision 3/],
+    ['same revision, different content', at(3), at(3, 'content-b'), /different content at revision 3/],
     ['lower revision', at(3), at(2), /revision 2 is older/],
     ['lower revision, contents not read', unread(3), unread(2), /revision 2 is older/],
   ] as const)('%s: failed_precondition', (_name, current, incoming, message) => {
@@ -31,23 +31,5 @@ describe('decideCreate', () => {
     expect(call).toThrow(AppError);
     expect(call).toThrow(message);
     expect(call).toThrow(expect.objectContaining({ code: 'failed_precondition' }) as Error);
-  });
-});
-
-describe('decideProviderUpdate', () => {
-  const current = { revision: 5, providers: ['github'] as const };
-  test.each([
-    ['higher revision: applied', { revision: 6, providers: ['github', 'gitlab'] as const }, 'applied'],
-    ['higher revision with the same providers', { revision: 6, providers: ['github'] as const }, 'applied'],
-    ['same revision, same providers: unchanged (replay)', { revision: 5, providers: ['github'] as const }, 'unchanged'],
-    ['lower revision: stale, even with other providers', { revision: 4, providers: [] as const }, 'stale'],
-  ] as const)('%s', (_name, incoming, expected) => {
-    expect(decideProviderUpdate('s1', current, incoming)).toBe(expected);
-  });
-
-  test('same revision with different providers is a contract violation', () => {
-    expect(() => decideProviderUpdate('s1', current, { revision: 5, providers: ['gitlab'] })).toThrow(
-      expect.objectContaining({ code: 'failed_precondition' }) as Error,
-    );
   });
 });

@@ -1,7 +1,9 @@
 import {
   AppError,
+  decideRevision,
   type LaunchConfig,
   type Provider,
+  providerSetRevision,
   type RuntimeSessionState,
   sha256Hex,
   toolContextFromConfig,
@@ -13,7 +15,7 @@ import type { Logger } from '../logger';
 import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { ToolSetCache } from '../tools/tool-set-cache';
 import { agentEnvDigest, configFingerprint } from './config-fingerprint';
-import { decideCreate, decideProviderUpdate } from './revision-decision';
+import { decideCreate } from './revision-decision';
 import { RuntimeSession, type SessionRevision } from './runtime-session';
 import type { SessionConnection } from './session-connection';
 
@@ -69,8 +71,8 @@ export class SessionRegistry {
   async create(config: LaunchConfig): Promise<RuntimeSessionState> {
     const revision = this.revisionFor(config, sha256Hex(config.mcpToken));
     const existing = this.sessions.get(config.sessionId);
-    const incoming = { revision: config.revision, fingerprint: () => configFingerprint(config, revision) };
-    const current = existing && { revision: existing.config.revision, fingerprint: () => existing.fingerprint };
+    const incoming = { revision: config.revision, content: () => configFingerprint(config, revision) };
+    const current = existing && { revision: existing.config.revision, content: () => existing.fingerprint };
     const decision = decideCreate(config.sessionId, current, incoming);
     if (existing === undefined) {
       const session = new RuntimeSession(revision, this.now());
@@ -126,11 +128,11 @@ export class SessionRegistry {
     return agent === undefined ? { cancelled: false, promptId: null } : agent.cancel();
   }
 
-  /** UpdateProviders: replace the provider set (keeping everything else) when the revision moves forward. */
+  /** A provider update: replace the set (keeping everything else) when the revision moves forward. */
   async updateProviders(update: ProviderUpdate): Promise<ProviderUpdateResult> {
     const session = this.require(update.sessionId);
     const config = session.config;
-    const outcome = decideProviderUpdate(update.sessionId, config, update);
+    const outcome = decideRevision(update.sessionId, providerSetRevision(config), providerSetRevision(update));
     if (outcome !== 'applied') return { outcome, toolsChanged: false, session: session.state() };
     const next: LaunchConfig = { ...config, providers: [...update.providers], revision: update.revision };
     const applied = session.apply(this.revisionFor(next, session.mcpTokenHash, session.envDigest), this.now());

@@ -143,7 +143,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
   // This replica's id (ports.replicaId or a fresh one) and its claims: one id for everything cluster/ does.
   const replicaId = ports.replicaId ?? newReplicaId();
-  // Wake-ups across replicas (ADR 2026-12-02-replica-wakeups): commits signal, holders re-read.
+  // Wake-ups across replicas (docs/replicas.md): commits signal, holders re-read.
   const signals = ports.signals ?? replicaSignalsFor(ports.db, replicaId, logger);
   // With presence in the database, a dead replica's leases are taken over at once (not after the TTL).
   const presencePrefix = signals instanceof PgReplicaSignals ? signals.presencePrefix : undefined;

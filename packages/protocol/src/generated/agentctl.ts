@@ -26,6 +26,10 @@ import type { PlanEntry as _kandev_agentctl_v1_PlanEntry, PlanEntry__Output as _
 import type { PlanUpdate as _kandev_agentctl_v1_PlanUpdate, PlanUpdate__Output as _kandev_agentctl_v1_PlanUpdate__Output } from './kandev/agentctl/v1/PlanUpdate';
 import type { PromptRequest as _kandev_agentctl_v1_PromptRequest, PromptRequest__Output as _kandev_agentctl_v1_PromptRequest__Output } from './kandev/agentctl/v1/PromptRequest';
 import type { PromptResponse as _kandev_agentctl_v1_PromptResponse, PromptResponse__Output as _kandev_agentctl_v1_PromptResponse__Output } from './kandev/agentctl/v1/PromptResponse';
+import type { ProviderUpdate as _kandev_agentctl_v1_ProviderUpdate, ProviderUpdate__Output as _kandev_agentctl_v1_ProviderUpdate__Output } from './kandev/agentctl/v1/ProviderUpdate';
+import type { ProviderUpdateBatch as _kandev_agentctl_v1_ProviderUpdateBatch, ProviderUpdateBatch__Output as _kandev_agentctl_v1_ProviderUpdateBatch__Output } from './kandev/agentctl/v1/ProviderUpdateBatch';
+import type { ProviderUpdateResult as _kandev_agentctl_v1_ProviderUpdateResult, ProviderUpdateResult__Output as _kandev_agentctl_v1_ProviderUpdateResult__Output } from './kandev/agentctl/v1/ProviderUpdateResult';
+import type { ProviderUpdateResults as _kandev_agentctl_v1_ProviderUpdateResults, ProviderUpdateResults__Output as _kandev_agentctl_v1_ProviderUpdateResults__Output } from './kandev/agentctl/v1/ProviderUpdateResults';
 import type { ProviderUpdatesAnswer as _kandev_agentctl_v1_ProviderUpdatesAnswer, ProviderUpdatesAnswer__Output as _kandev_agentctl_v1_ProviderUpdatesAnswer__Output } from './kandev/agentctl/v1/ProviderUpdatesAnswer';
 import type { ProviderUpdatesCall as _kandev_agentctl_v1_ProviderUpdatesCall, ProviderUpdatesCall__Output as _kandev_agentctl_v1_ProviderUpdatesCall__Output } from './kandev/agentctl/v1/ProviderUpdatesCall';
 import type { ProvidersHeld as _kandev_agentctl_v1_ProvidersHeld, ProvidersHeld__Output as _kandev_agentctl_v1_ProvidersHeld__Output } from './kandev/agentctl/v1/ProvidersHeld';
@@ -44,11 +48,6 @@ import type { TurnEnded as _kandev_agentctl_v1_TurnEnded, TurnEnded__Output as _
 import type { TurnRecord as _kandev_agentctl_v1_TurnRecord, TurnRecord__Output as _kandev_agentctl_v1_TurnRecord__Output } from './kandev/agentctl/v1/TurnRecord';
 import type { TurnStarted as _kandev_agentctl_v1_TurnStarted, TurnStarted__Output as _kandev_agentctl_v1_TurnStarted__Output } from './kandev/agentctl/v1/TurnStarted';
 import type { UpdateFailure as _kandev_agentctl_v1_UpdateFailure, UpdateFailure__Output as _kandev_agentctl_v1_UpdateFailure__Output } from './kandev/agentctl/v1/UpdateFailure';
-import type { UpdateProvidersBatchRequest as _kandev_agentctl_v1_UpdateProvidersBatchRequest, UpdateProvidersBatchRequest__Output as _kandev_agentctl_v1_UpdateProvidersBatchRequest__Output } from './kandev/agentctl/v1/UpdateProvidersBatchRequest';
-import type { UpdateProvidersBatchResponse as _kandev_agentctl_v1_UpdateProvidersBatchResponse, UpdateProvidersBatchResponse__Output as _kandev_agentctl_v1_UpdateProvidersBatchResponse__Output } from './kandev/agentctl/v1/UpdateProvidersBatchResponse';
-import type { UpdateProvidersBatchResult as _kandev_agentctl_v1_UpdateProvidersBatchResult, UpdateProvidersBatchResult__Output as _kandev_agentctl_v1_UpdateProvidersBatchResult__Output } from './kandev/agentctl/v1/UpdateProvidersBatchResult';
-import type { UpdateProvidersRequest as _kandev_agentctl_v1_UpdateProvidersRequest, UpdateProvidersRequest__Output as _kandev_agentctl_v1_UpdateProvidersRequest__Output } from './kandev/agentctl/v1/UpdateProvidersRequest';
-import type { UpdateProvidersResponse as _kandev_agentctl_v1_UpdateProvidersResponse, UpdateProvidersResponse__Output as _kandev_agentctl_v1_UpdateProvidersResponse__Output } from './kandev/agentctl/v1/UpdateProvidersResponse';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -86,6 +85,10 @@ export interface ProtoGrpcType {
         PromptRequest: MessageTypeDefinition<_kandev_agentctl_v1_PromptRequest, _kandev_agentctl_v1_PromptRequest__Output>
         PromptResponse: MessageTypeDefinition<_kandev_agentctl_v1_PromptResponse, _kandev_agentctl_v1_PromptResponse__Output>
         Provider: EnumTypeDefinition
+        ProviderUpdate: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdate, _kandev_agentctl_v1_ProviderUpdate__Output>
+        ProviderUpdateBatch: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdateBatch, _kandev_agentctl_v1_ProviderUpdateBatch__Output>
+        ProviderUpdateResult: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdateResult, _kandev_agentctl_v1_ProviderUpdateResult__Output>
+        ProviderUpdateResults: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdateResults, _kandev_agentctl_v1_ProviderUpdateResults__Output>
         ProviderUpdatesAnswer: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdatesAnswer, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>
         ProviderUpdatesCall: MessageTypeDefinition<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesCall__Output>
         ProvidersHeld: MessageTypeDefinition<_kandev_agentctl_v1_ProvidersHeld, _kandev_agentctl_v1_ProvidersHeld__Output>
@@ -108,11 +111,6 @@ export interface ProtoGrpcType {
         TurnStatus: EnumTypeDefinition
         UpdateFailure: MessageTypeDefinition<_kandev_agentctl_v1_UpdateFailure, _kandev_agentctl_v1_UpdateFailure__Output>
         UpdateOutcome: EnumTypeDefinition
-        UpdateProvidersBatchRequest: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersBatchRequest, _kandev_agentctl_v1_UpdateProvidersBatchRequest__Output>
-        UpdateProvidersBatchResponse: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersBatchResponse, _kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>
-        UpdateProvidersBatchResult: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersBatchResult, _kandev_agentctl_v1_UpdateProvidersBatchResult__Output>
-        UpdateProvidersRequest: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersRequest, _kandev_agentctl_v1_UpdateProvidersRequest__Output>
-        UpdateProvidersResponse: MessageTypeDefinition<_kandev_agentctl_v1_UpdateProvidersResponse, _kandev_agentctl_v1_UpdateProvidersResponse__Output>
       }
     }
   }

@@ -55,7 +55,8 @@ export const TOOL_GROUPS = [
     tools: [listWorkspacesTool, listRepositoriesTool, listAgentProfilesTool],
   },
   { name: 'user-question', enabled: asks('user'), tools: [askUserQuestionTool] },
-  // On every surface, like the user question: the capability alone selects the question tool (ADR 2026-12-01).
+  // On every surface, like the user question: the capability alone selects the question tool, so the
+  // served list and the system prompt always agree on it.
   { name: 'parent-question', enabled: asks('parent'), tools: [askParentQuestionTool] },
   { name: 'task-title', enabled: ownsTitle, tools: [setTaskTitleTool] },
   {

@@ -49,8 +49,9 @@ export interface ToolCallDispatcherDeps {
 
 /**
  * Runs the tool calls agentctl forwards. The backend accepts a call only for a session it launched on
- * that agentctl, that is live (starting, running or waiting for input), and whose task is the one the request names; identity for the handler
- * comes from the session row, never from the agent's arguments (invariant 6: every call re-checked).
+ * that agentctl, that is live (starting, running or waiting for input), and whose task is the one the
+ * request names; identity for the handler comes from the session row, never from the agent's arguments
+ * (discovery is not a security boundary: every call is re-checked).
  */
 export class ToolCallDispatcher {
   constructor(private readonly deps: ToolCallDispatcherDeps) {}

@@ -14,7 +14,7 @@ export interface AgentProfile {
   env: Record<string, string>;
   /** False when the agent cannot receive the MCP tool set (autopilot tasks need it). */
   supportsMcp: boolean;
-  /** How agentctl answers the agent's permission requests (ADR 2026-12-01-permission-policy). */
+  /** How agentctl answers the agent's permission requests (docs/agents.md#permission-policy). */
   permissionPolicy: PermissionPolicy;
   createdAt: string;
 }

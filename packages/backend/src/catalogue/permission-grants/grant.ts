@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PermissionOptionInfo, PermissionRequestInfo } from '@kandev/protocol';
 
-// Pure: kandev's own memory of "Allow always" (ADR 2026-12-04-permission-grants). An agent told
+// Pure: kandev's own memory of "Allow always" (docs/agents.md). An agent told
 // allow_always persists a rule itself, outside the task workspace (Claude Code in the source
 // repository's .claude/settings.local.json, Codex in $CODEX_HOME), so kandev never passes that answer
 // on when the agent offers allow_once: it records a grant for the task and answers allow_once, and

@@ -46,7 +46,7 @@ export interface PullRead {
   notModified: boolean;
 }
 
-/** GitHub REST v3 with a token, fetch + zod (docs/decisions/2026-12-01-github-pr-lifecycle.md). */
+/** GitHub REST v3 with a token, fetch + zod: five endpoints need no Octokit (docs/github.md). */
 export class GithubClient {
   private readonly apiBase: string;
   private readonly fetch: FetchLike;

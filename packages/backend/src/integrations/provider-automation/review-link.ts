@@ -54,7 +54,7 @@ export interface TaskMr extends ReviewLinkBase {
   projectPath: string;
   iid: number;
   state: MrState;
-  /** Reserved for the GitLab lifecycle evaluation (a later issue); null until then. */
+  /** The GitLab lifecycle rules' checkpoint (mr-lifecycle/); null until the MR is first evaluated. */
   lifecycleCheckpoint: Record<string, unknown> | null;
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type MrState, MrStateSchema } from '../provider-automation/review-link';
 
 // The GitLab MR lifecycle rules. Pure: from the stored checkpoint, one observation and the switches,
-// the prompts to queue and the next checkpoint. See docs/decisions/2026-12-01-gitlab-mr-lifecycle.md.
+// the prompts to queue and the next checkpoint. See docs/gitlab.md#gitlab-mr-lifecycle.
 
 export const LIFECYCLE_EVENTS = ['review_requested', 'merged', 'closed'] as const;
 export type LifecycleEvent = (typeof LIFECYCLE_EVENTS)[number];

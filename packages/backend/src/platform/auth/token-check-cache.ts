@@ -1,6 +1,6 @@
-// On PostgreSQL every /api request's token check was a round trip of its own before any work (about
-// 0.5 ms of a 6 ms source change on the 2-CPU VM). A token found active is trusted for a short while
-// instead; revocation stays synchronous (ADR 2026-12-03-token-check-cache): the replica that revokes
+// On PostgreSQL every /api request's token check was a round trip of its own before any work, a large
+// share of a source change (docs/benchmarks.md). A token found active is trusted for a short while
+// instead; revocation stays synchronous (docs/security.md#operator-api-tokens): the replica that revokes
 // forgets the token at once, and where other replicas share the database the revocation answers only
 // after every check they may still trust has expired.
 

@@ -42,8 +42,8 @@ export class LeaseStore {
   private ownerGone(): { sql: string; bindings: string[] } | undefined {
     const prefix = this.options.presencePrefix;
     if (prefix === undefined) return undefined;
-    // The function behind the pg_stat_activity view, without the view's joins: planning the view cost
-    // about 1 ms per claim, a launch's largest PostgreSQL cost (docs/benchmarks.md). Every role may read
+    // The function behind the pg_stat_activity view, without the view's joins: planning the view made
+    // each claim the largest PostgreSQL cost of a launch (docs/benchmarks.md). Every role may read
     // any backend's application_name.
     const sql = 'NOT EXISTS (SELECT 1 FROM pg_stat_get_activity(NULL) WHERE application_name = ? || leases.owner)';
     return { sql, bindings: [prefix] };

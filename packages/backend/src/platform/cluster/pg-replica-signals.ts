@@ -15,8 +15,8 @@ import {
 } from './replica-signals';
 
 // PostgreSQL (several replicas on one database): LISTEN on one channel over a dedicated connection,
-// NOTIFY inside the transaction that commits what it signals (delivered at its COMMIT, ADR
-// 2026-12-03-signals-with-the-commit), or through the pool right after a write outside one. A dropped
+// NOTIFY inside the transaction that commits what it signals (delivered at its COMMIT, never after a
+// rollback), or through the pool right after a write outside one. A dropped
 // listener reconnects with backoff and then tells every subscriber to resync, so a NOTIFY sent while it
 // was away costs a read, never a wake-up.
 // Presence is a second dedicated connection whose application_name carries the replica id: one read of

@@ -3,7 +3,7 @@ import type { EventWakeups } from '../events/event-notifier';
 import type { NewEvent } from '../events/event-types';
 import type { CommitHooks } from '../store/unit-of-work';
 
-// Wake-ups across the backend replicas sharing one database (ADR 2026-12-02-replica-wakeups). A signal
+// Wake-ups across the backend replicas sharing one database (docs/replicas.md). A signal
 // is only a nudge after a commit: whoever is woken re-reads the database, which stays the one source of
 // truth (the compare-and-set decides, the signal only says "look again"). So a lost signal may cost
 // time but never a decision, and every channel that can lose signals (a dropped PostgreSQL listener)

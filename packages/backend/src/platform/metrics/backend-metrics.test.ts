@@ -16,7 +16,7 @@ describe('backend metrics', () => {
     expect(await value(b, 'kandev_backend_tool_calls_total', { tool: 'get_task_kandev' })).toBeUndefined();
   });
 
-  test('UpdateProvidersBatch: each update by its outcome or its error code; a failed call counts every update', async () => {
+  test('provider updates: each update by its outcome or its error code; a failed call counts every update', async () => {
     const metrics = createBackendMetrics();
     const stale = { ok: true as const, result: { outcome: 'stale' } };
     const lost = { ok: false as const, error: new AppError('not_found', 'gone') };

@@ -64,13 +64,13 @@ export function createBackendMetrics() {
   });
   const updates = new Counter({
     name: 'kandev_backend_update_providers_total',
-    help: 'UpdateProviders calls sent to agentctl by outcome (applied, unchanged, stale, or the error code)',
+    help: 'Provider updates sent to agentctl by outcome (applied, unchanged, stale, or the error code)',
     labelNames: ['outcome'] as const,
     registers,
   });
   const updateSeconds = new Histogram({
     name: 'kandev_backend_update_providers_duration_seconds',
-    help: 'UpdateProviders round trip as the backend sees it',
+    help: 'Provider update round trip (its StreamProviderUpdates call) as the backend sees it',
     labelNames: ['outcome'] as const,
     buckets: GRPC_BUCKETS,
     registers,
@@ -113,7 +113,7 @@ export function createBackendMetrics() {
       toolCalls.inc({ tool, outcome });
     },
     /**
-     * Runs an UpdateProvidersBatch call: each update counted by its outcome (or its error's code), and
+     * Runs a StreamProviderUpdates call: each update counted by its outcome (or its error's code), and
      * the call's round trip observed once per update, as each push's round trip.
      */
     async updateProvidersBatch<T extends ({ ok: true; result: { outcome: string } } | { ok: false; error: unknown })[]>(

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 // The REST reference as data: each domain folder lists its routes (`*-route-docs.ts`) with the SAME
 // zod schemas its handlers pass to parseInput, and this module turns the list into an OpenAPI 3.1
-// document with zod's own JSON Schema output (draft 2020-12, the dialect of OpenAPI 3.1).
-// ADR: docs/decisions/2026-12-01-openapi-from-zod.md.
+// document with zod's own JSON Schema output (draft 2020-12, the dialect of OpenAPI 3.1), so the
+// request side of the reference cannot drift from the handlers (docs/rest-api.md).
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { takeSentBegin } from './postgres/postgres-client';
 
-// On PostgreSQL each statement costs a round trip, and round trips were most of its latencies (ADR
-// 2026-12-03-pipelined-writes). Its connections run in pg's pipeline mode: a statement goes on the wire
+// On PostgreSQL each statement costs a round trip, and round trips were most of its latencies
+// (docs/database.md#postgresql). Its connections run in pg's pipeline mode: a statement goes on the wire
 // at once, behind those still awaiting their answers. A write whose answer its caller does not need (an
 // event, a row whose key the caller chose) is therefore *sent* inside a unit of work's transaction, not
 // awaited: the next statement, or the COMMIT, travels in the same round trip. The connection runs

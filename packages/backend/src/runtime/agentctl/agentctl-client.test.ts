@@ -1,9 +1,9 @@
-import { AppError, type WireUpdateProvidersBatchResponseOutput } from '@kandev/protocol';
+import { AppError, type WireProviderUpdateResultsOutput } from '@kandev/protocol';
 import { promptAcceptedFromWire, providerUpdatesFromWire } from './agentctl-client';
 
 const UPDATE = { sessionId: 's1', providers: ['github' as const, 'gitlab' as const], revision: 3 };
 
-function held(overrides: Record<string, unknown> = {}): WireUpdateProvidersBatchResponseOutput {
+function held(overrides: Record<string, unknown> = {}): WireProviderUpdateResultsOutput {
   const item = {
     session_id: 's1',
     outcome: 'held',
@@ -16,7 +16,7 @@ function held(overrides: Record<string, unknown> = {}): WireUpdateProvidersBatch
       ...overrides,
     },
   };
-  return { results: [item] } as WireUpdateProvidersBatchResponseOutput;
+  return { results: [item] } as WireProviderUpdateResultsOutput;
 }
 
 describe('providerUpdatesFromWire', () => {

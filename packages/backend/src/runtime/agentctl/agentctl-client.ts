@@ -24,8 +24,8 @@ import {
   type WireCancelTurnResponseOutput,
   type WirePromptResponseOutput,
   type WireSessionStateOutput,
+  type WireProviderUpdateResultsOutput,
   type WireProvidersHeldOutput,
-  type WireUpdateProvidersBatchResponseOutput,
 } from '@kandev/protocol';
 import type { AgentctlEndpoint } from './executor';
 import { ProviderUpdateStream } from './provider-update-stream';
@@ -34,7 +34,7 @@ type Invoke<Res> = (metadata: grpc.Metadata, options: grpc.CallOptions, callback
 
 function providersHeldFromWire(held: WireProvidersHeldOutput): ProvidersHeld {
   const outcome = updateOutcomeFromWire(held.outcome);
-  if (outcome === undefined) throw new AppError('internal', `agentctl UpdateProvidersBatch: outcome ${held.outcome}`);
+  if (outcome === undefined) throw new AppError('internal', `agentctl StreamProviderUpdates: outcome ${held.outcome}`);
   return {
     outcome,
     toolsChanged: held.tools_changed,
@@ -44,7 +44,7 @@ function providersHeldFromWire(held: WireProvidersHeldOutput): ProvidersHeld {
   };
 }
 
-/** One session's provider update, as UpdateProvidersBatch carries it. */
+/** One session's provider update, as a StreamProviderUpdates call carries it. */
 export interface ProviderUpdate {
   sessionId: string;
   providers: readonly Provider[];
@@ -67,20 +67,20 @@ export type ProviderUpdateOutcome = { ok: true; result: ProvidersHeld } | { ok: 
 /** The batch answer, parsed: exactly one result per update, for that update's session, in order. */
 export function providerUpdatesFromWire(
   updates: readonly ProviderUpdate[],
-  response: WireUpdateProvidersBatchResponseOutput,
+  response: WireProviderUpdateResultsOutput,
 ): ProviderUpdateOutcome[] {
   if (response.results.length !== updates.length) {
     throw new AppError(
       'internal',
-      `agentctl UpdateProvidersBatch: ${response.results.length} results for ${updates.length} updates`,
+      `agentctl StreamProviderUpdates: ${response.results.length} results for ${updates.length} updates`,
     );
   }
   return response.results.map((item, i) => {
     if (item.session_id !== updates[i]?.sessionId) {
-      throw new AppError('internal', 'agentctl UpdateProvidersBatch: results out of order');
+      throw new AppError('internal', 'agentctl StreamProviderUpdates: results out of order');
     }
     if (item.held != null) return { ok: true, result: providersHeldFromWire(item.held) };
-    return { ok: false, error: appErrorFromFailure(item.error, 'agentctl UpdateProviders') };
+    return { ok: false, error: appErrorFromFailure(item.error, 'agentctl StreamProviderUpdates') };
   });
 }
 
@@ -104,7 +104,7 @@ export function promptAcceptedFromWire(response: WirePromptResponseOutput): Prom
 /** The AgentCtl calls the backend makes (small, so services can be tested with a fake). */
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
-  /** Many sessions' provider updates in one call; one result per update, in order. */
+  /** Many sessions' provider updates in one StreamProviderUpdates call; one result per update, in order. */
   updateProvidersBatch(updates: readonly ProviderUpdate[]): Promise<ProviderUpdateOutcome[]>;
   /** An MCP-only session the agentctl lost, registered again from its stored config and token hash. */
   restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState>;
@@ -131,7 +131,7 @@ export class AgentctlClient implements AgentctlApi {
     this.providerUpdates = new ProviderUpdateStream({
       open: () => this.client.StreamProviderUpdates(controlTokenMetadata(endpoint.controlToken)),
       timeoutMs,
-      failure: (error) => this.failure(error, 'UpdateProvidersBatch'),
+      failure: (error) => this.failure(error, 'StreamProviderUpdates'),
     });
   }
 

@@ -3,20 +3,20 @@ import {
   AppError,
   appErrorFromFailure,
   type WireProviderUpdatesAnswerOutput,
+  type WireProviderUpdateResultsOutput,
   type WireProviderUpdatesCall,
-  type WireUpdateProvidersBatchResponseOutput,
 } from '@kandev/protocol';
 
-// UpdateProvidersBatch rides one long-lived StreamProviderUpdates stream per agentctl: a unary call's
-// set-up on both sides was about 0.3 ms of the path from a committed change to list_changed, a message
-// on an open stream 0.05 ms (ADR 2026-12-03-provider-update-stream). Each call keeps its own deadline
-// and the unary call's error mapping, so callers see no difference.
+// Provider updates ride one long-lived StreamProviderUpdates stream per agentctl: a unary call's set-up
+// on both sides was a large part of the path from a committed change to list_changed, a message on an
+// open stream a fraction of it (docs/benchmarks.md). Each call keeps its own deadline and a unary call's
+// error mapping, so callers see a call that succeeds or fails on its own.
 
 type Batch = NonNullable<WireProviderUpdatesCall['batch']>;
 type Duplex = grpc.ClientDuplexStream<WireProviderUpdatesCall, WireProviderUpdatesAnswerOutput>;
 
 interface Pending {
-  resolve(response: WireUpdateProvidersBatchResponseOutput): void;
+  resolve(response: WireProviderUpdateResultsOutput): void;
   reject(error: AppError): void;
   timer: NodeJS.Timeout;
 }
@@ -57,7 +57,7 @@ export class ProviderUpdateStream {
 
   constructor(private readonly options: ProviderUpdateStreamOptions) {}
 
-  send(batch: Batch): Promise<WireUpdateProvidersBatchResponseOutput> {
+  send(batch: Batch): Promise<WireProviderUpdateResultsOutput> {
     const line = this.line ?? this.start();
     const callId = String(++this.lastCallId);
     return new Promise((resolve, reject) => {
@@ -70,7 +70,7 @@ export class ProviderUpdateStream {
   /** Cancels the stream; its waiting calls fail unavailable. */
   close(): void {
     if (this.line !== undefined) {
-      this.fail(this.line, new AppError('unavailable', 'agentctl UpdateProvidersBatch: the client was closed'));
+      this.fail(this.line, new AppError('unavailable', 'agentctl StreamProviderUpdates: the client was closed'));
     }
   }
 
@@ -79,7 +79,7 @@ export class ProviderUpdateStream {
     line.stream.on('data', (answer: WireProviderUpdatesAnswerOutput) => this.answered(line, answer));
     line.stream.on('error', (error: grpc.ServiceError) => this.fail(line, this.options.failure(error)));
     line.stream.on('end', () =>
-      this.fail(line, new AppError('unavailable', 'agentctl UpdateProvidersBatch: agentctl ended the stream')),
+      this.fail(line, new AppError('unavailable', 'agentctl StreamProviderUpdates: agentctl ended the stream')),
     );
     this.line = line;
     return line;
@@ -94,7 +94,7 @@ export class ProviderUpdateStream {
       pending.resolve(answer.batch);
       return;
     }
-    pending.reject(appErrorFromFailure(answer.error, 'agentctl UpdateProvidersBatch'));
+    pending.reject(appErrorFromFailure(answer.error, 'agentctl StreamProviderUpdates'));
   }
 
   private fail(line: Line, error: AppError): void {

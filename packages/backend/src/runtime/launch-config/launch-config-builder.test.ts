@@ -120,9 +120,9 @@ describe('buildLaunchConfig', () => {
   });
 });
 
-// Capability and surface agree by construction (ADR 2026-12-01): over every surface x capability x
-// provider set x title ownership, the list agentctl serves holds the question tool exactly when the
-// capability selects one, and the system prompt names only tools that are served.
+// Capability and surface agree by construction (the question groups apply on every surface): over every
+// surface x capability x provider set x title ownership, the list agentctl serves holds the question
+// tool exactly when the capability selects one, and the system prompt names only tools that are served.
 describe('launch config, served tools and system prompt agree', () => {
   test('for every launch input', () => {
     fc.assert(

@@ -8,13 +8,13 @@ import { type ChosenOption, permissionAnswer, toPermissionQuestion } from './per
 import type { PermissionParentQuestions } from './permission-parent';
 import type { QuestionService } from '../questions/question-service';
 
-// An agent's permission request under policy ask (ADR 2026-12-01-permission-policy), as agentctl
+// An agent's permission request under policy ask (docs/agents.md#permission-policy), as agentctl
 // forwards it on Attach: the session's question capability decides who is asked. 'user': an operator
 // question of kind 'permission' (REST, CLI, console), held until answered, expired
 // (KANDEV_PERMISSION_TIMEOUT_MS), the session stops, the agent exits or the stream drops. 'none' (an
 // autopilot root): nobody can answer, so it is rejected at once. 'parent' (an autopilot child): see
 // permission-parent.ts. Every way without an answer is null: the agent gets reject.
-// Under 'user' and 'parent' the task's permission grants come first (ADR 2026-12-04-permission-grants):
+// Under 'user' and 'parent' the task's permission grants come first (permission-grants/):
 // a covered request is allowed once without a question, and an "always" answer is remembered by kandev
 // and reaches the agent as allow_once, so the agent never stores a rule of its own.
 

@@ -48,7 +48,7 @@ function settled(plan: RefreshPlan): PlannedSession[] {
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
- * after the commit, one UpdateProvidersBatch per agentctl for the settled ones. A failed push keeps
+ * after the commit, one StreamProviderUpdates call per agentctl for the settled ones. A failed push keeps
  * agentctl's older, smaller set (fail closed) and hands the session to the reconciler.
  */
 export class ProviderRefreshService {
@@ -113,7 +113,7 @@ export class ProviderRefreshService {
     }));
     const dispatched = results.some((result) => result.status === 'dispatched');
     // grpc-js hands a started call's message to its HTTP/2 stream a few promise jobs later, and the
-    // caller's answer would otherwise be written first: agentctl got its update ~0.3 ms later
+    // caller's answer would otherwise be written first, delaying agentctl's update behind it
     // (docs/benchmarks.md). The calls are on their streams once the jobs queued so far ran.
     if (dispatched) await new Promise((resolve) => process.nextTick(resolve));
     return { status: dispatched ? 'dispatched' : 'not_needed', sessions: results };

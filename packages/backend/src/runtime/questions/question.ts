@@ -10,7 +10,7 @@ export const QuestionStateSchema = z.enum(QUESTION_STATES);
 
 /**
  * 'user': asked of the operator by ask_user_question_kandev. 'permission': an agent's ACP permission
- * request under policy ask (ADR 2026-12-01-permission-policy), one item with the agent's options.
+ * request under policy ask (docs/agents.md#permission-policy), one item with the agent's options.
  * Parent questions have their own table.
  */
 export const QUESTION_KINDS = ['user', 'permission'] as const;

@@ -17,8 +17,8 @@ const NO_WORKSPACE: PreparedWorkspace = { agentCwd: null, mount: undefined };
 /**
  * Before a launch or resume writes anything: the task's workspace is made or brought up to date (a
  * failed checkout rejects here, so no session row is written for it). A docker session's agent works at
- * the container's mount path, a remote one's under the shared dir its profile names (ADR 2026-12-01
- * task workspaces), a local one's at the host path.
+ * the container's mount path, a remote one's under the shared dir its profile names
+ * (docs/workspaces.md), a local one's at the host path.
  */
 export async function prepareSessionWorkspace(
   workspaces: TaskWorkspaces | undefined,

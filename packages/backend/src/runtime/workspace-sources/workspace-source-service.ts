@@ -16,7 +16,7 @@ import { type AddWorkspaceSourcesBody, planBatch, type WorkspaceSource } from '.
 
 /**
  * What a change's answer waits for: `applied` (agentctl's answers, recorded) or `dispatched` (the
- * pushes sent; ADR 2026-12-02-rest-answers-after-dispatch).
+ * pushes sent; the REST default, so the answer never waits for the slowest agentctl).
  */
 export type RefreshWait = 'applied' | 'dispatched';
 
@@ -92,7 +92,7 @@ function invalidSources(issues: { path: string; message: string }[]): AppError {
 /**
  * Workspace sources of a task, changed in batches: a batch is validated as a whole, committed in one
  * transaction with one batch id, followed by ONE recomputation of the provider set and one
- * UpdateProviders per live session whose set changed. A failed push never rolls the batch back.
+ * provider update per live session whose set changed. A failed push never rolls the batch back.
  */
 export class WorkspaceSourceService {
   constructor(private readonly deps: WorkspaceSourceServiceDeps) {}

@@ -43,7 +43,7 @@ export const AddWorkspaceSourcesBodySchema = z
   .strict();
 export type AddWorkspaceSourcesBody = z.infer<typeof AddWorkspaceSourcesBodySchema>;
 
-/** `?wait=`: what the answer of a change waits for (ADR 2026-12-02-rest-answers-after-dispatch). */
+/** `?wait=`: what the answer of a change waits for (docs/rest-api.md: dispatched by default). */
 export const WorkspaceSourceQuerySchema = z
   .object({ wait: z.enum(['dispatched', 'applied']).default('dispatched') })
   .strict();

@@ -1,19 +1,25 @@
 // agentctl in miniature for in-process backend tests: the configs it holds, every call it got, the
-// revision rule of the real one (a push at or below the held revision is stale), an injectable
-// failure for refresh/repair paths, and a scripted agent per session (CreateSession starts it,
-// Prompt runs one turn at a time and is idempotent per prompt id, the test streams its output, ends
-// turns or crashes the agent) whose session events go, in order, to whoever attached (buffered while
-// nobody is).
+// revision rule of the real one (the protocol's decideRevision, for launch configs and provider sets),
+// an injectable failure for refresh/repair paths, and a scripted agent per session (CreateSession
+// starts it, Prompt runs one turn at a time and is idempotent per prompt id, the test streams its
+// output, ends turns or crashes the agent) whose session events go, in order, to whoever attached
+// (buffered while nobody is).
 import {
   type AgentRuntimeState,
   AppError,
+  canonicalJson,
+  decideRevision,
   isAppError,
   isBlankText,
+  isSessionId,
   type LaunchConfig,
   NO_AGENT,
   type Provider,
+  providerSetRevision,
+  type Revisioned,
   type RuntimeSessionState,
   selectTools,
+  sha256Hex,
   type SessionEvent,
   type SessionEventBody,
   toolContextFromConfig,
@@ -95,8 +101,6 @@ export interface PromptCall {
   outcome: 'delivered' | 'duplicate' | 'refused' | 'rejected' | 'failed';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type Method = 'CreateSession' | 'GetSession' | 'Prompt' | 'CancelTurn' | 'StopSession';
 
 interface ScheduledFailure {
@@ -106,8 +110,15 @@ interface ScheduledFailure {
   afterApplying: boolean;
 }
 
+/** A launch config's revision; its content is the whole config with the token by its hash (as agentctl). */
+function configRevision(config: LaunchConfig, mcpTokenHash: string): Revisioned {
+  return { revision: config.revision, content: () => canonicalJson({ ...config, mcpToken: mcpTokenHash }) };
+}
+
 export class FakeAgentctl implements AgentctlApi {
   readonly held = new Map<string, LaunchConfig>();
+  /** The SHA-256 of each held session's MCP token (held configs keep no token). */
+  private readonly tokenHashes = new Map<string, string>();
   readonly agents = new Map<string, AgentRuntimeState>();
   readonly calls: string[] = [];
   readonly promptCalls: PromptCall[] = [];
@@ -156,13 +167,20 @@ export class FakeAgentctl implements AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState> {
     return this.answer('CreateSession', `CreateSession ${config.sessionId} ${config.revision}`, () => {
       // As the real agentctl: only a UUID registers (the backend mints them with randomUUID).
-      if (!UUID.test(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
+      if (!isSessionId(config.sessionId)) throw new AppError('invalid_argument', 'session_id must be a UUID');
       const current = this.held.get(config.sessionId);
-      if (current !== undefined && config.revision < current.revision) {
-        throw new AppError('failed_precondition', `revision ${config.revision} is below ${current.revision}`);
+      const tokenHash = sha256Hex(config.mcpToken);
+      if (current !== undefined) {
+        const held = configRevision(current, this.tokenHashes.get(config.sessionId) ?? '');
+        const outcome = decideRevision(config.sessionId, held, configRevision(config, tokenHash));
+        // As agentctl's CreateSession: an older config is refused, not ignored.
+        if (outcome === 'stale') {
+          throw new AppError('failed_precondition', `revision ${config.revision} is below ${current.revision}`);
+        }
+        if (outcome === 'unchanged') return this.stateOf(config.sessionId);
       }
-      if (current !== undefined && config.revision === current.revision) return this.stateOf(config.sessionId);
       this.held.set(config.sessionId, { ...config, mcpToken: '' });
+      this.tokenHashes.set(config.sessionId, tokenHash);
       this.stopAgent(config.sessionId, 'restarted by CreateSession');
       if (config.agent !== null) {
         const resume = config.agent.resumeAcpSessionId;
@@ -180,9 +198,12 @@ export class FakeAgentctl implements AgentctlApi {
     });
   }
 
-  restoreSession(config: LaunchConfig): Promise<RuntimeSessionState> {
+  restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState> {
     return this.answer(undefined, `RestoreSession ${config.sessionId} ${config.revision}`, () => {
-      if (!this.held.has(config.sessionId)) this.held.set(config.sessionId, { ...config, mcpToken: '' });
+      if (!this.held.has(config.sessionId)) {
+        this.held.set(config.sessionId, { ...config, mcpToken: '' });
+        this.tokenHashes.set(config.sessionId, mcpTokenHash);
+      }
       return this.stateOf(config.sessionId);
     });
   }
@@ -206,14 +227,23 @@ export class FakeAgentctl implements AgentctlApi {
     return outcomes;
   }
 
-  /** One update as the real agentctl applies it (revision rule included); the batch calls it per update. */
+  /**
+   * One update as the real agentctl applies it (revision rule included), recorded as a
+   * `ProviderUpdate <session> <providers> <revision>` call; the batch calls it per update.
+   */
   private updateProviders(sessionId: string, providers: readonly Provider[], revision: number): Promise<ProvidersHeld> {
-    return this.answer(undefined, `UpdateProviders ${sessionId} ${providers.join('+')} ${revision}`, () => {
+    return this.answer(undefined, `ProviderUpdate ${sessionId} ${providers.join('+')} ${revision}`, () => {
       const config = this.require(sessionId);
-      const toolsChanged = revision > config.revision;
-      if (toolsChanged) this.held.set(sessionId, { ...config, providers: [...providers], revision });
+      const outcome = decideRevision(
+        sessionId,
+        providerSetRevision(config),
+        providerSetRevision({ revision, providers }),
+      );
+      const before = this.stateOf(sessionId).toolNames;
+      if (outcome === 'applied') this.held.set(sessionId, { ...config, providers: [...providers], revision });
       const now = this.stateOf(sessionId);
-      const outcome = toolsChanged ? ('applied' as const) : ('stale' as const);
+      // As agentctl: true exactly when the effective tool list changed.
+      const toolsChanged = now.toolNames.join(',') !== before.join(',');
       return {
         outcome,
         toolsChanged,
@@ -228,6 +258,7 @@ export class FakeAgentctl implements AgentctlApi {
     return this.answer('StopSession', `StopSession ${sessionId}`, () => {
       this.stopAgent(sessionId, 'stopped by StopSession');
       this.agents.delete(sessionId);
+      this.tokenHashes.delete(sessionId);
       return this.held.delete(sessionId);
     });
   }
@@ -379,8 +410,9 @@ export class FakeAgentctl implements AgentctlApi {
     return agent === undefined || agent.status === 'exited' ? null : agent.pid;
   }
 
+  /** The provider updates received, one `ProviderUpdate …` line each. */
   pushes(): string[] {
-    return this.calls.filter((call) => call.startsWith('UpdateProviders'));
+    return this.calls.filter((call) => call.startsWith('ProviderUpdate '));
   }
 
   private stopAgent(sessionId: string, reason: string): void {

@@ -51,7 +51,7 @@ export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('workspace_credentials', (table) => {
     table.string('workspace_id', 64).notNullable().references('id').inTable('workspaces');
     table.string('provider', 32).notNullable();
-    // Plain text for now: see docs/decisions/2026-11-30-provider-credentials-at-rest.md.
+    // Plain text when this was written; sealed by its store since (docs/security.md#secrets-at-rest).
     table.text('token').notNullable();
     table.string('username', 255).nullable();
     timestamps(table);

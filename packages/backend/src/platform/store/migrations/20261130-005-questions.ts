@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 // Operator questions (ask_user_question_kandev): their own table rather than typed `messages` rows,
 // because a question has a lifecycle (pending -> answered | expired | cancelled) that is settled by
 // compare-and-set on `state`, and an expiry the list query filters on; messages are append-only.
-// kind: 'user' (a later issue adds 'parent'). JSON columns hold the asked questions and the answers.
+// kind: 'user' here (parent questions got their own table later). JSON columns hold the asked
+// questions and the answers.
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('questions', (table) => {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// GitLab MR lifecycle (docs/decisions/2026-12-01-gitlab-mr-lifecycle.md).
+// GitLab MR lifecycle (docs/gitlab.md#gitlab-mr-lifecycle).
 // - prompt_queue.coalescing_key: a prompt queued by an automation names the transition it is for; the
 //   unique index makes a second prompt for the same transition impossible, whatever races.
 // - task_mrs: the poller's last read (polled_at, poll_error) and the evaluator's last outcome. The

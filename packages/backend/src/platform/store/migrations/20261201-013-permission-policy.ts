@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 // Agent profiles gain how agentctl answers their agent's ACP permission requests ('ask', 'allow_all' or
-// 'deny_all'; ADR 2026-12-01-permission-policy). Existing profiles become 'ask', the default: an
+// 'deny_all'; docs/agents.md#permission-policy). Existing profiles become 'ask', the default: an
 // operator now sees each request instead of agentctl allowing it unseen.
 
 export async function up(db: Knex): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// GitHub PR lifecycle (docs/decisions/2026-12-01-github-pr-lifecycle.md): task_prs gets what task_mrs
+// GitHub PR lifecycle (docs/github.md): task_prs gets what task_mrs
 // got in migration 009 (the poller's last read, the rules' checkpoint, the last evaluation) plus the
 // last auto-merge outcome. ETags are not stored: they live in the poller's memory. The token's login
 // goes into workspace_credentials.username, which exists already.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Permission grants (docs/decisions/2026-12-04-permission-grants.md): "Allow always" is remembered by
+// Permission grants (docs/agents.md): "Allow always" is remembered by
 // kandev for the task, never by the agent (which would write its own rule outside the task workspace).
 // One row per (task, tool kind, exact title); the unique index makes a concurrent identical grant a
 // no-op (insert ... on conflict do nothing). Titles are capped at 2000 bytes by the rule that keys them,

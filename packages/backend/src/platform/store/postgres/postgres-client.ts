@@ -4,8 +4,8 @@ import { StatementNames } from './postgres-statement-names';
 // knex's PostgreSQL client, with two changes. A transaction started with `EVENT_ORDER_BEGIN` takes the
 // event-order lock (platform/store/event-order-lock.ts) in the same round trip as its BEGIN, one simple-query
 // message `BEGIN; SELECT pg_advisory_xact_lock(n);`. Every unit of work takes that lock first, so this
-// saves a round trip per transaction (ADR 2026-12-02-event-order-lock-in-begin). And repeated statements
-// run as named statements, parsed and planned once per connection (platform/store/postgres/postgres-statement-names.ts).
+// saves a round trip per transaction (docs/database.md#postgresql). And repeated statements
+// run as named statements, parsed and planned once per connection (postgres-statement-names.ts).
 // knex has no public hook for either: this subclasses its PostgreSQL client and transaction, which
 // knex 3 keeps at these paths.
 

@@ -2,12 +2,12 @@ import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { Logger } from '../../logger/logger';
 
-// A checkpoint folds the WAL back into the database file and fsyncs both: 7–16 ms on the 2-CPU VM.
-// Left to SQLite it runs inside the commit that crosses 1000 WAL pages, on the event loop (better-sqlite3
-// is synchronous): about one request in 70 waited for it, which was the live-update benchmark's p99.
-// The backend turns that off on its connection and checkpoints from a worker thread with its own
-// connection instead (ADR 2026-12-03-sqlite-background-checkpoints). A PASSIVE checkpoint never blocks
-// the writer; the fsync waits in the worker, not in a request.
+// A checkpoint folds the WAL back into the database file and fsyncs both, which takes far longer than
+// a commit. Left to SQLite it runs inside the commit that crosses 1000 WAL pages, on the event loop
+// (better-sqlite3 is synchronous), and the request behind that commit waits for the fsync (the slowest
+// requests of docs/benchmarks.md were those). The backend turns that off on its connection and
+// checkpoints from a worker thread with its own connection instead (docs/operations.md). A PASSIVE
+// checkpoint never blocks the writer; the fsync waits in the worker, not in a request.
 
 /** How often the worker looks for commits to fold back (one checkpoint per period at most). */
 export const CHECKPOINT_INTERVAL_MS = 500;

@@ -38,7 +38,7 @@ function isPragmaConnection(value: unknown): value is PragmaConnection {
 }
 
 /**
- * Per connection (ADR: SQLite WAL, docs/decisions/2026-12-02-sqlite-wal.md):
+ * Per connection (docs/operations.md#one-box-on-sqlite):
  * - WAL journal: readers (an online backup, the readiness probe's neighbours) do not block the writer
  *   and a commit appends to one file instead of writing the pages twice. Persistent in the file.
  * - synchronous=NORMAL: in WAL mode a commit is not fsynced, only checkpoints are; a process crash loses

@@ -39,7 +39,7 @@ interface Managed {
  * and mounted read-only; reached at the pod IP once gRPC health answers SERVING. Stop deletes the pod
  * and its Secret; a pod that ends on its own is reported lost. A graceful backend stop leaves the pods
  * (another replica, or this one restarted, adopts them); at boot the pods of sessions the database
- * says are gone are deleted (ADR 2026-12-02 kubernetes executor).
+ * says are gone are deleted (docs/kubernetes.md).
  */
 export class KubernetesExecutor extends PerSessionExecutor<Managed> implements ExecutorBackend {
   readonly kind = 'kubernetes';

@@ -18,10 +18,6 @@ import type { RestoreSessionRequest as _kandev_agentctl_v1_RestoreSessionRequest
 import type { SessionState as _kandev_agentctl_v1_SessionState, SessionState__Output as _kandev_agentctl_v1_SessionState__Output } from '../../../kandev/agentctl/v1/SessionState';
 import type { StopSessionRequest as _kandev_agentctl_v1_StopSessionRequest, StopSessionRequest__Output as _kandev_agentctl_v1_StopSessionRequest__Output } from '../../../kandev/agentctl/v1/StopSessionRequest';
 import type { StopSessionResponse as _kandev_agentctl_v1_StopSessionResponse, StopSessionResponse__Output as _kandev_agentctl_v1_StopSessionResponse__Output } from '../../../kandev/agentctl/v1/StopSessionResponse';
-import type { UpdateProvidersBatchRequest as _kandev_agentctl_v1_UpdateProvidersBatchRequest, UpdateProvidersBatchRequest__Output as _kandev_agentctl_v1_UpdateProvidersBatchRequest__Output } from '../../../kandev/agentctl/v1/UpdateProvidersBatchRequest';
-import type { UpdateProvidersBatchResponse as _kandev_agentctl_v1_UpdateProvidersBatchResponse, UpdateProvidersBatchResponse__Output as _kandev_agentctl_v1_UpdateProvidersBatchResponse__Output } from '../../../kandev/agentctl/v1/UpdateProvidersBatchResponse';
-import type { UpdateProvidersRequest as _kandev_agentctl_v1_UpdateProvidersRequest, UpdateProvidersRequest__Output as _kandev_agentctl_v1_UpdateProvidersRequest__Output } from '../../../kandev/agentctl/v1/UpdateProvidersRequest';
-import type { UpdateProvidersResponse as _kandev_agentctl_v1_UpdateProvidersResponse, UpdateProvidersResponse__Output as _kandev_agentctl_v1_UpdateProvidersResponse__Output } from '../../../kandev/agentctl/v1/UpdateProvidersResponse';
 
 export interface AgentCtlClient extends grpc.Client {
   Attach(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_BackendMessage, _kandev_agentctl_v1_AgentctlMessage__Output>;
@@ -97,24 +93,6 @@ export interface AgentCtlClient extends grpc.Client {
   streamProviderUpdates(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>;
   streamProviderUpdates(options?: grpc.CallOptions): grpc.ClientDuplexStream<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>;
   
-  UpdateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  UpdateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  UpdateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  UpdateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  updateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  updateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  updateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  updateProviders(argument: _kandev_agentctl_v1_UpdateProvidersRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersResponse__Output>): grpc.ClientUnaryCall;
-  
-  UpdateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  UpdateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  UpdateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  UpdateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  updateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  updateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  updateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  updateProvidersBatch(argument: _kandev_agentctl_v1_UpdateProvidersBatchRequest, callback: grpc.requestCallback<_kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>): grpc.ClientUnaryCall;
-  
 }
 
 export interface AgentCtlHandlers extends grpc.UntypedServiceImplementation {
@@ -136,10 +114,6 @@ export interface AgentCtlHandlers extends grpc.UntypedServiceImplementation {
   
   StreamProviderUpdates: grpc.handleBidiStreamingCall<_kandev_agentctl_v1_ProviderUpdatesCall__Output, _kandev_agentctl_v1_ProviderUpdatesAnswer>;
   
-  UpdateProviders: grpc.handleUnaryCall<_kandev_agentctl_v1_UpdateProvidersRequest__Output, _kandev_agentctl_v1_UpdateProvidersResponse>;
-  
-  UpdateProvidersBatch: grpc.handleUnaryCall<_kandev_agentctl_v1_UpdateProvidersBatchRequest__Output, _kandev_agentctl_v1_UpdateProvidersBatchResponse>;
-  
 }
 
 export interface AgentCtlDefinition extends grpc.ServiceDefinition {
@@ -152,6 +126,4 @@ export interface AgentCtlDefinition extends grpc.ServiceDefinition {
   RestoreSession: MethodDefinition<_kandev_agentctl_v1_RestoreSessionRequest, _kandev_agentctl_v1_SessionState, _kandev_agentctl_v1_RestoreSessionRequest__Output, _kandev_agentctl_v1_SessionState__Output>
   StopSession: MethodDefinition<_kandev_agentctl_v1_StopSessionRequest, _kandev_agentctl_v1_StopSessionResponse, _kandev_agentctl_v1_StopSessionRequest__Output, _kandev_agentctl_v1_StopSessionResponse__Output>
   StreamProviderUpdates: MethodDefinition<_kandev_agentctl_v1_ProviderUpdatesCall, _kandev_agentctl_v1_ProviderUpdatesAnswer, _kandev_agentctl_v1_ProviderUpdatesCall__Output, _kandev_agentctl_v1_ProviderUpdatesAnswer__Output>
-  UpdateProviders: MethodDefinition<_kandev_agentctl_v1_UpdateProvidersRequest, _kandev_agentctl_v1_UpdateProvidersResponse, _kandev_agentctl_v1_UpdateProvidersRequest__Output, _kandev_agentctl_v1_UpdateProvidersResponse__Output>
-  UpdateProvidersBatch: MethodDefinition<_kandev_agentctl_v1_UpdateProvidersBatchRequest, _kandev_agentctl_v1_UpdateProvidersBatchResponse, _kandev_agentctl_v1_UpdateProvidersBatchRequest__Output, _kandev_agentctl_v1_UpdateProvidersBatchResponse__Output>
 }
