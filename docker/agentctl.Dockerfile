@@ -1,7 +1,7 @@
 # agentctl: gRPC control server + per-session MCP over Streamable HTTP + the agents it runs.
 # Built by scripts/build-images.mjs from a pruned production bundle (`pnpm deploy --prod`) staged in
 # .bundle/agentctl: the base image needs no package manager and the build needs no registry.
-ARG BASE_IMAGE=node:20-bookworm-slim
+ARG BASE_IMAGE=node:24-bookworm-slim
 
 FROM ${BASE_IMAGE} AS bundle
 COPY .bundle/agentctl /opt/kandev/agentctl

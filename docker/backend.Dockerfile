@@ -1,8 +1,8 @@
 # backend: REST API + SQLite store (a volume at /data) + gRPC client of agentctl.
 # Built by scripts/build-images.mjs from a pruned production bundle (`pnpm deploy --prod`) staged in
-# .bundle/backend; better-sqlite3's native binary in it is compiled for Node 20 on Debian bookworm,
-# the same as the base image.
-ARG BASE_IMAGE=node:20-bookworm-slim
+# .bundle/backend; better-sqlite3's native binary in it is compiled on the host (Debian bookworm, like
+# the base image) for the base image's Node release, which the script asks the image for.
+ARG BASE_IMAGE=node:24-bookworm-slim
 
 FROM ${BASE_IMAGE} AS bundle
 COPY .bundle/backend /opt/kandev/backend

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Builds the agentctl and backend images from a clean checkout:
-//   install (when missing) -> TypeScript build -> `pnpm deploy --prod` of each package into .bundle/<name>
+//   install (when missing) -> TypeScript build -> `pnpm deploy --prod` of each package into .bundle/<name>,
+//   run with the base image's Node release (its native modules must load there: lib/image-node.mjs)
 //   -> `docker build` with docker/<name>.Dockerfile (the context is the repository root; .dockerignore
 //   lets only .bundle/ in).
 //
 //   node scripts/build-images.mjs [--tag <tag>] [--only agentctl|backend] [--agents all|<profile>,...]
-//   BASE_IMAGE=localhost/node-base:20 node scripts/build-images.mjs   # on machines without a registry
+//   BASE_IMAGE=localhost/node-base:24 node scripts/build-images.mjs   # on machines without a registry
+//
+// BASE_IMAGE defaults to node:24-bookworm-slim (the current LTS line); any Debian bookworm image with
+// node on PATH will do (the native modules are compiled on the host, against its glibc).
 //
 // Images: kandev/agentctl:<tag> and kandev/backend:<tag> (tag defaults to "dev"). Uses the `docker` CLI,
 // or `podman` when there is no docker CLI; DOCKER_HOST is honoured by both.
@@ -18,7 +22,9 @@ import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installAdapters, pinnedAdapters } from './lib/agent-adapters.mjs';
-import { ensureBuilt, pnpmVersion, root, run } from './lib/workspace.mjs';
+import { installingNode } from './lib/image-node.mjs';
+import { ensureNativeModules } from './lib/native-modules.mjs';
+import { ensureBuilt, env, pnpmVersion, root, run } from './lib/workspace.mjs';
 const IMAGES = { agentctl: '@kandev/agentctl', backend: '@kandev/backend' };
 
 const { values } = parseArgs({
@@ -48,6 +54,12 @@ function chosenAdapters(list) {
   return pinned.filter((a) => wanted.includes(a.profile));
 }
 
+/** A fatal setup error: its message, exit 1. */
+function failed(err) {
+  console.error(err.message);
+  process.exit(1);
+}
+
 function containerCli() {
   for (const cli of ['docker', 'podman']) {
     if (spawnSync(cli, ['--version'], { stdio: 'ignore' }).status === 0) return cli;
@@ -60,12 +72,27 @@ const pnpm = ['--yes', `pnpm@${pnpmVersion}`];
 ensureBuilt();
 
 const cli = containerCli();
-const baseImage = process.env.BASE_IMAGE ?? 'node:20-bookworm-slim';
+const baseImage = process.env.BASE_IMAGE ?? 'node:24-bookworm-slim';
+let bundleNode;
+try {
+  bundleNode = installingNode(cli, baseImage, env);
+} catch (err) {
+  failed(err);
+}
 for (const name of names) {
   const bundle = join(root, '.bundle', name);
   rmSync(bundle, { recursive: true, force: true });
   // --legacy: deploy the workspace package as built, without injecting workspace dependencies.
-  run('npx', [...pnpm, '--filter', IMAGES[name], 'deploy', '--prod', '--legacy', bundle]);
+  run('npx', [...pnpm, '--filter', IMAGES[name], 'deploy', '--prod', '--legacy', bundle], { env: bundleNode.env });
+  // pnpm may have linked a build from its store that does not load in that Node; it does not rebuild in
+  // a deployed tree, npm does.
+  try {
+    ensureNativeModules(bundle, bundleNode.node, (modules, buildEnv) =>
+      run('npm', ['rebuild', '--foreground-scripts', ...modules], { cwd: bundle, env: buildEnv }),
+    );
+  } catch (err) {
+    failed(err);
+  }
   // The web console's static files ride inside the backend bundle (served from <bundle>/console).
   if (name === 'backend') cpSync(join(root, 'packages/console/dist'), join(bundle, 'console'), { recursive: true });
   const image = `kandev/${name}:${values.tag}`;

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The two quick-start commands. Needs only Node 20 and npm: pnpm (pinned in package.json's
-// `packageManager`) is run through npx, dependencies are installed when missing or stale, and the
-// TypeScript build is incremental.
+// The two quick-start commands. Needs only Node (a line in package.json's `engines`) and npm: pnpm
+// (pinned in package.json's `packageManager`) is run through npx, dependencies are installed when
+// missing or stale, native modules rebuilt when they do not load in this Node, and the TypeScript
+// build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
 //   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
-//                 unit + service + integration tests (again on PostgreSQL: KANDEV_TEST_DATABASE_URL's server or
+//                 the scripts' node:test files, unit + service + integration tests (again on PostgreSQL: KANDEV_TEST_DATABASE_URL's server or
 //                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
 //                 the manifest check (or one line: no kubectl), then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
@@ -40,6 +41,8 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'check:proto']);
   run('npm', ['run', '--silent', 'check:rest-docs']);
   run('npm', ['run', '--silent', 'typecheck']);
+  // The scripts' own rules: which Node and headers native modules are built for.
+  run(process.execPath, ['--test', 'scripts/lib/node-release.test.mjs', 'scripts/lib/native-modules.test.mjs']);
   // The service and integration tests that open a database (their any-db/ folders) run again with every
   // database on PostgreSQL, with those that need PostgreSQL itself (postgres/): on the server
   // KANDEV_TEST_DATABASE_URL names, else on a throwaway cluster when PostgreSQL's server binaries are

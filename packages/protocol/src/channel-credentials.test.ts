@@ -1,4 +1,4 @@
-import { agentctlChannel, isTlsFailure, tlsFailureMessage } from './channel-credentials';
+import { agentctlChannel, IP_TARGET_SERVER_NAME, isTlsFailure, tlsFailureMessage } from './channel-credentials';
 
 // Details as grpc-js reports them (copied from real handshakes against agentctl).
 const WRONG_CA =
@@ -38,14 +38,25 @@ describe('TLS failures', () => {
 });
 
 describe('agentctlChannel', () => {
+  const ca = Buffer.from('-----BEGIN CERTIFICATE-----\n');
+
   test('plaintext without TLS settings; a server name overrides the verified name and authority', () => {
-    expect(agentctlChannel(undefined, { a: 1 }).options).toEqual({ a: 1 });
-    const ca = Buffer.from('-----BEGIN CERTIFICATE-----\n');
-    expect(agentctlChannel({ ca, serverName: 'agentctl.test' }).options).toEqual({
+    expect(agentctlChannel('10.0.0.8:7421', undefined, { a: 1 }).options).toEqual({ a: 1 });
+    expect(agentctlChannel('10.0.0.8:7421', { ca, serverName: 'agentctl.test' }).options).toEqual({
       'grpc.ssl_target_name_override': 'agentctl.test',
       'grpc.default_authority': 'agentctl.test',
     });
-    expect(agentctlChannel({ ca }).credentials._isSecure()).toBe(true);
-    expect(agentctlChannel(undefined).credentials._isSecure()).toBe(false);
+    expect(agentctlChannel('h:1', { ca }).credentials._isSecure()).toBe(true);
+    expect(agentctlChannel('h:1', undefined).credentials._isSecure()).toBe(false);
+  });
+
+  test('a host name is sent as the TLS server name; an IP address never is', () => {
+    expect(agentctlChannel('agentctl.example:7421', { ca }, { a: 1 }).options).toEqual({ a: 1 });
+    for (const address of ['10.0.0.8:7421', '[::1]:7421']) {
+      expect(agentctlChannel(address, { ca }, { a: 1 }).options).toEqual({
+        a: 1,
+        'grpc.ssl_target_name_override': IP_TARGET_SERVER_NAME,
+      });
+    }
   });
 });

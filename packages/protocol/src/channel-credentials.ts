@@ -1,4 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
+import { isIP } from 'node:net';
+import { checkServerIdentity } from 'node:tls';
 
 /**
  * How a gRPC client verifies an agentctl that serves TLS (and proves itself with mutual TLS). PEM
@@ -20,22 +22,50 @@ export interface AgentctlChannel {
 }
 
 /**
- * The one place gRPC channel credentials to an agentctl are built (control client, Attach, health):
- * TLS when the endpoint has TLS settings, plaintext otherwise (the local executor on loopback, or a
- * profile that says `insecure: true`).
+ * The TLS server name (SNI) sent to an agentctl dialled by IP address without `serverName`. grpc-js
+ * sends the dialled host there, which RFC 6066 forbids for an IP: Node 20-24 warn and drop it, Node 26
+ * refuses to connect. Such a channel sends this name instead; its certificate is still checked against
+ * the IP.
  */
-export function agentctlChannel(tls: AgentctlTls | undefined, options: grpc.ChannelOptions = {}): AgentctlChannel {
+export const IP_TARGET_SERVER_NAME = 'agentctl.invalid';
+
+/** The host of a `host:port` address (an IPv6 host in brackets). */
+function hostOf(address: string): string {
+  const bracketed = /^\[([^\]]+)\]/.exec(address);
+  if (bracketed !== null) return bracketed[1] ?? address;
+  const colon = address.lastIndexOf(':');
+  return colon === -1 ? address : address.slice(0, colon);
+}
+
+/**
+ * The one place gRPC channel credentials to an agentctl at `address` are built (control client, Attach,
+ * health): TLS when the endpoint has TLS settings, plaintext otherwise (the local executor on loopback,
+ * or a profile that says `insecure: true`).
+ */
+export function agentctlChannel(
+  address: string,
+  tls: AgentctlTls | undefined,
+  options: grpc.ChannelOptions = {},
+): AgentctlChannel {
   if (tls === undefined) return { credentials: grpc.credentials.createInsecure(), options };
-  const credentials = grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null);
-  if (tls.serverName === undefined) return { credentials, options };
-  return {
-    credentials,
-    options: {
-      ...options,
-      'grpc.ssl_target_name_override': tls.serverName,
-      'grpc.default_authority': tls.serverName,
-    },
-  };
+  if (tls.serverName !== undefined) {
+    return {
+      credentials: grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null),
+      options: {
+        ...options,
+        'grpc.ssl_target_name_override': tls.serverName,
+        'grpc.default_authority': tls.serverName,
+      },
+    };
+  }
+  const host = hostOf(address);
+  if (isIP(host) === 0)
+    return { credentials: grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null), options };
+  // grpc-js checks the certificate against the override name; this checks it against the IP instead.
+  const credentials = grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null, {
+    checkServerIdentity: (_serverName, cert) => checkServerIdentity(host, cert),
+  });
+  return { credentials, options: { ...options, 'grpc.ssl_target_name_override': IP_TARGET_SERVER_NAME } };
 }
 
 // What OpenSSL and grpc-js say when a handshake fails: an unknown CA, a name mismatch, or the server

@@ -30,7 +30,7 @@ export type HealthProbe = { status: ServingStatus } | { error: string };
 
 /** One standard `grpc.health.v1.Health/Check`, keeping the error when the server gave no answer. */
 export async function probeHealth(address: string, service: string, options: HealthCheckOptions): Promise<HealthProbe> {
-  const channel = agentctlChannel(options.tls);
+  const channel = agentctlChannel(address, options.tls);
   const client = new HealthClient(address, channel.credentials, channel.options);
   try {
     return await new Promise<HealthProbe>((resolve) => {

@@ -87,10 +87,12 @@ describe('SQLite background checkpoints', () => {
 
   test('a worker that fails later turns the automatic checkpoint back on', async () => {
     // better-sqlite3 as the worker loads it, except that a checkpoint throws (and ends the worker).
+    // Resolved from the backend, its dependent: test/ alone does not see it.
+    const betterSqlite3 = require.resolve('better-sqlite3', { paths: [join(__dirname, '../../packages/backend')] });
     const driver = join(tempDir(cleanup), 'failing-checkpoint-driver.js');
     writeFileSync(
       driver,
-      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+      `const Database = require(${JSON.stringify(betterSqlite3)});
 module.exports = class extends Database {
   pragma(source, options) {
     if (source.startsWith('wal_checkpoint')) throw new Error('checkpoint refused');

@@ -76,7 +76,7 @@ export class AttachClient {
 
   constructor(private readonly options: AttachClientOptions) {
     const AgentCtl = loadAgentctlProto().kandev.agentctl.v1.AgentCtl;
-    const channel = agentctlChannel(options.endpoint.tls, CHANNEL_OPTIONS);
+    const channel = agentctlChannel(options.endpoint.grpcAddress, options.endpoint.tls, CHANNEL_OPTIONS);
     this.client = new AgentCtl(options.endpoint.grpcAddress, channel.credentials, channel.options);
   }
 

@@ -126,7 +126,7 @@ export class AgentctlClient implements AgentctlApi {
     private readonly timeoutMs: number,
   ) {
     const AgentCtl = loadAgentctlProto().kandev.agentctl.v1.AgentCtl;
-    const channel = agentctlChannel(endpoint.tls);
+    const channel = agentctlChannel(endpoint.grpcAddress, endpoint.tls);
     this.client = new AgentCtl(endpoint.grpcAddress, channel.credentials, channel.options);
     this.providerUpdates = new ProviderUpdateStream({
       open: () => this.client.StreamProviderUpdates(controlTokenMetadata(endpoint.controlToken)),
