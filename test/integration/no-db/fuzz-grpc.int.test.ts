@@ -13,7 +13,12 @@ import {
 import fc from 'fast-check';
 import { agentctlClient, exchangeProviderUpdates, unary } from '../../helpers/agentctl-grpc';
 import { Cleanup } from '../../helpers/cleanup';
-import { attachMessages, providerUpdate, providerUpdateCalls, unaryRequests } from '../../helpers/fuzz/grpc-arbitraries';
+import {
+  attachMessages,
+  providerUpdate,
+  providerUpdateCalls,
+  unaryRequests,
+} from '../../helpers/fuzz/grpc-arbitraries';
 import { sessionUuid } from '../../helpers/session-ids';
 import { isRunning, startAgentctl, TEST_CONTROL_TOKEN } from '../../helpers/processes';
 

@@ -88,7 +88,7 @@ describe('SQLite background checkpoints', () => {
   test('a worker that fails later turns the automatic checkpoint back on', async () => {
     // better-sqlite3 as the worker loads it, except that a checkpoint throws (and ends the worker).
     // Resolved from the backend, its dependent: test/ alone does not see it.
-    const betterSqlite3 = require.resolve('better-sqlite3', { paths: [join(__dirname, '../../packages/backend')] });
+    const betterSqlite3 = require.resolve('better-sqlite3', { paths: [join(__dirname, '../../../packages/backend')] });
     const driver = join(tempDir(cleanup), 'failing-checkpoint-driver.js');
     writeFileSync(
       driver,
