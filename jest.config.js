@@ -10,10 +10,13 @@ const modulePathIgnorePatterns = ['<rootDir>/.bundle/'];
 const moduleNameMapper = { '^@kandev/backend/testing$': '<rootDir>/packages/backend/src/testing/index.ts' };
 
 /**
- * Service and integration tests sit in a folder per database they need: `any-db/` runs on SQLite and
- * again on PostgreSQL (the -pg projects), `sqlite/` is about the SQLite file itself (modes, side files,
- * bytes on disk, WAL, backup), `postgres/` needs PostgreSQL itself (several replicas on one database),
- * `no-db/` starts no backend (agentctl alone), and `containers/` needs a container engine.
+ * Service and integration tests sit in a folder per database they need: `any-db/` is about what the
+ * database keeps (transactions, queues, events, restarts, what a refused request leaves) and runs on
+ * SQLite and again on PostgreSQL (the -pg projects); `default-db/` starts a backend whose database is
+ * not what it tests (executors, CLI, agents, HTTP hygiene, fuzzed MCP tools), on the default SQLite file
+ * only; `sqlite/` is about the SQLite file itself (modes, side files, bytes on disk, WAL, backup);
+ * `postgres/` needs PostgreSQL itself (several replicas on one database); `no-db/` opens no database;
+ * `containers/` needs a container engine.
  */
 const under = (kind, folders, suffix) => folders.map((folder) => `<rootDir>/test/${kind}/${folder}/**/*${suffix}`);
 const base = { testEnvironment: 'node', transform, modulePathIgnorePatterns, moduleNameMapper };
@@ -28,11 +31,15 @@ module.exports = {
   testTimeout: 60_000,
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/packages/*/src/**/*.test.ts'] },
-    { ...base, displayName: 'service', testMatch: under('service', ['any-db', 'sqlite', 'no-db'], '.test.ts') },
+    {
+      ...base,
+      displayName: 'service',
+      testMatch: under('service', ['any-db', 'default-db', 'sqlite', 'no-db'], '.test.ts'),
+    },
     {
       ...base,
       displayName: 'integration',
-      testMatch: under('integration', ['any-db', 'sqlite', 'no-db'], '.int.test.ts'),
+      testMatch: under('integration', ['any-db', 'default-db', 'sqlite', 'no-db'], '.int.test.ts'),
     },
     // Run by `npm test` when KANDEV_TEST_DATABASE_URL is set, always by .ci/run (scripts/run.mjs).
     {

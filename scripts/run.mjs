@@ -43,8 +43,8 @@ if (command === 'start') {
   run('npm', ['run', '--silent', 'typecheck']);
   // The scripts' own rules: which Node and headers native modules are built for.
   run(process.execPath, ['--test', 'scripts/lib/node-release.test.mjs', 'scripts/lib/native-modules.test.mjs']);
-  // The service and integration tests that open a database (their any-db/ folders) run again with every
-  // database on PostgreSQL, with those that need PostgreSQL itself (postgres/): on the server
+  // The service and integration tests about what the database keeps (their any-db/ folders) run again
+  // with every database on PostgreSQL, with those that need PostgreSQL itself (postgres/): on the server
   // KANDEV_TEST_DATABASE_URL names, else on a throwaway cluster when PostgreSQL's server binaries are
   // installed (apt-get install postgresql), else one 'skipped' line (a failure in CI, where .ci/run
   // starts one). One jest run for all: at least two workers, since most suites wait on real processes
