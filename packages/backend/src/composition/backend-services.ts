@@ -3,7 +3,7 @@ import { replicaSetup } from '../platform/cluster/lease-setup';
 import { EVENT_LOG_DEFAULTS } from '../platform/events/event-log-config';
 import { commitHooksOver, eventWakeupsOver } from '../platform/cluster/replica-signals';
 import { replicaSignalsFor } from '../platform/cluster/replica-signals-for';
-import { PgReplicaSignals } from '../platform/cluster/pg-replica-signals';
+import { PgReplicaSignals } from '../platform/cluster/postgres/pg-replica-signals';
 import { newReplicaId } from '../platform/cluster/replica-id';
 import { EventPruner } from '../platform/events/event-pruner';
 import { EventStreams } from '../platform/events/event-stream';

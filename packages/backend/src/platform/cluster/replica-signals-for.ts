@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger/logger';
 import { dialectOf } from '../store/database';
-import { listenerConnectionOf, PgReplicaSignals } from './pg-replica-signals';
+import { listenerConnectionOf, PgReplicaSignals } from './postgres/pg-replica-signals';
 import { InProcessReplicaSignals, type ReplicaPresence, type ReplicaSignals } from './replica-signals';
 
 /** The signals a database calls for: LISTEN/NOTIFY on PostgreSQL, in process on SQLite (one process). */
