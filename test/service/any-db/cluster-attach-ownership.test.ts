@@ -40,7 +40,6 @@ class Replica {
     // Counts every claim (a renewal tick) and fails them once "dead": its database is unreachable.
     const claims: WorkClaims = {
       replicaId: leases.replicaId,
-      shared: true,
       claim: (lease, ttlMs) => {
         this.claimsMade += 1;
         return this.dead ? Promise.reject(new Error('database unreachable')) : leases.claim(lease, ttlMs);

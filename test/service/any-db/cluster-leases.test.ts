@@ -15,7 +15,7 @@ import {
   onPostgres,
   openTestDatabase,
   renew,
-  SingleReplica,
+  SingleProcess,
   testDatabaseUrl,
   withClaim,
 } from '@kandev/backend/testing';
@@ -132,7 +132,7 @@ describe('lease store', () => {
 
   it('with one replica every claim succeeds and nothing is written', async () => {
     const db = await openDatabase();
-    const single = new SingleReplica('only');
+    const single = new SingleProcess('only');
     expect(await single.claim()).toBe(true);
     expect([...(await single.claimMany(['x', 'y']))]).toEqual(['x', 'y']);
     const rows = await db('leases').count<{ n: number | string }[]>({ n: '*' });

@@ -74,12 +74,11 @@ describe('several replicas: the prompt queue', () => {
   function sweeperOf(h: TurnHarness): TurnSweeper {
     const { uow, agentctls, replicas } = h.backend;
     const clock = () => new Date(); // later than any harness clock: each has its own
-    const claims = replicas.scope;
-    if (claims === undefined) throw new Error('the harness replicas share no leases');
-    expect(h.turns.sweeper).toBeInstanceOf(TurnSweeper); // the backend runs one with shared leases
+    expect(replicas.shared).toBe(true); // the harness replicas share leases: their sweeps run
+    expect(h.turns.sweeper).toBeInstanceOf(TurnSweeper);
     return new TurnSweeper({
-      ...{ uow, clock, agentctls, reconciler: h.turns.boot, claims },
-      ...{ intervalMs: 60_000, staleMs: 0, logger: createLogger('silent') },
+      ...{ uow, clock, agentctls, reconciler: h.turns.boot, replicas },
+      ...{ staleMs: 0, logger: createLogger('silent') },
     });
   }
 

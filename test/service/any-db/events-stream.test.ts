@@ -107,7 +107,7 @@ describe('GET /api/events', () => {
     let woken = false;
     // Another commit's wake-up arrives while the stream reads where to start.
     events.latestId = () => {
-      if (!woken) h.backend.signals.publish('events');
+      if (!woken) h.backend.replicas.publish('events');
       woken = true;
       return latestId();
     };

@@ -15,6 +15,7 @@ import {
   repositoryRow,
   SessionReconciler,
   sessionRow,
+  SingleProcess,
   taskRow,
 } from '@kandev/backend/testing';
 import { useCleanup } from '../../helpers/cleanup';
@@ -346,6 +347,7 @@ describe('live-update services (in process, fake agentctl)', () => {
       policy,
       logger: createLogger('silent'),
       random: () => 1,
+      replicas: new SingleProcess('only'),
       startTimer: (fire, delayMs) => {
         pending.push({ fire, delayMs });
         delays.push(delayMs);

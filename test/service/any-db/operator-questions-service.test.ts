@@ -187,7 +187,7 @@ describe('operator questions (in process)', () => {
     const id = await call.recorded;
     // A second backend over the same database stands for the restarted one: it holds no calls, and the
     // first one's presence is gone (on PostgreSQL a live holder would still get the answer: replicas).
-    await harness.backend.signals.close();
+    await harness.backend.replicas.close();
     const { questions: restarted } = (
       await createInProcessBackend(cleanup, {
         db: harness.db,

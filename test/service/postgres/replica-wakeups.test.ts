@@ -228,7 +228,7 @@ describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
   test("a unit of work's signal goes with its COMMIT: B hears it though A cannot reach the database after", async () => {
     const { a, b } = await replicas({ unreachableAfterCommit: true });
     const heard: { id: string; latestEvent: Promise<number> }[] = [];
-    b.signals.subscribe('question', {
+    b.replicas.subscribe('question', {
       signal: (id) => heard.push({ id, latestEvent: b.uow.read.events.latestId() }),
       resync: () => undefined,
     });
@@ -270,15 +270,15 @@ describe('wake-ups across replicas (two backends, one PostgreSQL)', () => {
   test('a replica gone from the database: its leases are taken over at once, not after their TTL', async () => {
     const { a, b } = await replicas();
     const names = ['attach:10.0.0.1:9000', 'drain:sRoot'];
-    expect(await a.replicas.claims.claim(names[0] ?? '', 60_000)).toBe(true);
-    expect(await a.replicas.claims.claimMany(names.slice(1), 60_000)).toEqual(new Set(names.slice(1)));
+    expect(await a.replicas.claim(names[0] ?? '', 60_000)).toBe(true);
+    expect(await a.replicas.claimMany(names.slice(1), 60_000)).toEqual(new Set(names.slice(1)));
     // A is present: its leases hold.
-    expect(await b.replicas.claims.claim(names[0] ?? '', 60_000)).toBe(false);
-    expect(await b.replicas.claims.claimMany(names, 60_000)).toEqual(new Set());
-    await a.signals.close(); // what a process dying does: its connections end
+    expect(await b.replicas.claim(names[0] ?? '', 60_000)).toBe(false);
+    expect(await b.replicas.claimMany(names, 60_000)).toEqual(new Set());
+    await a.replicas.close(); // what a process dying does: its connections end
     // The server drops an ended connection from pg_stat_activity on its own time: read until it has.
-    while (await b.signals.isAlive(a.replicas.id)) await new Promise((resolve) => setImmediate(resolve));
-    expect(await b.replicas.claims.claim(names[0] ?? '', 60_000)).toBe(true);
-    expect(await b.replicas.claims.claimMany(names, 60_000)).toEqual(new Set(names));
+    while (await b.replicas.isAlive(a.replicas.replicaId)) await new Promise((resolve) => setImmediate(resolve));
+    expect(await b.replicas.claim(names[0] ?? '', 60_000)).toBe(true);
+    expect(await b.replicas.claimMany(names, 60_000)).toEqual(new Set(names));
   });
 });

@@ -95,6 +95,9 @@ export interface BackendPorts {
   metrics?: BackendMetrics;
   /** This process among the replicas; default a fresh newReplicaId(). */
   replicaId?: string;
-  /** Wake-ups across replicas; default by database (platform/cluster/replica-signals-for.ts). */
+  /**
+   * Wake-ups across replicas sharing the database; default by database (composition/backend-replicas.ts).
+   * Unused by a backend alone on its database: its signals stay in process.
+   */
   signals?: ReplicaSignals & ReplicaPresence;
 }

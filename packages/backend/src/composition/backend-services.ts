@@ -1,10 +1,6 @@
-import type { ClaimScope } from '../platform/cluster/leases';
-import { replicaSetup } from '../platform/cluster/lease-setup';
+import type { Replicas } from '../platform/cluster/replicas';
 import { EVENT_LOG_DEFAULTS } from '../platform/events/event-log-config';
 import { commitHooksOver, eventWakeupsOver } from '../platform/cluster/replica-signals';
-import { replicaSignalsFor } from '../platform/cluster/replica-signals-for';
-import { PgReplicaSignals } from '../platform/cluster/pg-replica-signals';
-import { newReplicaId } from '../platform/cluster/replica-id';
 import { EventPruner } from '../platform/events/event-pruner';
 import { EventStreams } from '../platform/events/event-stream';
 import { Agentctls } from '../runtime/agentctl/agentctls';
@@ -43,6 +39,7 @@ import { createTurnRuntime } from '../runtime/turns/turn-runtime';
 import { WorkspaceSourceService } from '../runtime/workspace-sources/workspace-source-service';
 import { TaskWorkspaces } from '../runtime/task-workspaces/task-workspaces';
 import type { BackendConfig, BackendPorts, GithubPort } from './backend-ports';
+import { createReplicas } from './backend-replicas';
 
 /** What every service is built over. */
 interface Base {
@@ -52,8 +49,8 @@ interface Base {
   random?: () => number;
   /** A child logger per component. */
   component: (name: string) => Logger;
-  /** Several replicas: the claims work that must happen once takes; undefined with one replica. */
-  scope?: ClaimScope;
+  /** The replica machinery (one process: claims granted at once, signals to itself, no sweeps). */
+  replicas: Replicas;
 }
 
 /** A task's provider set pushed to its live sessions: the pusher, its retries, the refresh after a change. */
@@ -63,8 +60,8 @@ function providerRefresh(config: BackendConfig, base: Base, agentctls: Agentctls
   const pusher = new ProviderPusher({ applyAgentGone, uow, clock, agentctls, logger, metrics });
   const policy = config.refreshRetry;
   const reconcilerLogger = component('reconciler');
-  const claims = base.scope;
-  const reconciler = new SessionReconciler({ uow, pusher, policy, logger: reconcilerLogger, random, claims });
+  const { replicas } = base;
+  const reconciler = new SessionReconciler({ uow, pusher, policy, logger: reconcilerLogger, random, replicas });
   const refresh = new ProviderRefreshService({ pusher, scheduler: reconciler, logger: component('refresh') });
   return { pusher, reconciler, refresh };
 }
@@ -97,7 +94,7 @@ function mrLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
     policy,
     random,
     metrics,
-    claims: base.scope?.claims,
+    replicas: base.replicas,
   });
   const github = ports.github ?? UNVERIFIED_GITHUB;
   const verifiers = {
@@ -123,7 +120,7 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
   const prEvaluator = new PrEvaluator({ uow, clock, logger: component('pr-lifecycle'), github, prompts });
   const policy = config.githubPoll ?? config.gitlabPoll;
   const logger = component('pr-poller');
-  const claims = base.scope?.claims;
+  const { replicas } = base;
   const prPoller = new PrPoller({
     uow,
     clock,
@@ -133,7 +130,7 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
     policy,
     random,
     metrics,
-    claims,
+    replicas,
   });
   return { prEvaluator, prPoller };
 }
@@ -141,19 +138,10 @@ function prLifecycle(config: BackendConfig, base: Base, ports: BackendPorts, pro
 /** Every service over one database and the ports, each built once. */
 export function createServices(config: BackendConfig, ports: BackendPorts) {
   const { clock, logger, random } = ports;
-  // This replica's id (ports.replicaId or a fresh one) and its claims: one id for everything cluster/ does.
-  const replicaId = ports.replicaId ?? newReplicaId();
-  // Wake-ups across replicas (docs/replicas.md): commits signal, holders re-read.
-  const signals = ports.signals ?? replicaSignalsFor(ports.db, replicaId, logger);
-  // With presence in the database, a dead replica's leases are taken over at once (not after the TTL).
-  const presencePrefix = signals instanceof PgReplicaSignals ? signals.presencePrefix : undefined;
-  const replicas = replicaSetup({
-    ...{ ...ports, replicaId, presencePrefix },
-    replicas: config.replicas,
-    logger: logger.child({ component: 'leases' }),
-  });
-  const notifier = eventWakeupsOver(signals);
-  const uow = createUnitOfWork(ports.db, ports.secrets, commitHooksOver(signals));
+  // Claims, wake-ups (commits signal, holders re-read) and sweeps: one port, its version picked once.
+  const replicas = createReplicas(config, ports);
+  const notifier = eventWakeupsOver(replicas);
+  const uow = createUnitOfWork(ports.db, ports.secrets, commitHooksOver(replicas));
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
   const eventLogger = logger.child({ component: 'events' });
   const eventStreams = new EventStreams({
@@ -175,14 +163,13 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
     queuedPrompts: () => uow.read.promptQueue.countQueued(),
   });
-  const { scope } = replicas;
-  const base: Base = { uow, clock, random, metrics, scope, component: (name) => logger.child({ component: name }) };
+  const base: Base = { uow, clock, random, metrics, replicas, component: (name) => logger.child({ component: name }) };
   const { component } = base;
   const agentctls = new Agentctls(ports.agentctl.executors, ports.agentctl.clients);
   const { pusher, reconciler, refresh } = providerRefresh(config, base, agentctls);
   const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
   const followUpDelaysMs = [1, 4, 16].map((factor) => factor * config.agentctl.callTimeoutMs);
-  const orphans = new OrphanSweeper({ uow, agentctls, logger: component('orphans'), followUpDelaysMs, claims: scope });
+  const orphans = new OrphanSweeper({ uow, agentctls, logger: component('orphans'), followUpDelaysMs, replicas });
   // Prompt re-sends after an ambiguous failure follow the refresh retry schedule.
   const turns = createTurnRuntime({
     uow,
@@ -194,7 +181,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger,
     random,
     metrics,
-    claims: scope === undefined ? undefined : { ...scope, retryMs: replicas.timing.renewMs },
+    replicas,
   });
   const prompts = turns.drainer;
   const tasks = new TaskService({ uow, clock, pendingActions: pendingActionsOf });
@@ -229,7 +216,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger: component('questions'),
     startTimer: ports.startTimer,
     prompts,
-    replicas: signals,
+    replicas,
   });
   const permissionTimeoutMs = config.permissionTimeoutMs ?? 600_000;
   const permissionParents = new PermissionParentQuestions({
@@ -239,7 +226,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     logger: component('permissions'),
     startTimer: ports.startTimer ?? realTimer,
     prompts,
-    signals,
+    replicas,
   });
   const permissionGrants = new PermissionGrants({ uow, clock, logger: component('permissions') });
   const permissions = new PermissionRequests({
@@ -265,7 +252,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
       await stores.permissionGrants.deleteForTask(taskId); // an archived task's grants allow nothing more
     },
     logger: component('sessions'),
-    claims: scope,
+    replicas,
   });
   const toolHandlers = createToolHandlers({
     uow,
@@ -282,7 +269,6 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     uow,
     metrics,
     replicas,
-    signals,
     eventNotifier: notifier,
     eventStreams,
     eventPruner,

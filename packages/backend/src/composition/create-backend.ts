@@ -116,11 +116,18 @@ function followAgentctls(
       onReplaced,
     });
   // Several replicas: an agentctl's stream is opened only by the replica holding its lease.
+  // One process keeps every stream itself, at once: no lease, no renewal timer in the way.
   const { replicas } = s;
-  const { claims, timing } = replicas;
   const ownedLogger = logger.child({ component: 'attach-lease' });
-  const owned = () => new OwnedAttach({ claims, timing, clock: ports.clock, logger: ownedLogger, create: channel });
-  const attach = new AttachPool(replicas.scope === undefined ? channel : owned);
+  const owned = () =>
+    new OwnedAttach({
+      claims: replicas,
+      timing: replicas.timing,
+      clock: ports.clock,
+      logger: ownedLogger,
+      create: channel,
+    });
+  const attach = new AttachPool(replicas.shared ? owned : channel);
   const losses = new AgentctlLossHandler({ uow, clock: ports.clock, lanes: turns.lanes, logger });
   ports.agentctl.events.subscribe({
     up: (slot, endpoint) => {
@@ -155,7 +162,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const attach = followAgentctls(config, services, ports, booted, reachability);
   const tokens = new ApiTokenService({
     ...{ db: ports.db, clock: ports.clock, logger, configured: config.apiToken },
-    replicasShareTheDatabase: services.replicas.claims.shared,
+    replicasShareTheDatabase: services.replicas.shared,
   });
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
@@ -169,8 +176,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     { name: 'turns', run: () => turns.stop() }, // after attach: its events finish first
     { name: 'orphan sweeper', run: () => orphans.stop() },
     { name: 'reconciler', run: () => reconciler.stop() },
-    { name: 'leases', run: () => services.replicas.claims.releaseAll() }, // after all that claims
-    { name: 'replica signals', run: () => services.signals.close() },
+    { name: 'leases', run: () => services.replicas.releaseAll() }, // after all that claims
+    { name: 'replica signals', run: () => services.replicas.close() },
   ];
 
   return {
@@ -179,8 +186,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       ...createRouters(services, ports, tokens, reachability),
       createReplicaRoutes({
         db: ports.db,
-        replicaId: services.replicas.id,
-        shared: services.replicas.claims.shared,
+        replicaId: services.replicas.replicaId,
+        shared: services.replicas.shared,
         clock: ports.clock,
         attachedAddresses: () => attach.addresses(),
       }),
@@ -198,7 +205,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
      */
     async start(): Promise<void> {
       // Listening before anything is held, so no other replica's answer can pass unheard.
-      await services.signals.ready();
+      await services.replicas.ready();
       const pruned = await eventPruner.prune();
       if (pruned > 0) logger.info({ pruned }, 'old events pruned');
       const expired = await questions.expireStale();
@@ -226,7 +233,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       // After boot, so a poll's prompts find the recovered sessions.
       poller.start();
       prPoller.start();
-      turns.sweeper?.start();
+      turns.sweeper.start();
       eventPruner.start();
     },
 

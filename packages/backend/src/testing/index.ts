@@ -38,9 +38,11 @@ export { attachLeaseName, type LeaseTiming } from '../platform/cluster/attach-le
 export { type ReplicasView } from '../platform/cluster/lease-routes';
 export { claim, holderAt, type Lease, renew } from '../platform/cluster/lease-rules';
 export { LeaseStore } from '../platform/cluster/lease-store';
-export { DatabaseLeases, SingleReplica, withClaim, type WorkClaims } from '../platform/cluster/leases';
-export { KeptConnection } from '../platform/cluster/pg-kept-connection';
-export { listenerConnectionOf, PgReplicaSignals } from '../platform/cluster/pg-replica-signals';
+export { DatabaseLeases, withClaim, type WorkClaims } from '../platform/cluster/leases';
+export { KeptConnection } from '../platform/cluster/postgres/pg-kept-connection';
+export { listenerConnectionOf, PgReplicaSignals } from '../platform/cluster/postgres/pg-replica-signals';
+export { type Replicas } from '../platform/cluster/replicas';
+export { SingleProcess } from '../platform/cluster/single-process';
 export { EVENT_LOG_DEFAULTS, type EventLogConfig } from '../platform/events/event-log-config';
 export { EventStore, type NewEvent } from '../platform/events/event-store';
 export { type EventFilter, type StoredEvent } from '../platform/events/event-types';

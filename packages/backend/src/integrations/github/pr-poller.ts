@@ -7,7 +7,7 @@ import type { PrPollTarget } from './pr-lifecycle-store';
 
 export interface PrPollerDeps extends Pick<
   LinkPollerDeps<PrPollTarget>,
-  'clock' | 'logger' | 'random' | 'timers' | 'claims'
+  'clock' | 'logger' | 'random' | 'timers' | 'replicas'
 > {
   uow: UnitOfWork;
   github: WorkspaceGithub;

@@ -1,3 +1,4 @@
+import { SingleProcess } from '../../platform/cluster/single-process';
 import { createLogger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import { MrPoller, type Timers } from './mr-poller';
@@ -46,6 +47,7 @@ describe('MrPoller scheduling', () => {
       policy: { intervalMs: 1000, jitterMs: 200, concurrency: 1, backoffBaseMs: 10, backoffMaxMs: 10 },
       random: () => 0.5,
       timers,
+      replicas: new SingleProcess('only'),
     });
     poller.start();
     expect(pending.map((p) => p.ms)).toEqual([1100]);

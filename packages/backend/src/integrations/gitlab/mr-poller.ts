@@ -11,7 +11,7 @@ export type MrPollPolicy = LinkPollPolicy;
 
 export interface MrPollerDeps extends Pick<
   LinkPollerDeps<PollTarget>,
-  'clock' | 'logger' | 'random' | 'timers' | 'claims'
+  'clock' | 'logger' | 'random' | 'timers' | 'replicas'
 > {
   uow: UnitOfWork;
   gitlab: WorkspaceGitlab;

@@ -1,4 +1,4 @@
-import type { WorkClaims } from '../../platform/cluster/leases';
+import type { Replicas } from '../../platform/cluster/replicas';
 import { retryDelayMs } from '../../platform/retry/retry-backoff';
 import type { Logger } from '../../platform/logger/logger';
 
@@ -44,10 +44,10 @@ export interface LinkPollerDeps<T extends { linkId: string }> {
   /** What the log line calls a failed whole poll. */
   name: string;
   /**
-   * Several replicas: each link is polled by the replica that claims it (lease "<name>:<link id>" for
-   * one interval; its holder renews it at its next poll), so a transition is read, and prompted, once.
+   * Each link is polled by the replica that claims it (lease "<name>:<link id>" for one interval; its
+   * holder renews it at its next poll), so a transition is read, and prompted, once across replicas.
    */
-  claims?: WorkClaims;
+  replicas: Pick<Replicas, 'claimMany'>;
 }
 
 export class LinkPoller<T extends { linkId: string }> {
@@ -89,12 +89,11 @@ export class LinkPoller<T extends { linkId: string }> {
     await Promise.all(Array.from({ length: workers }, worker));
   }
 
-  /** The due links this replica holds (all of them with one replica). */
+  /** The due links this replica holds (all of them in one process). */
   private async claimed(due: T[]): Promise<T[]> {
-    const { claims } = this.deps;
-    if (claims === undefined || due.length === 0) return due;
+    if (due.length === 0) return due;
     const leaseOf = (target: T) => `${this.deps.name}:${target.linkId}`;
-    const held = await claims.claimMany(due.map(leaseOf), this.deps.policy.intervalMs);
+    const held = await this.deps.replicas.claimMany(due.map(leaseOf), this.deps.policy.intervalMs);
     return due.filter((target) => held.has(leaseOf(target)));
   }
 

@@ -1,30 +1,30 @@
 import { AppError } from '@kandev/protocol';
-import { type ClaimScope, withClaim } from './leases';
+import type { Replicas } from './replicas';
 
 /**
  * Several replicas: a launch or resume holds `launch:<session>` from before its row is written until
  * agentctl took the session, so another replica's boot reconcile leaves alone a session being started
  * (it would fail it as never started, or as lost). The lease outlives any sane start; a dead starter's
- * lease is free at once where replicas keep presence (PostgreSQL), else once it expires.
+ * lease is free at once where replicas keep presence (PostgreSQL), else once it expires. One process
+ * claims nothing: a start just runs.
  */
 export const LAUNCH_LEASE_MS = 10 * 60_000;
+
+/** What starting a session needs of the replicas. */
+export type StartClaims = Pick<Replicas, 'once'>;
 
 function launchLeaseName(sessionId: string): string {
   return `launch:${sessionId}`;
 }
 
-/**
- * Runs `start` holding the session's launch lease (one replica: just runs it). `releaseAfter`: see
- * withClaim (a launch frees its lease without waiting for it).
- */
+/** Runs `start` holding the session's launch lease. `releaseAfter`: see OnceOptions. */
 export async function whileStarting<T>(
-  claims: ClaimScope | undefined,
+  replicas: StartClaims,
   sessionId: string,
   start: () => Promise<T>,
   releaseAfter?: (release: () => Promise<void>) => void,
 ): Promise<T> {
-  if (claims === undefined) return start();
-  const outcome = await withClaim(claims.claims, launchLeaseName(sessionId), LAUNCH_LEASE_MS, start, releaseAfter);
+  const outcome = await replicas.once(launchLeaseName(sessionId), start, { ttlMs: LAUNCH_LEASE_MS, releaseAfter });
   if (!outcome.ran) throw new AppError('failed_precondition', `session ${sessionId} is being started already`);
   return outcome.value;
 }
@@ -36,7 +36,7 @@ export async function whileStarting<T>(
  * queues too (its lane), so none of those can run before it.
  */
 export function whileLaunching<P, T>(
-  claims: ClaimScope | undefined,
+  replicas: StartClaims,
   sessionId: string,
   steps: {
     prepare: () => Promise<P>;
@@ -46,15 +46,14 @@ export function whileLaunching<P, T>(
 ): Promise<T> {
   const preparing = steps.prepare();
   preparing.catch(() => undefined); // awaited once the claim answered; until then, not unhandled
-  return whileStarting(claims, sessionId, async () => steps.start(await preparing), steps.releaseAfter);
+  return whileStarting(replicas, sessionId, async () => steps.start(await preparing), steps.releaseAfter);
 }
 
 /** Runs `work` (boot reconcile of a session not started yet) unless a replica is starting it now. */
 export async function unlessStarting(
-  claims: ClaimScope | undefined,
+  replicas: StartClaims,
   sessionId: string,
   work: () => Promise<void>,
 ): Promise<void> {
-  if (claims === undefined) return work();
-  await withClaim(claims.claims, launchLeaseName(sessionId), claims.ttlMs, work);
+  await replicas.once(launchLeaseName(sessionId), work);
 }

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger/logger';
-import { dialectOf } from '../store/database';
 import { LeaseStore } from './lease-store';
 
 /**
@@ -12,8 +11,6 @@ import { LeaseStore } from './lease-store';
 export interface WorkClaims {
   /** This process among the replicas. */
   readonly replicaId: string;
-  /** Whether other replicas may share the database (PostgreSQL); false: claims always succeed. */
-  readonly shared: boolean;
   /** True when this replica holds `name` for `ttlMs` from now (claimed, or renewed when it held it). */
   claim(name: string, ttlMs: number): Promise<boolean>;
   /** `claim` for many names at once; resolves the ones this replica holds. */
@@ -22,28 +19,6 @@ export interface WorkClaims {
   release(name: string): Promise<void>;
   /** Frees everything this replica holds (graceful stop). */
   releaseAll(): Promise<void>;
-}
-
-/**
- * One replica (SQLite: one process owns the database file): every claim succeeds at once and nothing is
- * written, so a backend behaves exactly as it did before replicas, restarts included (a crashed
- * predecessor's leases would otherwise hold work back for a TTL).
- */
-export class SingleReplica implements WorkClaims {
-  readonly shared = false;
-  constructor(readonly replicaId: string) {}
-  claim(): Promise<boolean> {
-    return Promise.resolve(true);
-  }
-  claimMany(names: readonly string[]): Promise<Set<string>> {
-    return Promise.resolve(new Set(names));
-  }
-  release(): Promise<void> {
-    return Promise.resolve();
-  }
-  releaseAll(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 export interface DatabaseLeasesDeps {
@@ -57,7 +32,6 @@ export interface DatabaseLeasesDeps {
 
 /** Leases in the shared database's `leases` table (PostgreSQL; SQLite in tests of several replicas). */
 export class DatabaseLeases implements WorkClaims {
-  readonly shared = true;
   readonly replicaId: string;
   private readonly store: LeaseStore;
 
@@ -88,9 +62,12 @@ export class DatabaseLeases implements WorkClaims {
   }
 }
 
+/** What claimed work resolved: its value, or that another replica holds the name (it did not run). */
+export type Claimed<T> = { ran: true; value: T } | { ran: false };
+
 /**
- * Runs `work` while holding `name`, then frees it; resolves undefined without running it when another
- * replica holds the name. For work that is short next to the TTL (a claim that outlives it only lets a
+ * Runs `work` while holding `name`, then frees it; resolves `{ ran: false }` without running it when
+ * another replica holds the name. For work that is short next to the TTL (a claim that outlives it only lets a
  * second replica start the same idempotent work, never corrupts it: the work's own writes are
  * compare-and-set). `releaseAfter`, when given, is handed the release instead of it being awaited
  * (the caller queues it where what must follow it queues too).
@@ -101,7 +78,7 @@ export async function withClaim<T>(
   ttlMs: number,
   work: () => Promise<T>,
   releaseAfter?: (release: () => Promise<void>) => void,
-): Promise<{ ran: true; value: T } | { ran: false }> {
+): Promise<Claimed<T>> {
   if (!(await claims.claim(name, ttlMs))) return { ran: false };
   const release = () => claims.release(name).catch(() => undefined); // it expires anyway
   try {
@@ -110,29 +87,4 @@ export async function withClaim<T>(
     if (releaseAfter === undefined) await release();
     else releaseAfter(release);
   }
-}
-
-/** What a component that claims its work gets: the claims and how long one runs. */
-export interface ClaimScope {
-  claims: WorkClaims;
-  ttlMs: number;
-}
-
-export interface ReplicaSetup {
-  db: Knex;
-  clock: () => Date;
-  logger: Logger;
-  replicaId: string;
-  /** Default: shared exactly when the database is PostgreSQL (SQLite is one process's file). */
-  shared?: boolean;
-  /** Set when every replica keeps a presence connection (PgReplicaSignals): see LeaseStoreOptions. */
-  presencePrefix?: string;
-}
-
-/** This replica's claims: leases in the database when replicas may share it, SingleReplica otherwise. */
-export function replicaClaims(setup: ReplicaSetup): WorkClaims {
-  const shared = setup.shared ?? dialectOf(setup.db) === 'postgres';
-  if (!shared) return new SingleReplica(setup.replicaId);
-  const { db, replicaId, clock, logger, presencePrefix } = setup;
-  return new DatabaseLeases({ db, replicaId, clock, logger, presencePrefix });
 }

@@ -2,6 +2,7 @@ import type { AgentctlApi, AgentctlConnector } from '../agentctl/agentctl-client
 import type { AgentctlDirectory } from '../agentctl/agentctl-directory';
 import { Agentctls } from '../agentctl/agentctls';
 import type { AgentctlEndpoint } from '../agentctl/executor';
+import { SingleProcess } from '../../platform/cluster/single-process';
 import { createLogger } from '../../platform/logger/logger';
 import type { AgentSession } from '../sessions/agent-session';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
@@ -35,6 +36,7 @@ function sweeperOver(rows: Partial<AgentSession>[], listed: Promise<void> = Prom
     agentctls: new Agentctls(directory, clients),
     logger: createLogger('silent'),
     followUpDelaysMs: [],
+    replicas: new SingleProcess('only'),
   });
   return { sweeper, stopped };
 }

@@ -1,4 +1,4 @@
-import { type ClaimScope, withClaim } from '../../platform/cluster/leases';
+import type { Replicas } from '../../platform/cluster/replicas';
 import type { Agentctls, ReachedAgentctl } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
@@ -11,8 +11,8 @@ export interface OrphanSweeperDeps {
   logger: Logger;
   /** Delays of the follow-up sweeps after an ambiguous launch failure. */
   followUpDelaysMs: readonly number[];
-  /** Several replicas: an agentctl is swept by the replica holding "orphans:<address>" (others skip it). */
-  claims?: ClaimScope;
+  /** An agentctl is swept by the replica holding "orphans:<address>" (others skip it). */
+  replicas: Pick<Replicas, 'once'>;
 }
 
 /**
@@ -49,10 +49,8 @@ export class OrphanSweeper {
   }
 
   private async sweepClaimed(agentctl: ReachedAgentctl): Promise<string[]> {
-    const scope = this.deps.claims;
-    if (scope === undefined) return this.sweepOne(agentctl);
     const name = `orphans:${agentctl.endpoint.grpcAddress}`;
-    const outcome = await withClaim(scope.claims, name, scope.ttlMs, () => this.sweepOne(agentctl));
+    const outcome = await this.deps.replicas.once(name, () => this.sweepOne(agentctl));
     return outcome.ran ? outcome.value : []; // another replica sweeps it now
   }
 

@@ -1,4 +1,5 @@
 import type { PermissionRequestInfo } from '@kandev/protocol';
+import type { Replicas } from '../../platform/cluster/replicas';
 import type { Logger } from '../../platform/logger/logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
@@ -25,12 +26,10 @@ export interface PermissionParentDeps {
   startTimer: StartTimer;
   prompts?: PromptKicker;
   /**
-   * A nudge whenever a parent question changed on any replica (platform/cluster/replica-signals.ts), or a resync
-   * after nudges may have been missed: a held request re-reads its question (absent: one process).
+   * A nudge whenever a parent question changed on any replica (platform/cluster/replicas.ts), or a resync
+   * after nudges may have been missed: a held request re-reads its question.
    */
-  signals?: {
-    subscribe(name: 'parent_question', listener: { signal(questionId: string): void; resync(): void }): () => void;
-  };
+  replicas: Pick<Replicas, 'subscribe'>;
 }
 
 export class PermissionParentQuestions {
@@ -39,7 +38,7 @@ export class PermissionParentQuestions {
 
   constructor(private readonly deps: PermissionParentDeps) {
     // The parent's reply may reach another replica (its own agentctl's): the committed row decides.
-    deps.signals?.subscribe('parent_question', {
+    deps.replicas.subscribe('parent_question', {
       signal: (questionId) => {
         if (this.waiting.has(questionId)) void this.reread(questionId);
       },

@@ -1,4 +1,4 @@
-import { type ClaimScope, withClaim } from '../../platform/cluster/leases';
+import type { Replicas } from '../../platform/cluster/replicas';
 import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import type { ProviderPusher } from './provider-pusher';
@@ -32,8 +32,8 @@ export interface SessionReconcilerDeps {
   logger: Logger;
   random?: () => number;
   startTimer?: StartRetryTimer;
-  /** Several replicas: a session is reconciled by the replica holding "reconcile:<id>" (others retry later). */
-  claims?: ClaimScope;
+  /** A session is reconciled by the replica holding "reconcile:<id>" (others retry later). */
+  replicas: Pick<Replicas, 'once'>;
 }
 
 type Verdict = 'done' | 'retry';
@@ -108,11 +108,7 @@ export class SessionReconciler implements RefreshScheduler {
 
   /** One pass for a session still behind: the same probe-then-push a batch does. */
   private async reconcile(sessionId: string): Promise<Verdict> {
-    const scope = this.deps.claims;
-    if (scope === undefined) return this.reconcileNow(sessionId);
-    const outcome = await withClaim(scope.claims, `reconcile:${sessionId}`, scope.ttlMs, () =>
-      this.reconcileNow(sessionId),
-    );
+    const outcome = await this.deps.replicas.once(`reconcile:${sessionId}`, () => this.reconcileNow(sessionId));
     // Another replica is on it: look again later (it is done by then, or that replica died).
     return outcome.ran ? outcome.value : 'retry';
   }

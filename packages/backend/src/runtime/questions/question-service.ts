@@ -1,4 +1,5 @@
 import { AppError } from '@kandev/protocol';
+import type { Replicas } from '../../platform/cluster/replicas';
 import type { Logger } from '../../platform/logger/logger';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
@@ -34,21 +35,16 @@ export interface QuestionServiceDeps {
   startTimer?: StartTimer;
   /** Drains the session a late answer was queued for (absent: it waits for the next kick). */
   prompts?: PromptKicker;
-  /** The other backend replicas on this database (absent: this process is the only one). */
-  replicas?: QuestionReplicas;
+  /** The backend replicas on this database (one process: only this one, signals to itself only). */
+  replicas: QuestionReplicas;
 }
 
 /**
- * What questions need from the replicas (platform/cluster/replica-signals.ts): this one's id (recorded as a
+ * What questions need from the replicas (platform/cluster/replicas.ts): this one's id (recorded as a
  * question's holder), whether a holder is still running, and a nudge whenever a question changed on any
  * replica (or a resync after nudges may have been missed): the holder then re-reads the row.
  */
-export interface QuestionReplicas {
-  readonly replicaId: string;
-  isAlive(replicaId: string): Promise<boolean>;
-  alive(): Promise<string[]>;
-  subscribe(name: 'question', listener: { signal(questionId: string): void; resync(): void }): () => void;
-}
+export type QuestionReplicas = Pick<Replicas, 'replicaId' | 'isAlive' | 'alive' | 'subscribe'>;
 
 export interface AskRequest {
   taskId: string;
@@ -76,7 +72,7 @@ export class QuestionService {
   constructor(private readonly deps: QuestionServiceDeps) {
     this.startTimer = deps.startTimer ?? realTimer;
     // An answer, expiry or stop committed on another replica settles a call held here, from the row.
-    deps.replicas?.subscribe('question', {
+    deps.replicas.subscribe('question', {
       signal: (questionId) => {
         if (this.waiters.has(questionId)) void this.settleFromRow(questionId);
       },
@@ -113,7 +109,7 @@ export class QuestionService {
         answeredAt: null,
         expiresAt: new Date(now.getTime() + timeoutMs).toISOString(),
       };
-      await this.deps.uow.read.questions.insert(question, this.deps.replicas?.replicaId ?? null);
+      await this.deps.uow.read.questions.insert(question, this.deps.replicas.replicaId);
       request.onRecorded(question);
       stopTimer = this.startTimer(timeoutMs, () => void this.close(id, 'timeout'));
       request.signal.addEventListener('abort', onAbort, { once: true });
@@ -169,7 +165,7 @@ export class QuestionService {
   async expireStale(): Promise<number> {
     const now = this.deps.clock().toISOString();
     const expired = await this.deps.uow.read.questions.expireStale(now);
-    const alive = (await this.deps.replicas?.alive()) ?? [];
+    const alive = await this.deps.replicas.alive();
     return expired + (await this.deps.uow.read.questions.cancelOrphanedPermissions(now, alive));
   }
 

@@ -14,8 +14,7 @@ import { canResume, isLive } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../provider-refresh/provider-reconciler';
 import { type LaunchedSession, SessionStarter } from './session-starter';
-import { whileLaunching, whileStarting } from '../../platform/cluster/launch-lease';
-import type { ClaimScope } from '../../platform/cluster/leases';
+import { type StartClaims, whileLaunching, whileStarting } from '../../platform/cluster/launch-lease';
 import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';
 import { type ListSessionsQuery, listSessions } from './session-list';
@@ -46,8 +45,8 @@ export interface SessionServiceDeps {
   recordArchived: (stores: Stores, taskId: string, now: string) => Promise<void>;
   /** Each task's workspace, the agent's cwd (undefined: none, the agent runs where agentctl does; tests only). */
   workspaces?: TaskWorkspaces;
-  /** Several replicas: a start holds the session's launch lease (cluster/launch-lease). */
-  claims?: ClaimScope;
+  /** A start holds the session's launch lease (cluster/launch-lease). */
+  replicas: StartClaims;
   logger: Logger;
 }
 
@@ -69,7 +68,7 @@ export class SessionService {
       return prepareSessionWorkspace(this.deps.workspaces, this.deps.agentctls, task, executor);
     };
     const releaseAfter = (release: () => Promise<void>) => void this.deps.lanes.run(sessionId, release);
-    return whileLaunching(this.deps.claims, sessionId, {
+    return whileLaunching(this.deps.replicas, sessionId, {
       prepare,
       releaseAfter,
       start: async (workspace) => {
@@ -106,7 +105,7 @@ export class SessionService {
    */
   resume(sessionId: string): Promise<LaunchedSession> {
     return this.deps.lanes.run(sessionId, () =>
-      whileStarting(this.deps.claims, sessionId, async () => {
+      whileStarting(this.deps.replicas, sessionId, async () => {
         const mcpToken = generateMcpToken();
         const row = await this.require(sessionId, this.deps.uow.read.sessions);
         const { workspaces, agentctls } = this.deps;

@@ -1,6 +1,5 @@
 import { isAppError, type RuntimeSessionState } from '@kandev/protocol';
-import { unlessStarting } from '../../platform/cluster/launch-lease';
-import type { ClaimScope } from '../../platform/cluster/leases';
+import { type StartClaims, unlessStarting } from '../../platform/cluster/launch-lease';
 import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { PromptDrainer } from './prompt-drainer';
@@ -23,8 +22,8 @@ export interface BootReconcilerDeps {
   lanes: SessionLanes;
   drainer: Pick<PromptDrainer, 'kick' | 'redeliver'>;
   logger: Logger;
-  /** Several replicas: sessions another replica is starting now are left to it (cluster/launch-lease). */
-  claims?: ClaimScope;
+  /** Sessions another replica is starting now are left to it (cluster/launch-lease). */
+  replicas: StartClaims;
 }
 
 export interface BootReconcileSummary {
@@ -54,7 +53,7 @@ export class BootReconciler {
     const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [], restorable: [] };
     const sessions = this.deps.uow.read.sessions;
     for (const session of await sessions.listByStates(['created'])) {
-      await unlessStarting(this.deps.claims, session.id, async () => {
+      await unlessStarting(this.deps.replicas, session.id, async () => {
         const failed = await this.deps.lanes.run(session.id, () =>
           sessions.advanceCurrent(session.id, { kind: 'start_failed' }, this.now(), {
             lastError: NEVER_STARTED_REASON,
@@ -66,7 +65,7 @@ export class BootReconciler {
     try {
       for (const session of await sessions.listByStates(LIVE_SESSION_STATES)) {
         const reconcile = () => this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary));
-        if (session.state === 'starting') await unlessStarting(this.deps.claims, session.id, reconcile);
+        if (session.state === 'starting') await unlessStarting(this.deps.replicas, session.id, reconcile);
         else await reconcile();
       }
     } catch (error) {

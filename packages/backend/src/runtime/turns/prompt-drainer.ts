@@ -1,5 +1,5 @@
 import { AppError, isAppError, type RuntimeSessionState } from '@kandev/protocol';
-import { type ClaimScope, withClaim } from '../../platform/cluster/leases';
+import type { Replicas } from '../../platform/cluster/replicas';
 import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
@@ -33,11 +33,11 @@ export interface PromptDrainerDeps {
   /** Observes each prompt's wait from queued to dispatched. */
   metrics?: Pick<BackendMetrics, 'promptDispatched'>;
   /**
-   * Several replicas: a session drains on the replica holding "drain:<id>"; a kick that finds another
-   * replica draining it kicks again after `retryMs` (that drain may have read the queue before the
-   * prompt this kick is for was committed). One replica: none, drains as ever.
+   * A session drains on the replica holding "drain:<id>"; a kick that finds another replica draining it
+   * kicks again after the renew interval (that drain may have read the queue before the prompt this kick
+   * is for was committed). One process always holds it.
    */
-  claims?: ClaimScope & { retryMs: number };
+  replicas: Pick<Replicas, 'once' | 'timing'>;
 }
 
 /** Thrown inside the claim transaction to roll it back when a compare-and-set lost. */
@@ -95,14 +95,13 @@ export class PromptDrainer implements PromptKicker {
 
   private async drain(sessionId: string): Promise<void> {
     if (this.stopped) return;
-    const scope = this.deps.claims;
-    if (scope === undefined) return this.drainNow(sessionId);
-    const outcome = await withClaim(scope.claims, `drain:${sessionId}`, scope.ttlMs, () => this.drainNow(sessionId));
+    const { replicas } = this.deps;
+    const outcome = await replicas.once(`drain:${sessionId}`, () => this.drainNow(sessionId));
     if (outcome.ran || this.stopped || this.rekicks.has(sessionId)) return;
     const timer = setTimeout(() => {
       this.rekicks.delete(sessionId);
       void this.kick(sessionId);
-    }, scope.retryMs);
+    }, replicas.timing.renewMs);
     timer.unref();
     this.rekicks.set(sessionId, timer);
   }

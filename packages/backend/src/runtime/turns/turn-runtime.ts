@@ -1,3 +1,4 @@
+import type { Replicas } from '../../platform/cluster/replicas';
 import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { DrainGate } from '../prompt-queue/drain-gate';
@@ -24,10 +25,10 @@ export interface TurnRuntimeDeps {
   random?: () => number;
   metrics?: PromptDrainerDeps['metrics'];
   /**
-   * Several replicas: drains are claimed per session (PromptDrainerDeps.claims), and turns a dead
-   * replica left waiting are swept every `retryMs` once they waited a lease's TTL (TurnSweeper).
+   * Drains are claimed per session (PromptDrainerDeps.replicas); turns a dead replica left waiting are
+   * swept every renew interval once they waited a lease's TTL (TurnSweeper; never in one process).
    */
-  claims?: PromptDrainerDeps['claims'];
+  replicas: Replicas;
 }
 
 /**
@@ -47,7 +48,7 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     logger: logger.child({ component: 'drainer' }),
     random: deps.random,
     metrics: deps.metrics,
-    claims: deps.claims,
+    replicas: deps.replicas,
   });
   const events = new SessionEventHandler({
     uow,
@@ -64,27 +65,24 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     lanes,
     drainer,
     logger: logger.child({ component: 'boot-reconcile' }),
-    claims: deps.claims,
+    replicas: deps.replicas,
   });
-  const claims = deps.claims;
-  const sweeper =
-    claims === undefined
-      ? undefined
-      : new TurnSweeper({
-          ...{ uow, clock, agentctls, reconciler: boot, claims },
-          ...{ intervalMs: claims.retryMs, staleMs: claims.ttlMs },
-          logger: logger.child({ component: 'turn-sweeper' }),
-        });
+  const { replicas } = deps;
+  const sweeper = new TurnSweeper({
+    ...{ uow, clock, agentctls, reconciler: boot, replicas },
+    staleMs: replicas.timing.ttlMs,
+    logger: logger.child({ component: 'turn-sweeper' }),
+  });
   return {
     lanes,
     drainer,
     events,
     boot,
-    /** Several replicas only: the sweep of turns a dead replica left waiting. */
+    /** The sweep of turns a dead replica left waiting (it sweeps nothing in one process). */
     sweeper,
     /** No more re-sends or sweeps; waits for the work already on the lanes. */
     async stop(): Promise<void> {
-      await sweeper?.stop();
+      await sweeper.stop();
       drainer.stop();
       await lanes.idle();
     },

@@ -1,4 +1,4 @@
-import type { ClaimScope } from '../../platform/cluster/leases';
+import type { Replicas, Sweeps } from '../../platform/cluster/replicas';
 import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
@@ -9,9 +9,8 @@ export interface TurnSweeperDeps {
   clock: () => Date;
   agentctls: Pick<Agentctls, 'find'>;
   reconciler: Pick<BootReconciler, 'reconcileOne'>;
-  claims: ClaimScope;
-  /** How often a sweep runs. */
-  intervalMs: number;
+  /** The sweeps run every renew interval where replicas share the database, never in one process. */
+  replicas: Pick<Replicas, 'claimMany' | 'release' | 'sweepLeftovers' | 'timing'>;
   /** A prompt waiting (queued or in flight) longer than this makes its session a candidate. */
   staleMs: number;
   logger: Logger;
@@ -20,47 +19,43 @@ export interface TurnSweeperDeps {
 /**
  * Several replicas: a replica that dies can leave a turn half done, and no event will ever come for
  * it: a prompt it claimed (dispatched) but never sent, a turn_ended agentctl sent down its Attach
- * stream just as it died, or prompts queued behind a drain it had claimed. Every `intervalMs` each
+ * stream just as it died, or prompts queued behind a drain it had claimed. Every renew interval each
  * replica looks for sessions whose prompts have waited longer than `staleMs`, claims them
  * (`turns:<session>`) and reconciles each with agentctl as boot does: a finished turn is settled, a
  * prompt agentctl never saw is sent again with its id (never delivered twice), an idle queue is
- * kicked. A long turn still running costs one GetSession per sweep and changes nothing.
+ * kicked. A long turn still running costs one GetSession per sweep and changes nothing. One process
+ * never sweeps (Replicas.sweepLeftovers).
  */
 export class TurnSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<unknown> = Promise.resolve();
+  private sweeps: Sweeps | undefined;
   private stopped = false;
 
   constructor(private readonly deps: TurnSweeperDeps) {}
 
   start(): void {
-    if (this.stopped || this.timer !== undefined) return;
-    this.timer = setInterval(() => {
-      this.sweeping = this.sweeping.then(() => this.sweep());
-    }, this.deps.intervalMs);
-    this.timer.unref();
+    if (this.stopped || this.sweeps !== undefined) return;
+    this.sweeps = this.deps.replicas.sweepLeftovers(() => this.sweep());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.sweeping;
+    await this.sweeps?.stop();
   }
 
   /** One sweep; resolves the sessions it reconciled. Never rejects (failures are logged). */
   async sweep(): Promise<string[]> {
-    const { uow, clock, claims, logger } = this.deps;
+    const { uow, clock, replicas, logger } = this.deps;
     try {
       const before = new Date(clock().getTime() - this.deps.staleMs).toISOString();
       const candidates = await uow.read.promptQueue.sessionsWaitingSince(before);
       if (candidates.length === 0 || this.stopped) return [];
       const names = candidates.map((id) => `turns:${id}`);
-      const held = await claims.claims.claimMany(names, claims.ttlMs);
+      const held = await replicas.claimMany(names, replicas.timing.ttlMs);
       const reconciled: string[] = [];
       for (const sessionId of candidates) {
         if (this.stopped || !held.has(`turns:${sessionId}`)) continue;
         if (await this.reconcile(sessionId)) reconciled.push(sessionId);
-        await claims.claims.release(`turns:${sessionId}`).catch(() => undefined); // it expires anyway
+        await replicas.release(`turns:${sessionId}`).catch(() => undefined); // it expires anyway
       }
       if (reconciled.length > 0) logger.info({ sessions: reconciled }, 'waiting turns reconciled with agentctl');
       return reconciled;

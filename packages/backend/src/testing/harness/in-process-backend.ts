@@ -52,7 +52,7 @@ export interface InProcessBackendOptions {
   gate?: BackendPorts['gate'];
   /** Default: the test process's one key. */
   secrets?: SecretBox;
-  /** Wake-ups across replicas; default by database (in process on SQLite). */
+  /** Wake-ups across replicas sharing the database; default by database (in process on SQLite). */
   signals?: BackendPorts['signals'];
 }
 
@@ -85,7 +85,7 @@ export async function createInProcessBackend(cleanup: Cleanup, options: InProces
   cleanup.defer(() => backend.stop());
   // As start() does first: on PostgreSQL this replica's presence is visible before it claims anything,
   // else another replica would take its fresh leases as a gone owner's (lease-store ownerGone).
-  await backend.signals.ready();
+  await backend.replicas.ready();
   return { db, dataDir, logger, backend };
 }
 

@@ -1,6 +1,6 @@
 import { Client, type ClientConfig } from 'pg';
-import type { Logger } from '../logger/logger';
-import { type BackoffPolicy, retryDelayMs } from '../retry/retry-backoff';
+import type { Logger } from '../../logger/logger';
+import { type BackoffPolicy, retryDelayMs } from '../../retry/retry-backoff';
 
 // One dedicated PostgreSQL connection kept open (not from the pool: LISTEN and presence belong to a
 // session): reconnected with backoff and jitter whenever it drops, until closed. `onConnected` runs on

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { ClientConfig } from 'pg';
 import { z } from 'zod';
-import type { Logger } from '../logger/logger';
-import type { BackoffPolicy } from '../retry/retry-backoff';
+import type { Logger } from '../../logger/logger';
+import type { BackoffPolicy } from '../../retry/retry-backoff';
 import { KeptConnection, type Schedule } from './pg-kept-connection';
 import {
   type ReplicaPresence,
@@ -12,7 +12,7 @@ import {
   SignalListeners,
   SIGNAL_NAMES,
   type SignalName,
-} from './replica-signals';
+} from '../replica-signals';
 
 // PostgreSQL (several replicas on one database): LISTEN on one channel over a dedicated connection,
 // NOTIFY inside the transaction that commits what it signals (delivered at its COMMIT, never after a
