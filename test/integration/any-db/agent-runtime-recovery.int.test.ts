@@ -71,6 +71,12 @@ describe('agent runtime: recovery', () => {
     const sessionId = first.session.session_id;
     const blocking = await first.runtime.postPrompt(sessionId, 'block across the restart');
     const pid = agentPid(await first.runtime.waitForTurn(sessionId, blocking.queued_prompt_id));
+    // The kill comes once the turn's reply is recorded: a reply still on its way over the killed
+    // backend's Attach stream is a different fault, and the check below counts the agent's replies.
+    await waitUntil(async () => (await first.runtime.agentReplies(first.taskId)).length === 1, {
+      timeoutMs: 30_000,
+      what: 'the blocking turn reply recorded',
+    });
     const queued = [
       await first.runtime.postPrompt(sessionId, 'queued one'),
       await first.runtime.postPrompt(sessionId, 'queued two'),
