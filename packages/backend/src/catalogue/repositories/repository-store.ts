@@ -83,10 +83,14 @@ export class RepositoryStore {
   /**
    * Inserts the repository unless its workspace already holds its identity (then nothing): the unique
    * workspace_id + identity_key decides (ON CONFLICT DO NOTHING), so it holds with concurrent writers
-   * on PostgreSQL, not only under SQLite's single writer.
+   * on PostgreSQL, not only under SQLite's single writer. Sent in a unit of work: a read after it (which
+   * row holds the identity) travels with it.
    */
   async insertIfAbsent(repository: Repository): Promise<void> {
-    await this.db('repositories').insert(toRow(repository)).onConflict(['workspace_id', 'identity_key']).ignore();
+    await sendWrite(
+      this.db,
+      this.db('repositories').insert(toRow(repository)).onConflict(['workspace_id', 'identity_key']).ignore(),
+    );
   }
 
   async findById(id: string): Promise<Repository | undefined> {

@@ -204,10 +204,12 @@ export class TaskStore {
     return rows.map((row) => ({ repositoryId: row.repository_id, baseBranch: row.base_branch }));
   }
 
-  /** False when the repository was not attached. */
-  async detachRepository(taskId: string, repositoryId: string): Promise<boolean> {
-    const deleted = await this.db('task_repositories').where({ task_id: taskId, repository_id: repositoryId }).del();
-    return deleted > 0;
+  /** Sent in a unit of work (`sendWrite`): the caller read that the repository is attached. */
+  async detachRepository(taskId: string, repositoryId: string): Promise<void> {
+    await sendWrite(
+      this.db,
+      this.db('task_repositories').where({ task_id: taskId, repository_id: repositoryId }).del(),
+    );
   }
 
   /** Every repository attached to the task, in attach order (the first is the primary), in ONE query. */
