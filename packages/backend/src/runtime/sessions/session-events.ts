@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { EventStore, NewEvent } from '../../platform/events/event-store';
 import { parseJsonColumn } from '../../platform/store/row-values';
-import { sendWrite } from '../../platform/store/sent-writes';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import type { Provider } from '@kandev/protocol';
+import type { Sql } from '../../platform/store/sql';
 
 /**
  * What agentctl acknowledged: a revision and the providers it holds with it, and (when the answer
@@ -34,7 +34,7 @@ export function toolListDiff(previous: readonly string[], next: readonly string[
  */
 export class SessionEventRecorder {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly events: EventStore,
   ) {}
 

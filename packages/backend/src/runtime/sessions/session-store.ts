@@ -1,8 +1,8 @@
 import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
-import type { Knex } from 'knex';
+import type { Sql } from '../../platform/store/sql';
 import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
-import { sendWrite } from '../../platform/store/sent-writes';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import { type Acknowledged, type KeptToolLists, SessionEventRecorder, type ToolListEntry } from './session-events';
 import {
@@ -48,7 +48,7 @@ export class SessionStore {
   private readonly recorder: SessionEventRecorder;
 
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     events: EventStore,
   ) {
     this.recorder = new SessionEventRecorder(db, events);
