@@ -11,6 +11,18 @@ const STRICT_TS_RULES = {
   '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
 };
 
+const PACKAGE_ENTRIES_ONLY = {
+  group: ['@kandev/*/src/*', '@kandev/*/dist/*'],
+  message: 'import a package by its name only',
+};
+const DRIVER_INTERNALS_MESSAGE =
+  "knex's and pg's internals are used only in packages/backend/src/platform/store/driver/";
+const DRIVER_INTERNALS = { group: ['knex/*', 'pg/*', 'pg-protocol/*'], message: DRIVER_INTERNALS_MESSAGE };
+const DRIVER_INTERNALS_REQUIRED = {
+  selector: "CallExpression[callee.name='require'][arguments.0.value=/^(knex|pg|pg-protocol)\\u002F/]",
+  message: DRIVER_INTERNALS_MESSAGE,
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -46,12 +58,16 @@ export default tseslint.config(
     rules: {
       ...STRICT_TS_RULES,
       'import-x/no-cycle': 'error',
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [{ group: ['@kandev/*/src/*', '@kandev/*/dist/*'], message: 'import a package by its name only' }],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [PACKAGE_ENTRIES_ONLY, DRIVER_INTERNALS] }],
+      'no-restricted-syntax': ['error', DRIVER_INTERNALS_REQUIRED],
+    },
+  },
+  {
+    // The store's driver folder is the one place that builds on knex's and pg's internals (its README).
+    files: ['packages/backend/src/platform/store/driver/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [PACKAGE_ENTRIES_ONLY] }],
+      'no-restricted-syntax': 'off',
     },
   },
   {

@@ -13,8 +13,8 @@ describe('onlyBuiltDependencies', () => {
       '  # why',
       '  - better-sqlite3',
       "  - '@scope/native' # a comment",
-      'patchedDependencies:',
-      '  knex@3.3.0: patches/knex.patch',
+      'overrides:',
+      "  '@scope/other': 1.0.0",
     ].join('\n');
     assert.deepEqual(onlyBuiltDependencies(yaml), ['better-sqlite3', '@scope/native']);
   });

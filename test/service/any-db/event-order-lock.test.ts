@@ -1,5 +1,5 @@
 // The event-order lock (platform/store/event-order-lock.ts) on a real database. On PostgreSQL every unit of work
-// holds it from its BEGIN, taken in the same round trip (platform/store/postgres/postgres-client.ts), so event-appending
+// holds it from its BEGIN, taken in the same round trip (platform/store/driver/store-transaction.ts), so event-appending
 // writers commit one after another; other transactions (leases, the readiness probe) do not take it.
 // On SQLite there is no such lock and no statement for it.
 import {

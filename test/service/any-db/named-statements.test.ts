@@ -1,4 +1,4 @@
-// Named statements on a real database (platform/store/postgres/postgres-statement-names.ts): on PostgreSQL a repeated
+// Named statements on a real database (platform/store/driver/postgres-statement-names.ts): on PostgreSQL a repeated
 // statement that names its columns is parsed once per connection and kept; a `select *` never is, so a
 // column another process adds does not break a running backend's reads. On SQLite the same reads answer
 // from the current schema (its statement cache recompiles).

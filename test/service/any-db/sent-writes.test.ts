@@ -1,4 +1,4 @@
-// Sent writes (platform/store/sent-writes.ts) on a real database: inside a unit of work on PostgreSQL a write
+// Sent writes (platform/store/driver/sent-writes.ts) on a real database: inside a unit of work on PostgreSQL a write
 // whose answer nobody needs is sent, not awaited, and travels with the next statement. The transaction
 // still reads its own writes, and a sent write that fails rolls the unit of work back with that write's
 // own error. On SQLite the same calls are awaited; the same outcomes hold.

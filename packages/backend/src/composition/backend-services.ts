@@ -195,17 +195,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     clock,
     repositories,
     refresh,
-    recordTaskUpdated: (stores, taskId, now, changed) =>
-      tasks.recordEventWithin(
-        stores,
-        'task.updated',
-        taskId,
-        now,
-        changed.then(
-          (change) =>
-            change && { task: change.task, repositoryIds: change.plan.repositoryIds, providers: change.plan.providers },
-        ),
-      ),
+    tasks,
     logger: component('sources'),
   });
   const runtimeSessions = new AgentctlRuntimeSessions({ agentctls });

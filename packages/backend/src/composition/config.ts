@@ -12,7 +12,7 @@ import { EVENT_LOG_DEFAULTS } from '../platform/events/event-log-config';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from '../runtime/executors/executor-config';
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from '../platform/http/request-access';
 import { LOG_LEVELS } from '../platform/logger/logger';
-import { isPostgresUrl } from '../platform/store/postgres/postgres-database';
+import { isPostgresUrl } from '../platform/store/driver/postgres-database';
 import { SecretKey, SecretKeyTextSchema, decodeSecretKey } from '../platform/secrets/secret-key';
 import { GIT_TIMEOUT_DEFAULT_MS } from '../runtime/task-workspaces/workspace-layout';
 

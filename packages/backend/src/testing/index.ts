@@ -62,8 +62,8 @@ export { createDatabase, type Database, DATABASE_FILE_NAME, migrateToLatest } fr
 export { isDatabaseWritable } from '../platform/store/database-probe';
 export { underEventOrder } from '../platform/store/event-order-lock';
 export { MIGRATION_SOURCE } from '../platform/store/migration-source';
-export { EVENT_ORDER_LOCK } from '../platform/store/postgres/postgres-client';
-export { createPostgresDatabase } from '../platform/store/postgres/postgres-database';
+export { EVENT_ORDER_LOCK, runTransaction } from '../platform/store/driver/store-transaction';
+export { createPostgresDatabase } from '../platform/store/driver/postgres-database';
 export { startBackgroundCheckpoints } from '../platform/store/sqlite/sqlite-checkpoints';
 export { checkpointAndClose, checkpointSqlite, SQLITE_BUSY_TIMEOUT_MS } from '../platform/store/sqlite/sqlite-database';
 export { createUnitOfWork, type UnitOfWork } from '../platform/store/unit-of-work';

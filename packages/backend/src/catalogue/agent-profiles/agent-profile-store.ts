@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import { type AgentCommand, PermissionPolicySchema } from '@kandev/protocol';
 import type { SecretBox } from '../../platform/secrets/secret-box';
 import { parseJsonColumn, toBoolean, toIsoString } from '../../platform/store/row-values';
 import type { AgentProfile } from './agent-profile';
+import type { Sql } from '../../platform/store/sql';
 
 const ArgsSchema = z.array(z.string());
 const EnvSchema = z.record(z.string(), z.string());
@@ -61,7 +61,7 @@ function mapValues(env: Record<string, string>, map: (value: string) => string):
  */
 export class AgentProfileStore {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly secrets: SecretBox,
   ) {}
 

@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
 import { AppError, normalizeProvider, type Provider } from '@kandev/protocol';
 import type { SecretBox } from '../../platform/secrets/secret-box';
 import { toIsoString } from '../../platform/store/row-values';
 import type { CredentialSummary, WorkspaceCredential } from './workspace-credential';
+import type { Sql } from '../../platform/store/sql';
 
 interface SummaryRow {
   workspace_id: string;
@@ -36,7 +36,7 @@ function fromRow(row: SummaryRow): CredentialSummary {
  */
 export class WorkspaceCredentialStore {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly secrets: SecretBox,
   ) {}
 

@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
 import { parseJsonColumn, toIsoString } from '../../platform/store/row-values';
 import { type Message, type MessageMetadata, MessageMetadataSchema, MessageTypeSchema, toMessageView } from './message';
+import type { Sql } from '../../platform/store/sql';
 
 interface MessageRow {
   seq: number | string;
@@ -58,7 +58,7 @@ function fromRow(row: MessageRow): StoredMessage {
  */
 export class MessageStore {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly events: EventStore,
   ) {}
 

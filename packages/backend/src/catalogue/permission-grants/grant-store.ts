@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import { toIsoString } from '../../platform/store/row-values';
 import type { GrantKey, PermissionGrant } from './grant';
+import type { Sql } from '../../platform/store/sql';
 
 // The permission_grants table (migration 018): one row per (task, tool kind, title).
 
@@ -30,7 +30,7 @@ function fromRow(row: GrantRow): PermissionGrant {
 }
 
 export class PermissionGrantStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   /** Records a grant; the same key granted twice (two sessions answered at once) keeps the first row. */
   async insertIfAbsent(grant: PermissionGrant): Promise<void> {
@@ -59,10 +59,10 @@ export class PermissionGrantStore {
 
   /** The task's grants, oldest first. */
   async listByTask(taskId: string): Promise<PermissionGrant[]> {
-    const rows = (await this.db(TABLE)
-      .select(COLUMNS)
+    const rows: GrantRow[] = await this.db<GrantRow>(TABLE)
+      .select([...COLUMNS])
       .where({ task_id: taskId })
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])) as GrantRow[];
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);
   }
 

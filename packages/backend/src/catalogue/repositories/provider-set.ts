@@ -1,5 +1,4 @@
 import { normalizeProviderSet, type Provider } from '@kandev/protocol';
-import type { Stores } from '../../platform/store/unit-of-work';
 
 // The provider set: the one noun for "which providers a task (or a session's launch config) has".
 // normalizeProviderSet stays protocol's edge primitive (wire and column parsing); inside the backend a
@@ -29,11 +28,6 @@ export interface AttachedSet {
   repositoryIds: string[];
 }
 
-/** The task's COMMITTED provider set and the attached repositories it comes from (attach order), in ONE query. */
-export async function loadAttachedSet(stores: Stores, taskId: string): Promise<AttachedSet> {
-  return attachedSetOf(await stores.tasks.attachedRepositories(taskId));
-}
-
 /** Two normalised sets are the same set exactly when they list the same providers in order. */
 export function sameProviderSet(a: readonly Provider[], b: readonly Provider[]): boolean {
   return a.length === b.length && a.every((provider, i) => provider === b[i]);
@@ -44,7 +38,7 @@ export function sameProviderSet(a: readonly Provider[], b: readonly Provider[]):
  * or GitLab MR automation) asks this of the task's COMMITTED set, the union over the repositories
  * attached to the task as the database holds them at call time. What agentctl lists is discovery, not
  * permission: a session whose removal agentctl has not acknowledged yet may still list the tool, and
- * the call is refused. Callers pass a set read per call (`loadAttachedSet` or `attachedSetOf` over
+ * the call is refused. Callers pass a set read per call (`attachedSetOf` over
  * `TaskStore.attachedRepositories`), never a cached or agentctl-reported one.
  */
 export function hasProvider(set: readonly Provider[], provider: Provider): boolean {

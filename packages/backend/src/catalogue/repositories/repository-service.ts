@@ -3,7 +3,6 @@ import { AppError } from '@kandev/protocol';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../../platform/store/page-cursor';
 import { isUniqueViolation } from '../../platform/store/constraint-errors';
 import { newId } from '../../platform/store/row-values';
-import { settleAll } from '../../platform/store/sent-writes';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
 import { assertDirectoryOrAbsent } from './local-directory';
 import { deriveRepositoryIdentity, type RepositoryIdentity, type RepositorySource } from './provider-identity';
@@ -46,9 +45,9 @@ export class RepositoryService {
 
   /**
    * Inside the caller's unit of work, which read that the workspace holds no repository with this
-   * identity: the new repository, its insert sent (not awaited). Every registration runs in a unit of
-   * work, under its event-order lock, so none can come in between; if one ever did, the insert's unique
-   * violation fails the transaction.
+   * identity: the new repository. Every registration runs in a unit of work, under its event-order
+   * lock, so none can come in between; if one ever did, the insert's unique violation fails the
+   * transaction.
    */
   async registerNew(stores: Stores, workspaceId: string, identity: RepositoryIdentity): Promise<Repository> {
     const repository = this.newRepository(workspaceId, identity);
@@ -63,12 +62,10 @@ export class RepositoryService {
     identity: RepositoryIdentity,
   ): Promise<{ repository: Repository; registered: boolean }> {
     const repository = this.newRepository(workspaceId, identity);
-    // Sent together (one round trip): the insert does nothing when the identity is registered already,
-    // by an earlier or a concurrent transaction; the read behind it answers whichever row holds it.
-    const [, stored] = await settleAll(
-      stores.repositories.insertIfAbsent(repository),
-      stores.repositories.findByIdentity(workspaceId, identity.identityKey),
-    );
+    // The insert does nothing when the identity is registered already, by an earlier or a concurrent
+    // transaction; the read answers whichever row holds it.
+    await stores.repositories.insertIfAbsent(repository);
+    const stored = await stores.repositories.findByIdentity(workspaceId, identity.identityKey);
     if (stored === undefined) throw new Error(`repository ${identity.identityKey} vanished after its insert`);
     return { repository: stored, registered: stored.id === repository.id };
   }

@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
 import { normalizeProvider } from '@kandev/protocol';
 import { columnsOf, toIsoString } from '../../platform/store/row-values';
-import { sendWrite } from '../../platform/store/sent-writes';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { SourceType } from './provider-identity';
 import type { Repository } from './repository';
+import type { Sql } from '../../platform/store/sql';
 
 interface RepositoryRow {
   id: string;
@@ -68,14 +68,14 @@ function toRow(repository: Repository): RepositoryRow {
 }
 
 export class RepositoryStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
   private rows() {
     return this.db<RepositoryRow>('repositories').select(REPOSITORY_COLUMNS);
   }
 
-  /** Sent in a unit of work (platform/store/sent-writes.ts): a duplicate identity fails its transaction. */
+  /** Sent in a unit of work (`sendWrite`): a duplicate identity fails its transaction. */
   async insert(repository: Repository): Promise<void> {
     await sendWrite(this.db, this.db('repositories').insert(toRow(repository)));
   }
@@ -83,10 +83,14 @@ export class RepositoryStore {
   /**
    * Inserts the repository unless its workspace already holds its identity (then nothing): the unique
    * workspace_id + identity_key decides (ON CONFLICT DO NOTHING), so it holds with concurrent writers
-   * on PostgreSQL, not only under SQLite's single writer.
+   * on PostgreSQL, not only under SQLite's single writer. Sent in a unit of work: a read after it (which
+   * row holds the identity) travels with it.
    */
   async insertIfAbsent(repository: Repository): Promise<void> {
-    await this.db('repositories').insert(toRow(repository)).onConflict(['workspace_id', 'identity_key']).ignore();
+    await sendWrite(
+      this.db,
+      this.db('repositories').insert(toRow(repository)).onConflict(['workspace_id', 'identity_key']).ignore(),
+    );
   }
 
   async findById(id: string): Promise<Repository | undefined> {

@@ -107,26 +107,25 @@ export class TaskService {
 
   /**
    * Appends the task's event with its REST view (as GET /api/tasks/:id shows it) in the caller's
-   * transaction. A caller that just wrote the task and recomputed its repositories passes them (`known`,
-   * possibly still being read: what it waits for is read alongside); they are read once per batch. A
-   * `known` that resolves undefined (the caller changed nothing after all) records nothing.
+   * transaction. A caller that just wrote the task and knows its repositories passes the details
+   * (`known`, its pending action read with `pendingActionWithin` alongside the caller's own reads);
+   * else they are read here.
    */
   async recordEventWithin(
     stores: Stores,
     type: TaskEventType,
     id: string,
     at: string,
-    known?: Omit<TaskDetails, 'pendingAction'> | Promise<Omit<TaskDetails, 'pendingAction'> | undefined>,
+    known?: TaskDetails,
   ): Promise<void> {
-    let details: TaskDetails;
-    if (known === undefined) {
-      details = await this.readDetails(stores, id);
-    } else {
-      const [actions, task] = await Promise.all([this.deps.pendingActions(stores, [id], at), known]);
-      if (task === undefined) return;
-      details = { ...task, pendingAction: actions.get(id) ?? null };
-    }
+    const details = known ?? (await this.readDetails(stores, id));
     await stores.events.append({ type, taskId: id, sessionId: null, data: { task: toTaskView(details) }, at });
+  }
+
+  /** What the task waits for, read in the caller's transaction (a stale question found is written down). */
+  async pendingActionWithin(stores: Stores, id: string, at: string): Promise<PendingAction | null> {
+    const actions = await this.deps.pendingActions(stores, [id], at);
+    return actions.get(id) ?? null;
   }
 
   async get(id: string): Promise<TaskDetails> {

@@ -1,10 +1,10 @@
 import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
-import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { columnsOf, toBoolean, toIsoString, toNullableIsoString } from '../../platform/store/row-values';
 import { type TaskState, TaskStateSchema } from '@kandev/protocol';
 import type { Task, TaskAttachment } from './task';
-import { sendWrite } from '../../platform/store/sent-writes';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
+import type { Sql } from '../../platform/store/sql';
 
 interface TaskRow {
   id: string;
@@ -99,7 +99,7 @@ function fromRow(row: TaskRow): Task {
 }
 
 export class TaskStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   /** A read of whole rows, naming every column (so on PostgreSQL it may run as a named statement). */
   private rows() {
@@ -159,6 +159,7 @@ export class TaskStore {
   /** The task and its ancestors, nearest first (one recursive query; bounded against corrupt data). */
   async lineage(id: string): Promise<string[]> {
     const rows = await this.db
+      .queryBuilder()
       .withRecursive('lineage', ['id', 'parent_id', 'depth'], (qb) => {
         void qb
           .select('id', 'parent_id', this.db.raw('0'))
@@ -204,10 +205,12 @@ export class TaskStore {
     return rows.map((row) => ({ repositoryId: row.repository_id, baseBranch: row.base_branch }));
   }
 
-  /** False when the repository was not attached. */
-  async detachRepository(taskId: string, repositoryId: string): Promise<boolean> {
-    const deleted = await this.db('task_repositories').where({ task_id: taskId, repository_id: repositoryId }).del();
-    return deleted > 0;
+  /** Sent in a unit of work (`sendWrite`): the caller read that the repository is attached. */
+  async detachRepository(taskId: string, repositoryId: string): Promise<void> {
+    await sendWrite(
+      this.db,
+      this.db('task_repositories').where({ task_id: taskId, repository_id: repositoryId }).del(),
+    );
   }
 
   /** Every repository attached to the task, in attach order (the first is the primary), in ONE query. */

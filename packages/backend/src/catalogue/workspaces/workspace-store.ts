@@ -1,7 +1,7 @@
 import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
-import type { Knex } from 'knex';
 import { toIsoString } from '../../platform/store/row-values';
 import type { Workspace } from './workspace';
+import type { Sql } from '../../platform/store/sql';
 
 interface WorkspaceRow {
   id: string;
@@ -14,7 +14,7 @@ function fromRow(row: WorkspaceRow): Workspace {
 }
 
 export class WorkspaceStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   async insert(workspace: Workspace): Promise<void> {
     await this.db('workspaces').insert({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt });

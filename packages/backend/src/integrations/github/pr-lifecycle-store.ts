@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import type { Checkpoint } from '../review-lifecycle/lifecycle-rules';
 import {
@@ -14,6 +13,7 @@ import {
 import { type AutomationOptions, type PrState, PrStateSchema } from '../provider-automation/review-link';
 import { parseJsonColumn, toBoolean } from '../../platform/store/row-values';
 import { type MergeOutcome, MergeOutcomeSchema } from './pr-rules';
+import type { Sql } from '../../platform/store/sql';
 
 // Targeted reads and writes of task_prs for the PR poller and evaluator (migration 014). The owner and
 // repository name come from the linked repository's identity (derived from its remote URL).
@@ -91,7 +91,7 @@ function mergeOf(value: unknown): MergeOutcome | null {
 }
 
 export class PrLifecycleStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   private links() {
     return this.db('task_prs')

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { type MrState, MrStateSchema } from '../provider-automation/review-link';
 import { toBoolean } from '../../platform/store/row-values';
@@ -13,6 +12,7 @@ import {
   recordPollError,
 } from '../review-lifecycle/lifecycle-columns';
 import type { Checkpoint, PromptSwitches } from '../review-lifecycle/lifecycle-rules';
+import type { Sql } from '../../platform/store/sql';
 
 // Targeted reads and writes of task_mrs for the lifecycle poller and evaluator: only the columns each
 // step needs (no task-wide scans, no reviewer lists: those are not stored).
@@ -68,7 +68,7 @@ function targetFromRow(row: TargetRow): PollTarget {
 }
 
 export class MrLifecycleStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   private targets() {
     return this.db('task_mrs').join('tasks', 'tasks.id', 'task_mrs.task_id');

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Sql } from '../../platform/store/sql';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import { parseJsonColumn, toBoolean, toIsoString } from '../../platform/store/row-values';
@@ -109,7 +109,7 @@ function mrFromRow(row: MrRow): TaskMr {
 
 /** The switches of the given links (of one table) change together, with one timestamp. */
 async function updateOptions(
-  db: Knex,
+  db: Sql,
   table: string,
   ids: readonly string[],
   patch: AutomationPatch,
@@ -123,7 +123,7 @@ async function updateOptions(
 }
 
 export class TaskPrStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   async insert(pr: TaskPr): Promise<void> {
     await this.db('task_prs').insert({ ...baseToRow(pr), number: pr.number });
@@ -150,7 +150,7 @@ export class TaskPrStore {
 }
 
 export class TaskMrStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Sql) {}
 
   async insert(mr: TaskMr): Promise<void> {
     await this.db('task_mrs').insert({

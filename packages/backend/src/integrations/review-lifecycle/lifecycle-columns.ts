@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import { parseJsonColumn, toNullableIsoString } from '../../platform/store/row-values';
 import { type Checkpoint, CheckpointSchema } from './lifecycle-rules';
+import type { Sql } from '../../platform/store/sql';
 
 // The lifecycle columns both link tables have (task_mrs: migration 009, task_prs: migration 014), read
 // and written the same way by the GitLab MR and GitHub PR stores.
@@ -59,7 +59,7 @@ export function lifecycleOf(row: Record<string, unknown>, table: LinkTable): Lin
 }
 
 export async function recordObservation(
-  db: Knex,
+  db: Sql,
   table: LinkTable,
   linkId: string,
   observed: { state: string; headSha: string | null },
@@ -70,7 +70,7 @@ export async function recordObservation(
     .update({ state: observed.state, head_sha: observed.headSha, polled_at: now, poll_error: null, updated_at: now });
 }
 
-export async function recordPollError(db: Knex, table: LinkTable, linkId: string, message: string, now: string) {
+export async function recordPollError(db: Sql, table: LinkTable, linkId: string, message: string, now: string) {
   await db(table).where({ id: linkId }).update({ poll_error: message, polled_at: now });
 }
 
@@ -80,7 +80,7 @@ export async function recordPollError(db: Knex, table: LinkTable, linkId: string
  * since, e.g. another replica's of the same transition; on PostgreSQL the second waits for the first's
  * row lock and then finds the version moved.
  */
-export async function claimEvaluation(db: Knex, table: LinkTable, linkId: string, version: number): Promise<boolean> {
+export async function claimEvaluation(db: Sql, table: LinkTable, linkId: string, version: number): Promise<boolean> {
   const updated = await db(table)
     .where({ id: linkId, lifecycle_version: version })
     .update({ lifecycle_version: version + 1 });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Sql } from '../store/sql';
 import type { EventWakeups } from '../events/event-notifier';
 import type { NewEvent } from '../events/event-types';
 import type { CommitHooks } from '../store/unit-of-work';
@@ -35,7 +36,7 @@ export interface ReplicaSignals {
    * send before its COMMIT (PostgreSQL delivers a NOTIFY at COMMIT and drops it on rollback); undefined
    * when there is no one else to tell. Once committed, `deliver` tells this replica's listeners.
    */
-  notifyStatement(db: Knex, signals: readonly Signal[]): Knex.Raw | undefined;
+  notifyStatement(db: Sql, signals: readonly Signal[]): Knex.Raw | undefined;
   /** To this replica's listeners only, at once. */
   deliver(signals: readonly Signal[]): void;
   subscribe(name: SignalName, listener: SignalListener): () => void;

@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { underEventOrder } from '../store/event-order-lock';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
-import { sendWrite } from '../store/sent-writes';
+import { sendWrite } from '../store/driver/store-transaction';
 import { EventDataSchema, type EventFilter, EventTypeSchema, type NewEvent, type StoredEvent } from './event-types';
+import type { Sql } from '../store/sql';
 
 export type { NewEvent } from './event-types';
 
@@ -51,12 +51,12 @@ export interface EventRetention {
 /**
  * The durable event log. `append` runs on the connection the store was built with: inside a unit of
  * work's transaction the event commits (or rolls back) with the change it describes, and its insert is
- * sent with the next statement (platform/store/sent-writes.ts). `appended` is told each event after its insert;
+ * sent with the next statement (`sendWrite`, platform/store/driver/store-transaction.ts). `appended` is told each event after its insert;
  * the unit of work hands them to its after-commit hook (the signals).
  */
 export class EventStore {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly appended: (event: NewEvent) => void = () => undefined,
   ) {}
 

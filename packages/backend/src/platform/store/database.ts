@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { MIGRATION_SOURCE } from './migration-source';
-import { createPostgresDatabase, redactDatabaseUrl } from './postgres/postgres-database';
+import { createPostgresDatabase, redactDatabaseUrl } from './driver/postgres-database';
 import { createSqliteDatabase } from './sqlite/sqlite-database';
+import type { Sql } from './sql';
 
 export { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } from './sqlite/sqlite-database';
 
@@ -18,7 +19,7 @@ export function createDatabase(dataDir: string, databaseUrl?: string): Database 
 }
 
 /** Which database `db` talks to (for the few statements that differ). */
-export function dialectOf(db: Knex): DatabaseDialect {
+export function dialectOf(db: Sql): DatabaseDialect {
   return (db.client as { dialect?: unknown }).dialect === 'postgresql' ? 'postgres' : 'sqlite';
 }
 

@@ -40,7 +40,7 @@ export function parseJsonColumn<T>(schema: z.ZodType<T>, value: unknown, column:
 
 /**
  * Every column of `Row`, for reads that name them: on PostgreSQL a statement that names its columns
- * may run as a named statement, a `select *` never does (platform/store/postgres/postgres-statement-names.ts). The
+ * may run as a named statement, a `select *` never does (platform/store/driver/postgres-statement-names.ts). The
  * compiler checks that each column of `Row` is listed, and nothing else.
  */
 export function columnsOf<Row>(columns: { [K in keyof Row & string]: true }): (keyof Row & string)[] {

@@ -12,11 +12,9 @@ import { ParentQuestionStore } from '../../runtime/parent-questions/parent-quest
 import { QuestionStore } from '../../runtime/questions/question-store';
 import { RepositoryStore } from '../../catalogue/repositories/repository-store';
 import type { SecretBox } from '../secrets/secret-box';
-import { dialectOf } from './database';
-import { lockEventOrder } from './event-order-lock';
-import { EVENT_ORDER_SENT_BEGIN } from './postgres/postgres-client';
-import { SentWrites, sendWrite, sendWritesIn } from './sent-writes';
+import { runTransaction } from './driver/store-transaction';
 import { SessionStore } from '../../runtime/sessions/session-store';
+import type { Sql } from './sql';
 import { TaskStore } from '../../catalogue/tasks/task-store';
 import { WorkspaceStore } from '../../catalogue/workspaces/workspace-store';
 
@@ -54,7 +52,7 @@ export interface CommitHooks {
   /** Events written outside a transaction, each once committed. */
   committed: EventsCommitted;
   /** A transaction's statement to send after its work, before COMMIT, so that it takes effect with it. */
-  beforeCommit(trx: Knex, events: readonly NewEvent[]): Knex.Raw | undefined;
+  beforeCommit(trx: Sql, events: readonly NewEvent[]): Knex.Raw | undefined;
   /** A transaction's events once it committed (never after a rollback). */
   afterCommit: EventsCommitted;
 }
@@ -69,7 +67,7 @@ const NO_HOOKS: CommitHooks = {
  * `secrets` seals provider tokens and agent-profile env values on write and opens them where used;
  * `appended` is told each time an event is written on `db`.
  */
-export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommitted = () => undefined): Stores {
+export function createStores(db: Sql, secrets: SecretBox, appended: EventsCommitted = () => undefined): Stores {
   const events = new EventStore(db, (event) => appended([event]));
   return {
     workspaces: new WorkspaceStore(db),
@@ -94,31 +92,20 @@ export function createStores(db: Knex, secrets: SecretBox, appended: EventsCommi
 /**
  * Outside a transaction an event is committed as it is written (`hooks.committed`); inside one, the
  * transaction sends `hooks.beforeCommit`'s statement after its work and `hooks.afterCommit` runs once it
- * committed (never after a rollback), so a woken stream finds the event in the table. On PostgreSQL a
- * transaction's writes whose answers nobody needs are sent, not awaited (platform/store/sent-writes.ts).
+ * committed (never after a rollback), so a woken stream finds the event in the table. A transaction is
+ * the store's own (platform/store/driver/store-transaction.ts): on PostgreSQL it holds the event-order
+ * lock from its BEGIN, and writes whose answers nobody needs are sent, not awaited.
  */
 export function createUnitOfWork(db: Knex, secrets: SecretBox, hooks: CommitHooks = NO_HOOKS): UnitOfWork {
-  const sends = dialectOf(db) === 'postgres';
   return {
     read: createStores(db, secrets, hooks.committed),
     transaction: async (work) => {
       const appended: NewEvent[] = [];
-      const writes = new SentWrites();
-      let result: Awaited<ReturnType<typeof work>>;
-      try {
-        result = await db.transaction(async (trx) => {
-          if (sends) await sendWritesIn(trx, writes);
-          await lockEventOrder(trx); // first, before any row lock (platform/store/event-order-lock.ts); on PostgreSQL in BEGIN
-          const done = await work(createStores(trx, secrets, (events) => appended.push(...events)));
-          const signal = appended.length > 0 ? hooks.beforeCommit(trx, appended) : undefined;
-          if (signal !== undefined) await sendWrite(trx, signal); // on PostgreSQL it goes with the COMMIT
-          return done;
-        }, EVENT_ORDER_SENT_BEGIN);
-      } catch (error) {
-        await writes.settle(); // a sent write that failed is the cause of what failed after it
-        throw error;
-      }
-      await writes.settle(); // a sent write failed: its transaction rolled back
+      const result = await runTransaction(
+        db,
+        (sql) => work(createStores(sql, secrets, (events) => appended.push(...events))),
+        (sql) => (appended.length > 0 ? hooks.beforeCommit(sql, appended) : undefined),
+      );
       if (appended.length > 0) hooks.afterCommit(appended);
       return result;
     },

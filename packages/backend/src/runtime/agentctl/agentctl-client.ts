@@ -64,6 +64,11 @@ export interface ProvidersHeld {
 /** One update's result in a batch: what agentctl holds after it, or why it refused this update. */
 export type ProviderUpdateOutcome = { ok: true; result: ProvidersHeld } | { ok: false; error: AppError };
 
+/** A StreamProviderUpdates batch on its agentctl's stream: each update's outcome is to come. */
+export interface SentProviderUpdates {
+  answer: Promise<ProviderUpdateOutcome[]>;
+}
+
 /** The batch answer, parsed: exactly one result per update, for that update's session, in order. */
 export function providerUpdatesFromWire(
   updates: readonly ProviderUpdate[],
@@ -104,8 +109,11 @@ export function promptAcceptedFromWire(response: WirePromptResponseOutput): Prom
 /** The AgentCtl calls the backend makes (small, so services can be tested with a fake). */
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
-  /** Many sessions' provider updates in one StreamProviderUpdates call; one result per update, in order. */
-  updateProvidersBatch(updates: readonly ProviderUpdate[]): Promise<ProviderUpdateOutcome[]>;
+  /**
+   * Many sessions' provider updates in one StreamProviderUpdates call: resolves once the call is on its
+   * stream; its answer holds one result per update, in order.
+   */
+  sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates>;
   /** An MCP-only session the agentctl lost, registered again from its stored config and token hash. */
   restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState>;
   getSession(sessionId: string): Promise<RuntimeSessionState>;
@@ -143,7 +151,7 @@ export class AgentctlClient implements AgentctlApi {
     return sessionStateFromWire(state);
   }
 
-  async updateProvidersBatch(updates: readonly ProviderUpdate[]): Promise<ProviderUpdateOutcome[]> {
+  async sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates> {
     const request = {
       updates: updates.map(({ sessionId, providers, revision }) => ({
         session_id: sessionId,
@@ -151,7 +159,13 @@ export class AgentctlClient implements AgentctlApi {
         revision: String(revision),
       })),
     };
-    return providerUpdatesFromWire(updates, await this.providerUpdates.send(request));
+    const sent = await this.providerUpdates.send(request);
+    return { answer: sent.answer.then((response) => providerUpdatesFromWire(updates, response)) };
+  }
+
+  /** sendProviderUpdates, and its answer. */
+  async updateProvidersBatch(updates: readonly ProviderUpdate[]): Promise<ProviderUpdateOutcome[]> {
+    return (await this.sendProviderUpdates(updates)).answer;
   }
 
   async restoreSession(config: LaunchConfig, mcpTokenHash: string): Promise<RuntimeSessionState> {

@@ -37,6 +37,20 @@ function deadlineExceeded(): grpc.ServiceError {
   });
 }
 
+/** A batch on its stream. */
+export interface SentBatch {
+  answer: Promise<WireProviderUpdateResultsOutput>;
+}
+
+/**
+ * grpc-js hands a written message to its HTTP/2 stream through its interceptors and filters, a few
+ * promise jobs after `write`: this resolves once every promise job queued so far (and each one those
+ * queue) has run. A tick queued from a promise job runs only once the promise job queue is empty.
+ */
+function handedOn(): Promise<void> {
+  return new Promise((resolve) => queueMicrotask(() => process.nextTick(resolve)));
+}
+
 export interface ProviderUpdateStreamOptions {
   /** Opens StreamProviderUpdates (with the control token's metadata). */
   open(): Duplex;
@@ -57,14 +71,21 @@ export class ProviderUpdateStream {
 
   constructor(private readonly options: ProviderUpdateStreamOptions) {}
 
-  send(batch: Batch): Promise<WireProviderUpdateResultsOutput> {
+  /**
+   * Writes `batch` on the stream and resolves once grpc-js handed it on to its HTTP/2 stream, with
+   * agentctl's answer to come (`answer`): a caller that does not wait for the answer (a dispatched
+   * change) answers its own caller only after the update, not before it.
+   */
+  async send(batch: Batch): Promise<SentBatch> {
     const line = this.line ?? this.start();
     const callId = String(++this.lastCallId);
-    return new Promise((resolve, reject) => {
+    const answer = new Promise<WireProviderUpdateResultsOutput>((resolve, reject) => {
       const timer = setTimeout(() => this.fail(line, this.options.failure(deadlineExceeded())), this.options.timeoutMs);
       line.pending.set(callId, { resolve, reject, timer });
       line.stream.write({ call_id: callId, batch });
     });
+    await handedOn();
+    return { answer };
   }
 
   /** Cancels the stream; its waiting calls fail unavailable. */

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
@@ -11,6 +10,7 @@ import {
   toParentQuestionView,
 } from './parent-question';
 import { StoredQuestionItemSchema } from '../questions/question';
+import type { Sql } from '../../platform/store/sql';
 
 interface ParentQuestionRow {
   id: string;
@@ -111,7 +111,7 @@ export interface AcceptedAnswer {
  */
 export class ParentQuestionStore {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly events: EventStore,
   ) {}
 

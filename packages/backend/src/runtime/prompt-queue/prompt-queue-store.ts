@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
 import { toIsoString, toNullableIsoString } from '../../platform/store/row-values';
 import { PRIORITY_RANK, priorityOfRank, PROMPT_STATUSES, type PromptOutcome, type QueuedPrompt } from './queued-prompt';
+import type { Sql } from '../../platform/store/sql';
 
 interface QueuedPromptRow {
   id: string;
@@ -53,7 +53,7 @@ function fromRow(row: QueuedPromptRow): QueuedPrompt {
  */
 export class PromptQueueStore {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly events: EventStore,
   ) {}
 

@@ -5,7 +5,6 @@ import type { SessionPlacement } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { AgentGone } from '../sessions/agent-session';
-import { settleAll } from '../../platform/store/sent-writes';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
 import type { Acknowledged } from '../sessions/session-store';
 import type { ToolListEntry } from '../sessions/session-events';
@@ -59,6 +58,26 @@ interface Reached {
   held: Acknowledged;
 }
 
+/** A target in a call, by its place in the targets. */
+interface Member {
+  index: number;
+  target: PushTarget;
+}
+
+/** One StreamProviderUpdates call on its stream: its members, and agentctl's answer to come (or why none). */
+interface PushCall {
+  members: readonly Member[];
+  answer: Promise<{ outcomes: ProviderUpdateOutcome[] } | { error: unknown }>;
+}
+
+/** Pushes on their way (ProviderPusher.send): what ProviderPusher.record waits for and records. */
+export interface PushesInFlight {
+  count: number;
+  calls: PushCall[];
+  /** Targets whose agentctl could not be reached at all. */
+  failed: Failed[];
+}
+
 /** A target whose push failed, with why. */
 interface Failed {
   index: number;
@@ -89,29 +108,41 @@ export class ProviderPusher {
    * past the desired one (docs/architecture.md, provider flow).
    */
   async syncMany(targets: readonly PushTarget[]): Promise<PushResult[]> {
-    const reached: Reached[] = [];
+    return this.record(await this.send(targets));
+  }
+
+  /** syncMany's first half: resolves once every call is on its agentctl's stream (or failed to go). */
+  async send(targets: readonly PushTarget[]): Promise<PushesInFlight> {
     const failed: Failed[] = [];
-    await Promise.all(
-      this.groupByAgentctl(targets, failed).map(async ({ client, members }) => {
-        try {
-          const outcomes = await this.send(client, members);
-          outcomes.forEach((outcome, i) => {
-            const member = members[i];
-            if (member === undefined) return;
-            if (!outcome.ok) return failed.push({ ...member, error: outcome.error });
-            const { outcome: kind, toolsChanged, ...held } = outcome.result;
-            this.deps.logger.debug(
-              { sessionId: member.target.session.id, revision: member.target.revision, outcome: kind, toolsChanged },
-              'providers pushed',
-            );
-            reached.push({ ...member, held });
-          });
-        } catch (error) {
-          for (const member of members) failed.push({ ...member, error });
-        }
-      }),
+    const calls = await Promise.all(
+      this.groupByAgentctl(targets, failed).map(({ client, members }) => this.call(client, members)),
     );
-    const results: PushResult[] = new Array<PushResult>(targets.length);
+    return { count: targets.length, calls, failed };
+  }
+
+  /** syncMany's second half: waits for agentctl's answers and records them (never throws for agentctl's sake). */
+  async record(pushes: PushesInFlight): Promise<PushResult[]> {
+    const reached: Reached[] = [];
+    const failed = [...pushes.failed];
+    for (const { members, answer } of pushes.calls) {
+      const answered = await answer;
+      if ('error' in answered) {
+        for (const member of members) failed.push({ ...member, error: answered.error });
+        continue;
+      }
+      answered.outcomes.forEach((outcome, i) => {
+        const member = members[i];
+        if (member === undefined) return;
+        if (!outcome.ok) return failed.push({ ...member, error: outcome.error });
+        const { outcome: kind, toolsChanged, ...held } = outcome.result;
+        this.deps.logger.debug(
+          { sessionId: member.target.session.id, revision: member.target.revision, outcome: kind, toolsChanged },
+          'providers pushed',
+        );
+        reached.push({ ...member, held });
+      });
+    }
+    const results: PushResult[] = new Array<PushResult>(pushes.count);
     for (const [index, result] of await this.acknowledgeMany(reached)) results[index] = result;
     for (const { index, target, error } of failed) results[index] = await this.fail(target, error);
     return results;
@@ -120,8 +151,8 @@ export class ProviderPusher {
   private groupByAgentctl(
     targets: readonly PushTarget[],
     failed: Failed[],
-  ): { client: AgentctlApi; members: { index: number; target: PushTarget }[] }[] {
-    const groups = new Map<AgentctlApi, { index: number; target: PushTarget }[]>();
+  ): { client: AgentctlApi; members: Member[] }[] {
+    const groups = new Map<AgentctlApi, Member[]>();
     targets.forEach((target, index) => {
       try {
         const client = this.deps.agentctls.forSession(target.session);
@@ -135,17 +166,26 @@ export class ProviderPusher {
     return [...groups].map(([client, members]) => ({ client, members }));
   }
 
-  private async send(
-    client: AgentctlApi,
-    members: readonly { target: PushTarget }[],
-  ): Promise<ProviderUpdateOutcome[]> {
+  /** One agentctl's call, on its stream; a call that could not go is an answer that failed. */
+  private async call(client: AgentctlApi, members: readonly Member[]): Promise<PushCall> {
     const updates = members.map(({ target }) => ({
       sessionId: target.session.id,
       providers: target.providers,
       revision: target.revision,
     }));
-    const send = () => client.updateProvidersBatch(updates);
-    return this.deps.metrics?.updateProvidersBatch(updates.length, send) ?? send();
+    try {
+      const { answer } = await client.sendProviderUpdates(updates);
+      const timed = this.deps.metrics?.updateProvidersBatch(updates.length, () => answer) ?? answer;
+      return {
+        members,
+        answer: timed.then(
+          (outcomes) => ({ outcomes }),
+          (error: unknown) => ({ error }),
+        ),
+      };
+    } catch (error) {
+      return { members, answer: Promise.resolve({ error }) };
+    }
   }
 
   /**
@@ -159,10 +199,11 @@ export class ProviderPusher {
     const ahead: { sessionId: string; held: number; desired: number }[] = [];
     const results = await this.deps.uow.transaction(async (stores) => {
       const recorded = new Map<number, PushResult>();
-      // Sent together (one round trip): the sessions' revisions and their kept tool lists.
       const acknowledged = reached.map(({ target, held }) => ({ id: target.session.id, acknowledged: held }));
-      const kept = stores.sessions.keptToolListsOf(acknowledged);
-      const [rows] = await settleAll(stores.sessions.revisionsOf(acknowledged.map(({ id }) => id)), kept);
+      const [rows, kept] = await Promise.all([
+        stores.sessions.revisionsOf(acknowledged.map(({ id }) => id)),
+        stores.sessions.keptToolListsOf(acknowledged),
+      ]);
       const applied: ToolListEntry[] = [];
       for (const { index, target, held } of reached) {
         const sessionId = target.session.id;

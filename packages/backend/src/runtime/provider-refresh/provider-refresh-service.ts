@@ -2,9 +2,9 @@ import type { LaunchConfig, Provider } from '@kandev/protocol';
 import type { SessionPlacement } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { Stores } from '../../platform/store/unit-of-work';
-import { type AttachedSet, loadAttachedSet } from '../../catalogue/repositories/provider-set';
+import type { AttachedSet } from '../../catalogue/repositories/provider-set';
 import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
-import type { ProviderPusher } from './provider-pusher';
+import type { ProviderPusher, PushesInFlight, PushTarget } from './provider-pusher';
 import { isSettledLive } from '../sessions/session-lifecycle';
 import {
   decideProviderRefresh,
@@ -45,6 +45,13 @@ function settled(plan: RefreshPlan): PlannedSession[] {
   return plan.sessions.filter((session) => isSettledLive(session.state));
 }
 
+/** The pushes of the plan's settled sessions whose set changed. */
+function targetsOf(plan: RefreshPlan): PushTarget[] {
+  return settled(plan)
+    .filter((session) => session.bumped)
+    .map((session) => ({ session: session.placement, providers: session.providers, revision: session.revision }));
+}
+
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
@@ -56,18 +63,12 @@ export class ProviderRefreshService {
 
   constructor(private readonly deps: ProviderRefreshServiceDeps) {}
 
-  /** Call inside the transaction that changed the task's sources. */
-  async plan(stores: Stores, taskId: string, now: string): Promise<RefreshPlan> {
-    // Two reads that do not wait for each other: sent together (on PostgreSQL one round trip).
-    const [attached, live] = await Promise.all([loadAttachedSet(stores, taskId), stores.sessions.listLive(taskId)]);
-    return this.planFor(stores, taskId, now, attached, live);
-  }
-
   /**
-   * plan() from what the caller knows in the transaction that changed the task's sources: the task's
-   * attached set after the change and its live sessions, read under the same event-order lock.
+   * Call inside the transaction that changed the task's sources, with what the caller read there under
+   * its event-order lock: the task's attached set after the change and its live sessions. Bumps the
+   * desired revision of each live session whose set changed.
    */
-  async planFor(
+  async plan(
     stores: Stores,
     taskId: string,
     now: string,
@@ -96,26 +97,23 @@ export class ProviderRefreshService {
   }
 
   /**
-   * Starts the pushes without waiting for agentctl and resolves once their calls left: each session
-   * it pushed to is `dispatched`; what agentctl acknowledged is recorded on the session
+   * Starts the pushes without waiting for agentctl and resolves once their calls are on their streams:
+   * each session it pushed to is `dispatched`; what agentctl acknowledged is recorded on the session
    * (`applied_revision`, a tools.changed event) when its answer comes, a failure as with push().
    */
   async dispatch(plan: RefreshPlan): Promise<RefreshSummary> {
-    const pushing = this.push(plan).catch((err: unknown) =>
+    const pushes = await this.deps.pusher.send(targetsOf(plan));
+    const recording = this.record(plan, pushes).catch((err: unknown) =>
       this.deps.logger.error({ err, taskId: plan.taskId }, 'provider refresh failed'),
     );
-    this.inFlight.add(pushing);
-    void pushing.finally(() => this.inFlight.delete(pushing));
+    this.inFlight.add(recording);
+    void recording.finally(() => this.inFlight.delete(recording));
     const results = settled(plan).map((session): SessionRefreshResult => ({
       sessionId: session.sessionId,
       status: session.bumped ? 'dispatched' : 'not_needed',
       revision: session.revision,
     }));
     const dispatched = results.some((result) => result.status === 'dispatched');
-    // grpc-js hands a started call's message to its HTTP/2 stream a few promise jobs later, and the
-    // caller's answer would otherwise be written first, delaying agentctl's update behind it
-    // (docs/benchmarks.md). The calls are on their streams once the jobs queued so far ran.
-    if (dispatched) await new Promise((resolve) => process.nextTick(resolve));
     return { status: dispatched ? 'dispatched' : 'not_needed', sessions: results };
   }
 
@@ -130,19 +128,17 @@ export class ProviderRefreshService {
    * sees the bumped revision.
    */
   async push(plan: RefreshPlan): Promise<RefreshSummary> {
-    const running = settled(plan);
-    const bumped = running.filter((session) => session.bumped);
-    const targets = bumped.map((session) => ({
-      session: session.placement,
-      providers: session.providers,
-      revision: session.revision,
-    }));
+    return this.record(plan, await this.deps.pusher.send(targetsOf(plan)));
+  }
+
+  /** What came of the plan's pushes, once agentctl answered (retries handed to the scheduler). */
+  private async record(plan: RefreshPlan, pushes: PushesInFlight): Promise<RefreshSummary> {
     const pushed = new Map<string, SessionRefreshResult>();
-    for (const { retry, ...result } of await this.deps.pusher.syncMany(targets)) {
+    for (const { retry, ...result } of await this.deps.pusher.record(pushes)) {
       if (retry) this.deps.scheduler.schedule(result.sessionId);
       pushed.set(result.sessionId, result);
     }
-    const results = running.map(
+    const results = settled(plan).map(
       (session): SessionRefreshResult =>
         pushed.get(session.sessionId) ?? {
           sessionId: session.sessionId,

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Sql } from '../../platform/store/sql';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
@@ -70,7 +70,7 @@ type QuestionEventType = 'question.created' | 'question.answered' | 'question.cl
  */
 export class QuestionStore {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly events: EventStore,
   ) {}
 

@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { EventStore, NewEvent } from '../../platform/events/event-store';
 import { parseJsonColumn } from '../../platform/store/row-values';
-import { sendWrite } from '../../platform/store/sent-writes';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import type { Provider } from '@kandev/protocol';
+import type { Sql } from '../../platform/store/sql';
 
 /**
  * What agentctl acknowledged: a revision and the providers it holds with it, and (when the answer
@@ -34,7 +34,7 @@ export function toolListDiff(previous: readonly string[], next: readonly string[
  */
 export class SessionEventRecorder {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     private readonly events: EventStore,
   ) {}
 
@@ -65,15 +65,12 @@ export class SessionEventRecorder {
 
   /**
    * Keeps the tool lists agentctl reported and records what changed (nothing where it did not), for
-   * sessions whose tasks the caller knows: one read, one upsert, one insert of events.
+   * sessions whose tasks the caller knows: one read (unless the caller read them: `known`), one upsert,
+   * one insert of events.
    */
-  async toolLists(
-    entries: readonly ToolListEntry[],
-    at: string,
-    keptLists: KeptToolLists | Promise<KeptToolLists> = this.keptToolLists(entries),
-  ): Promise<void> {
+  async toolLists(entries: readonly ToolListEntry[], at: string, known?: KeptToolLists): Promise<void> {
     const reported = entries.filter((entry) => entry.acknowledged.toolNames !== undefined);
-    const kept = await keptLists;
+    const kept = known ?? (await this.keptToolLists(entries));
     const upserts: { session_id: string; tool_names: string }[] = [];
     const changed: NewEvent[] = [];
     for (const { id, taskId, acknowledged } of reported) {
@@ -94,8 +91,8 @@ export class SessionEventRecorder {
   }
 
   /**
-   * The tool lists kept for the entries that carry one. Its reads are sent when called: a caller may
-   * start it next to another statement and pass the promise to `toolLists`.
+   * The tool lists kept for the entries that carry one: a caller may read them alongside its own reads
+   * and hand them to `toolLists`.
    */
   async keptToolLists(entries: readonly Pick<ToolListEntry, 'id' | 'acknowledged'>[]): Promise<KeptToolLists> {
     const reported = entries.filter((entry) => entry.acknowledged.toolNames !== undefined);

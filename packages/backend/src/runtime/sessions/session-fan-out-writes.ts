@@ -1,8 +1,8 @@
 import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
-import type { Knex } from 'knex';
 import { dialectOf } from '../../platform/store/database';
 import { type Acknowledged, chunks, type ToolListEntry } from './session-events';
-import { sendWrite } from '../../platform/store/sent-writes';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
+import type { Sql } from '../../platform/store/sql';
 
 // Writes over many sessions at once (a source change fanning out to every live session of a task):
 // a statement per slice of sessions, not per session, so a fan-out's cost is not round trips.
@@ -30,7 +30,7 @@ interface RevisionRow {
   applied_revision: number | string;
 }
 
-export async function revisionsOf(db: Knex, ids: readonly string[]): Promise<Map<string, SessionRevisions>> {
+export async function revisionsOf(db: Sql, ids: readonly string[]): Promise<Map<string, SessionRevisions>> {
   const found = new Map<string, SessionRevisions>();
   for (const slice of chunks(ids)) {
     const rows = await db<RevisionRow>('sessions')
@@ -45,7 +45,7 @@ export async function revisionsOf(db: Knex, ids: readonly string[]): Promise<Map
 }
 
 /** One update per distinct acknowledgement (a fan-out has one), never moving applied_revision back. */
-export async function recordAppliedMany(db: Knex, entries: readonly ToolListEntry[], now: string): Promise<void> {
+export async function recordAppliedMany(db: Sql, entries: readonly ToolListEntry[], now: string): Promise<void> {
   const groups = new Map<string, ToolListEntry[]>();
   for (const entry of entries) {
     const key = JSON.stringify([entry.acknowledged.revision, entry.acknowledged.providers]);
@@ -70,7 +70,7 @@ export async function recordAppliedMany(db: Knex, entries: readonly ToolListEntr
  * Each session's desired config (they differ: each names its session): one statement per slice of
  * sessions, the rows passed as one JSON document (json_to_recordset on PostgreSQL, json_each on SQLite).
  */
-export async function updateDesiredMany(db: Knex, configs: readonly LaunchConfig[], now: string): Promise<void> {
+export async function updateDesiredMany(db: Sql, configs: readonly LaunchConfig[], now: string): Promise<void> {
   const rows = configs.map((config) => ({
     id: config.sessionId,
     revision: config.revision,

@@ -1,8 +1,8 @@
 import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
-import type { Knex } from 'knex';
+import type { Sql } from '../../platform/store/sql';
 import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
-import { sendWrite } from '../../platform/store/sent-writes';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import { type Acknowledged, type KeptToolLists, SessionEventRecorder, type ToolListEntry } from './session-events';
 import {
@@ -48,7 +48,7 @@ export class SessionStore {
   private readonly recorder: SessionEventRecorder;
 
   constructor(
-    private readonly db: Knex,
+    private readonly db: Sql,
     events: EventStore,
   ) {
     this.recorder = new SessionEventRecorder(db, events);
@@ -313,7 +313,7 @@ export class SessionStore {
     return revisionsOf(this.db, ids);
   }
 
-  /** The kept tool lists of these sessions; its reads are sent when called (for recordAppliedMany). */
+  /** The kept tool lists of these sessions (what recordAppliedMany compares the acknowledged ones with). */
   keptToolListsOf(entries: readonly Pick<ToolListEntry, 'id' | 'acknowledged'>[]): Promise<KeptToolLists> {
     return this.recorder.keptToolLists(entries);
   }
@@ -322,7 +322,7 @@ export class SessionStore {
    * recordApplied for many sessions whose applied revision the caller read in this transaction;
    * `kept` (keptToolListsOf, read alongside that read) covers at least these sessions.
    */
-  async recordAppliedMany(entries: readonly ToolListEntry[], now: string, kept: Promise<KeptToolLists>): Promise<void> {
+  async recordAppliedMany(entries: readonly ToolListEntry[], now: string, kept: KeptToolLists): Promise<void> {
     await recordAppliedMany(this.db, entries, now);
     await this.recorder.toolLists(entries, now, kept);
   }

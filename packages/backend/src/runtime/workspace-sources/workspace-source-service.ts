@@ -7,8 +7,8 @@ import type { ProviderRefreshService, RefreshPlan } from '../provider-refresh/pr
 import { attachedSetOf } from '../../catalogue/repositories/provider-set';
 import { type RefreshSummary, summarizeRefresh } from '../provider-refresh/provider-refresh';
 import { newId } from '../../platform/store/row-values';
-import { settleAll } from '../../platform/store/sent-writes';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
+import type { TaskService } from '../../catalogue/tasks/task-service';
 import type { AgentSession } from '../sessions/agent-session';
 import type { Task, TaskAttachment } from '../../catalogue/tasks/task';
 import { type AttachedRepository, inAttachOrder } from '../../catalogue/tasks/task-store';
@@ -27,15 +27,9 @@ export interface WorkspaceSourceServiceDeps {
   refresh: ProviderRefreshService;
   /**
    * task.updated (its repositories and providers moved) in the batch's transaction, with the task as
-   * written; nothing when `changed` resolves undefined (the batch changed nothing). `changed` may still
-   * be reading: the event's own reads are sent at once, alongside.
+   * written; its pending action is read with the batch's own reads.
    */
-  recordTaskUpdated: (
-    stores: Stores,
-    taskId: string,
-    now: string,
-    changed: Promise<{ task: Task; plan: RefreshPlan } | undefined>,
-  ) => Promise<void>;
+  tasks: Pick<TaskService, 'pendingActionWithin' | 'recordEventWithin'>;
   /** After a batch committed: checks out the new sources in the task's workspace, when it has one. */
   workspaces?: { refresh(taskId: string): Promise<unknown> };
   logger: Logger;
@@ -101,23 +95,20 @@ export class WorkspaceSourceService {
     const sources = this.prepare(body.sources);
     const now = this.deps.clock().toISOString();
     const committed = await this.deps.uow.transaction(async (stores) => {
-      // Every read is sent at once (on PostgreSQL one round trip): the event's own reads first, then
-      // the task, what it holds, the repositories the sources name and its live sessions. The plan is
-      // made from those and what the batch attaches, so the writes, the event and COMMIT travel together.
-      let decide: (change: { task: Task; plan: RefreshPlan } | undefined) => void = () => undefined;
-      const changed = new Promise<{ task: Task; plan: RefreshPlan } | undefined>((resolve) => (decide = resolve));
-      const recording = this.deps.recordTaskUpdated(stores, taskId, now, changed);
-      const batching = settleAll(
+      // Every read first: the plan is made from them and what the batch attaches.
+      const [task, attached, known, live, pendingAction] = await Promise.all([
         requireTask(stores, taskId),
         stores.tasks.attachedRepositories(taskId),
         this.lookUp(stores, taskId, sources),
         stores.sessions.listLive(taskId),
-      ).then(([task, attached, known, live]) => this.attach(stores, sources, now, { task, attached, known, live }));
-      void batching.then(
-        ({ task, plan }) => decide(plan && { task, plan }),
-        () => decide(undefined), // the batch's error is thrown below; nothing is recorded
-      );
-      const [batch] = await settleAll(batching, recording);
+        this.deps.tasks.pendingActionWithin(stores, taskId, now),
+      ]);
+      const batch = await this.attach(stores, sources, now, { task, attached, known, live });
+      if (batch.plan !== undefined) {
+        const { repositoryIds, providers } = batch.plan;
+        const details = { task: batch.task, repositoryIds, providers, pendingAction };
+        await this.deps.tasks.recordEventWithin(stores, 'task.updated', taskId, now, details);
+      }
       return batch;
     });
     const refresh = committed.plan === undefined ? summarizeRefresh([]) : await this.refresh(committed.plan, wait);
@@ -150,7 +141,7 @@ export class WorkspaceSourceService {
       return { ...attachment, provider, localPath, attachedAt: now };
     });
     const after = attachedSetOf(inAttachOrder([...attached, ...attaching]));
-    const plan = await this.deps.refresh.planFor(stores, task.id, now, after, live);
+    const plan = await this.deps.refresh.plan(stores, task.id, now, after, live);
     return { batchId, toAttach, resolved, task: { ...task, updatedAt: now }, providers: plan.providers, plan };
   }
 
@@ -176,29 +167,25 @@ export class WorkspaceSourceService {
    */
   async remove(taskId: string, repositoryId: string, wait: RefreshWait = 'applied'): Promise<SourceRemoval> {
     const now = this.deps.clock().toISOString();
-    const committed = await this.deps.uow.transaction(
-      async (stores): Promise<{ removed: Repository; plan: RefreshPlan }> => {
-        // Everything is sent at once (one round trip): the plan's reads queue behind the detach and see
-        // it. A detach of an unknown task or repository rolls back with the error; the work still in
-        // flight settles first, so nothing runs on the connection after the rollback.
-        const detaching = Promise.all([
-          requireTask(stores, taskId),
-          stores.repositories.findById(repositoryId),
-          stores.tasks.detachRepository(taskId, repositoryId),
-        ]).then(([task, removed, detached]) => {
-          if (removed === undefined || !detached) {
-            throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
-          }
-          return { task: { ...task, updatedAt: now }, removed };
-        });
-        const touching = stores.tasks.update(taskId, { updatedAt: now });
-        const planning = this.deps.refresh.plan(stores, taskId, now);
-        const changed = Promise.all([detaching, planning]).then(([{ task }, plan]) => ({ task, plan }));
-        const recording = this.deps.recordTaskUpdated(stores, taskId, now, changed);
-        const [{ removed }, plan] = await settleAll(detaching, planning, touching, recording);
-        return { removed, plan };
-      },
-    );
+    const committed = await this.deps.uow.transaction(async (stores) => {
+      const [task, removed, attached, live, pendingAction] = await Promise.all([
+        requireTask(stores, taskId),
+        stores.repositories.findById(repositoryId),
+        stores.tasks.attachedRepositories(taskId),
+        stores.sessions.listLive(taskId),
+        this.deps.tasks.pendingActionWithin(stores, taskId, now),
+      ]);
+      if (removed === undefined || !attached.some((attachment) => attachment.repositoryId === repositoryId)) {
+        throw new AppError('not_found', `repository ${repositoryId} is not attached to task ${taskId}`);
+      }
+      await stores.tasks.detachRepository(taskId, repositoryId);
+      await stores.tasks.update(taskId, { updatedAt: now });
+      const after = attachedSetOf(attached.filter((attachment) => attachment.repositoryId !== repositoryId));
+      const plan = await this.deps.refresh.plan(stores, taskId, now, after, live);
+      const details = { task: { ...task, updatedAt: now }, ...after, pendingAction };
+      await this.deps.tasks.recordEventWithin(stores, 'task.updated', taskId, now, details);
+      return { removed, plan };
+    });
     const refresh = await this.refresh(committed.plan, wait);
     this.deps.logger.info({ taskId, repositoryId, refresh: refresh.status }, 'source removed');
     return { taskId, removed: committed.removed, providers: committed.plan.providers, refresh };
@@ -269,7 +256,6 @@ export class WorkspaceSourceService {
     const named = async (source: PreparedSource): Promise<Repository> => {
       if (source.kind === 'id') return repositories.get(source.repositoryId) as Repository;
       const { identity } = source;
-      // A new repository's insert is sent: it travels with the attachment rows and the plan's reads.
       const repository =
         byIdentity.get(identity.identityKey) ??
         (await this.deps.repositories.registerNew(stores, workspaceId, identity));

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createDatabase, type Database, migrateToLatest } from '../../platform/store/database';
-import { createPostgresDatabase } from '../../platform/store/postgres/postgres-database';
+import { createPostgresDatabase } from '../../platform/store/driver/postgres-database';
 import type { Cleanup } from '../cleanup';
 
 export type TestDatabaseDialect = 'sqlite' | 'postgres';

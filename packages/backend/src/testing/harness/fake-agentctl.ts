@@ -30,6 +30,7 @@ import type {
   PromptAccepted,
   ProviderUpdate,
   ProviderUpdateOutcome,
+  SentProviderUpdates,
   ProvidersHeld,
   TurnCancellation,
 } from '../../runtime/agentctl/agentctl-client';
@@ -210,6 +211,11 @@ export class FakeAgentctl implements AgentctlApi {
 
   getSession(sessionId: string): Promise<RuntimeSessionState> {
     return this.answer('GetSession', `GetSession ${sessionId}`, () => this.stateOf(sessionId));
+  }
+
+  /** On its stream at once: the fake's calls start when made. */
+  sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates> {
+    return Promise.resolve({ answer: this.updateProvidersBatch(updates) });
   }
 
   /** As the real agentctl: each update applied in order; a refused one is its result, the rest go on. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Sql } from '../store/sql';
 import type { ClientConfig } from 'pg';
 import { z } from 'zod';
 import type { Logger } from '../../logger/logger';
@@ -96,7 +97,7 @@ export class PgReplicaSignals implements ReplicaSignals, ReplicaPresence {
     });
   }
 
-  notifyStatement(db: Knex, signals: readonly Signal[]): Knex.Raw | undefined {
+  notifyStatement(db: Sql, signals: readonly Signal[]): Knex.Raw | undefined {
     if (signals.length === 0) return undefined;
     return this.notify(
       db,
@@ -165,7 +166,7 @@ export class PgReplicaSignals implements ReplicaSignals, ReplicaPresence {
     }
   }
 
-  private notify(db: Knex, batch: readonly Wire[]): Knex.Raw {
+  private notify(db: Sql, batch: readonly Wire[]): Knex.Raw {
     const calls = batch.map(() => 'pg_notify(?, ?)').join(', ');
     return db.raw(
       `select ${calls}`,

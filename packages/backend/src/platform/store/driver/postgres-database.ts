@@ -35,8 +35,8 @@ export function redactDatabaseUrl(value: string): string {
  */
 export function createPostgresDatabase(url: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Knex {
   // pipeline (pg 8.23, not in knex's types): statements go on the wire at once, behind those awaiting
-  // answers, so a sent write travels with the next statement (platform/store/sent-writes.ts). stream (pg's hook
-  // for its socket, not in knex's types): the statements of one turn leave in one write.
+  // answers, so a sent write travels with the next statement (sent-writes.ts). stream (pg's hook for its
+  // socket, not in knex's types): the statements of one turn leave in one write (turn-corked-socket.ts).
   const connection: Knex.PgConnectionConfig & { pipeline: boolean; stream: () => TurnCorkedSocket } = {
     connectionString: url,
     application_name: 'kandev',

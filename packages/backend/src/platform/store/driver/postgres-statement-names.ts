@@ -1,5 +1,5 @@
 // PostgreSQL parses and plans a statement sent without a name on every run; for a request's dozen short
-// statements that is a measurable share of a source change under load (docs/benchmarks.md).
+// statements that is a measurable share of a source change under load.
 // A named statement is parsed once per connection and its plan kept. Which statements get a name:
 // - with parameters only: a statement without goes as a simple query, which may hold several statements
 //   (the locking BEGIN) and cannot be named;
