@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Sql } from '../store/sql';
+import type { Sql } from '../../store/sql';
 import type { ClientConfig } from 'pg';
 import { z } from 'zod';
 import type { Logger } from '../../logger/logger';
