@@ -12,6 +12,18 @@ import { isPidAlive, killPid, startBackend, stopProcess } from '../../helpers/pr
 
 const SCRIPT = 'runtime';
 
+/**
+ * Waits until the blocking turn's first reply is recorded. A backend killed while that reply is still
+ * on its way over the Attach stream loses it (events are not acknowledged): a different fault from the
+ * ones these tests kill the backend for, and their checks count the agent's replies.
+ */
+async function replyRecorded(runtime: AgentRuntimeApi, taskId: string): Promise<void> {
+  await waitUntil(async () => (await runtime.agentReplies(taskId)).length === 1, {
+    timeoutMs: 30_000,
+    what: 'the blocking turn reply recorded',
+  });
+}
+
 describe('agent runtime: recovery', () => {
   const cleanup = useCleanup();
 
@@ -71,12 +83,7 @@ describe('agent runtime: recovery', () => {
     const sessionId = first.session.session_id;
     const blocking = await first.runtime.postPrompt(sessionId, 'block across the restart');
     const pid = agentPid(await first.runtime.waitForTurn(sessionId, blocking.queued_prompt_id));
-    // The kill comes once the turn's reply is recorded: a reply still on its way over the killed
-    // backend's Attach stream is a different fault, and the check below counts the agent's replies.
-    await waitUntil(async () => (await first.runtime.agentReplies(first.taskId)).length === 1, {
-      timeoutMs: 30_000,
-      what: 'the blocking turn reply recorded',
-    });
+    await replyRecorded(first.runtime, first.taskId);
     const queued = [
       await first.runtime.postPrompt(sessionId, 'queued one'),
       await first.runtime.postPrompt(sessionId, 'queued two'),
@@ -124,6 +131,7 @@ describe('agent runtime: recovery', () => {
     const sessionId = first.session.session_id;
     const blocking = await first.runtime.postPrompt(sessionId, 'block, then die with the backend');
     const pid = agentPid(await first.runtime.waitForTurn(sessionId, blocking.queued_prompt_id));
+    await replyRecorded(first.runtime, first.taskId);
     const queued = await first.runtime.postPrompt(sessionId, 'after the outage');
 
     first.backend.child.kill('SIGKILL');
