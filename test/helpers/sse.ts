@@ -24,9 +24,18 @@ export interface OpenStreamOptions {
   timeoutMs?: number;
 }
 
-/** An open /api/events stream; every frame read so far is in `frames`, in order. */
+/** The head frame's type (never stored; see docs/events.md). */
+export const STREAM_HEAD = 'stream.head';
+
+/**
+ * An open /api/events stream: every event frame read so far is in `frames`, in order; the head frames
+ * are in `heads`, and `order` holds every frame's event name as it arrived (heads included).
+ */
 export class SseStream {
   readonly frames: SseFrame[] = [];
+  readonly heads: SseFrame[] = [];
+  readonly order: string[] = [];
+  private lastId: string | undefined;
   private readonly commentLines: string[] = [];
   private readonly parser = new SseParser((text) => this.commentLines.push(text));
   private readonly waiters = new Set<() => void>();
@@ -70,9 +79,19 @@ export class SseStream {
     return this.commentLines;
   }
 
-  /** The id of the last frame read (what a reconnect sends as Last-Event-ID). */
+  /** The id of the last frame read, a head frame included (what a reconnect sends as Last-Event-ID). */
   get lastEventId(): string | undefined {
-    return this.frames.at(-1)?.id;
+    return this.lastId;
+  }
+
+  /** Everything received so far, as sent (a test looks for the `retry:` line here). */
+  get text(): string {
+    return this.raw;
+  }
+
+  /** Waits until `count` head frames were read; resolves the last of them. */
+  async head(count = 1): Promise<SseFrame> {
+    return this.until(() => this.heads[count - 1], `head frame ${count}`);
   }
 
   /** The whole body as text (a refused request's JSON error). */
@@ -126,7 +145,11 @@ export class SseStream {
       for await (const chunk of body) {
         const text = decoder.decode(chunk, { stream: true });
         this.raw += text;
-        this.frames.push(...this.parser.push(text));
+        for (const frame of this.parser.push(text)) {
+          (frame.event === STREAM_HEAD ? this.heads : this.frames).push(frame);
+          this.order.push(frame.event);
+          this.lastId = frame.id;
+        }
         this.notify();
       }
     } catch (error) {

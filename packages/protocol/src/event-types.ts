@@ -24,3 +24,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent once, never stored: the Last-Event-ID given is older than the oldest event still retained. */
 export const RESET_EVENT = 'reset';
+
+/**
+ * Sent once per connect, never stored: its id is the log's head when the replay ended, so a client that
+ * got no event yet still has a Last-Event-ID to resume from. Clients that do not know it skip it.
+ */
+export const STREAM_HEAD_EVENT = 'stream.head';

@@ -36,6 +36,9 @@ async function targetOf(ctx: Ctx, id: string): Promise<Target> {
 
 const MAX_BACKOFF_MS = 5_000;
 
+/** The frame sent once per connect with the log's head as its id (docs/events.md): a cursor, not an event. */
+const STREAM_HEAD_EVENT = 'stream.head';
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A status line on stderr; an agent's streamed line may still be open on stdout: it is ended first. */
@@ -80,6 +83,7 @@ async function follow(ctx: Ctx, id: string, options: FollowOptions): Promise<voi
     try {
       for await (const frame of readEvents(response.body)) {
         if (frame.id !== undefined) lastId = frame.id;
+        if (frame.event === STREAM_HEAD_EVENT) continue;
         let event: StreamEvent;
         try {
           event = StreamEventSchema.parse(JSON.parse(frame.data));

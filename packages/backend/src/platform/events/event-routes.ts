@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseInput } from '../http/parse';
 import { IdSchema } from '../store/id-schema';
 import type { EventStreams } from './event-stream';
+import { EVENT_TYPES } from './event-types';
 
 /** An event id as a client sends it back: a decimal string (what every frame's `id:` holds). */
 export const EventIdSchema = z
@@ -10,14 +11,36 @@ export const EventIdSchema = z
   .regex(/^(0|[1-9][0-9]{0,14})$/, 'must be a decimal event id')
   .transform(Number);
 
+const EventTypeParamSchema = z.enum(EVENT_TYPES, {
+  error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; known: ${EVENT_TYPES.join(', ')}`,
+});
+
+/** `type=a,b` and `type=a&type=b` alike: one or more event types. */
+export const EventTypesQuerySchema = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) =>
+    (Array.isArray(value) ? value : [value])
+      .flatMap((part) => part.split(','))
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+  )
+  .pipe(z.array(EventTypeParamSchema).min(1, 'name at least one event type'))
+  .describe(`only events of these types, comma-separated or repeated: ${EVENT_TYPES.join(', ')}`);
+
 export const EventsQuerySchema = z
-  .object({ task_id: IdSchema.optional(), session_id: IdSchema.optional(), after: EventIdSchema.optional() })
+  .object({
+    task_id: IdSchema.optional(),
+    session_id: IdSchema.optional(),
+    workspace_id: IdSchema.optional(),
+    type: EventTypesQuerySchema.optional(),
+    after: EventIdSchema.optional(),
+  })
   .strict();
 
 /**
- * GET /api/events (docs/events.md): Server-Sent Events, optionally for one task and/or session,
- * resumed with `Last-Event-ID` (or `?after=` on a first connect). Bad input is a 400 before anything
- * is streamed.
+ * GET /api/events (docs/events.md): Server-Sent Events, optionally for one task, session or workspace
+ * and some event types, resumed with `Last-Event-ID` (or `?after=` on a first connect). Bad input is a
+ * 400 and an unknown task, session or workspace a 404, before anything is streamed.
  */
 export function createEventRoutes(streams: EventStreams): Router {
   const router = Router();
@@ -27,7 +50,12 @@ export function createEventRoutes(streams: EventStreams): Router {
     const lastEventId =
       header === undefined || header === '' ? undefined : parseInput(EventIdSchema, header, 'Last-Event-ID');
     await streams.serve(req, res, {
-      filter: { taskId: query.task_id, sessionId: query.session_id },
+      filter: {
+        taskId: query.task_id,
+        sessionId: query.session_id,
+        workspaceId: query.workspace_id,
+        types: query.type === undefined ? undefined : [...new Set(query.type)],
+      },
       resumeAfter: lastEventId ?? query.after,
     });
   });

@@ -75,13 +75,37 @@ export class EventStore {
     for (const event of events) this.appended(event);
   }
 
-  /** Up to `limit` events with an id above `afterId` that match the filter, oldest first. */
-  async after(afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
+  /**
+   * Up to `limit` events with an id above `afterId` (and at most `upTo`, when given) that match the
+   * filter, oldest first. A workspace matches through the event's task: `task_id IN (the workspace's
+   * tasks)`, served by the tasks' workspace index and the events' (task_id, id) index.
+   */
+  async after(afterId: number, filter: EventFilter, limit: number, upTo?: number): Promise<StoredEvent[]> {
     const query = this.db<EventRow>('events').where('id', '>', afterId);
+    if (upTo !== undefined) void query.where('id', '<=', upTo);
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
     if (filter.sessionId !== undefined) void query.where({ session_id: filter.sessionId });
+    if (filter.types !== undefined) void query.whereIn('type', [...filter.types]);
+    if (filter.workspaceId !== undefined) {
+      void query.whereIn('task_id', this.db('tasks').select('id').where({ workspace_id: filter.workspaceId }));
+    }
     const rows = await query.orderBy('id').limit(limit);
     return rows.map(fromRow);
+  }
+
+  /** The first task, session or workspace the filter names that does not exist (a stream answers 404). */
+  async missingTarget(filter: EventFilter): Promise<string | undefined> {
+    const targets: [string, string, string | undefined][] = [
+      ['task', 'tasks', filter.taskId],
+      ['session', 'sessions', filter.sessionId],
+      ['workspace', 'workspaces', filter.workspaceId],
+    ];
+    for (const [what, table, id] of targets) {
+      if (id === undefined) continue;
+      const row: unknown = await this.db(table).select('id').where({ id }).first();
+      if (row === undefined) return `${what} ${id}`;
+    }
+    return undefined;
   }
 
   /** The newest id (0 when the log is empty): where a stream without Last-Event-ID starts. */

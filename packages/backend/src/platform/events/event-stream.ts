@@ -2,10 +2,16 @@ import type { Request, Response } from 'express';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from './event-store';
 import type { EventWakeups } from './event-notifier';
-import { type EventFilter, RESET_EVENT, type StoredEvent, toEventView } from './event-types';
+import { type EventFilter, RESET_EVENT, STREAM_HEAD_EVENT, type StoredEvent, toEventView } from './event-types';
 
 /** Events read per query while a stream catches up. */
 const BATCH = 500;
+
+/**
+ * The `retry:` hint sent with the head frame: how long an EventSource waits before it reconnects. Long
+ * enough that a restarting backend is not hammered, short enough that a dropped stream resumes quickly.
+ */
+export const STREAM_RETRY_MS = 3_000;
 
 export interface EventStreamOptions {
   /** A `: ping` comment this often keeps proxies and clients from timing the stream out. */
@@ -34,8 +40,9 @@ function frame(id: number, type: string, data: unknown): string {
 
 /**
  * Every open SSE stream on /api/events. A stream subscribes to the wake-ups first, then replays from
- * its cursor and goes on reading from the table on each wake-up, so an event committed between the
- * replay and the subscription is never missed: the table is the only source, a wake-up only a nudge.
+ * its cursor up to the head, sends the head frame and goes on reading from the table on each wake-up,
+ * so an event committed between the replay and the subscription is never missed: the table is the only
+ * source, a wake-up only a nudge.
  */
 export class EventStreams {
   private readonly open = new Set<Response>();
@@ -53,6 +60,8 @@ export class EventStreams {
         `too many event streams are open (${this.deps.maxStreams}, KANDEV_EVENT_MAX_STREAMS); close one and retry`,
       );
     }
+    const missing = await this.deps.events.missingTarget(start.filter);
+    if (missing !== undefined) throw new AppError('not_found', `${missing} not found`);
     this.open.add(res);
     let closed = false;
     const unsubscribe = this.deps.wakeups.subscribe(() => void pump());
@@ -126,9 +135,36 @@ export class EventStreams {
     res.flushHeaders();
     await write(': connected\n\n');
 
-    cursor = await this.startCursor(start, write);
+    cursor = await this.replayToHead(start, await this.startCursor(start, write), write, () => !closed);
     reading = false;
     await pump();
+  }
+
+  /**
+   * Replays what matches up to the log's head, then sends the head frame (with the retry hint). The head
+   * is read before the replay and the replay stops at it: an event committed later has a larger id (ids
+   * follow commit order) and is sent by the live reads after the head frame, so resuming from the head
+   * skips nothing. On an empty log the head is 0, which resumes from the first event. Resolves the
+   * cursor the live reads continue from.
+   */
+  private async replayToHead(
+    start: StreamStart,
+    from: number,
+    write: (text: string) => Promise<void>,
+    isOpen: () => boolean,
+  ): Promise<number> {
+    const head = await this.deps.events.latestId();
+    let cursor = from;
+    let batch: StoredEvent[];
+    do {
+      batch = await this.deps.events.after(cursor, start.filter, BATCH, head);
+      for (const event of batch) {
+        await write(frame(event.id, event.type, toEventView(event)));
+        cursor = event.id;
+      }
+    } while (batch.length === BATCH && isOpen());
+    await write(`retry: ${STREAM_RETRY_MS}\n${frame(head, STREAM_HEAD_EVENT, { head: String(head) })}`);
+    return Math.max(cursor, head);
   }
 
   /** Ends every stream (shutdown: the HTTP server waits for open responses before it closes). */

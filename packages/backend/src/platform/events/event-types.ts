@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '@kandev/protocol';
 
-export { EVENT_TYPES, type EventType, RESET_EVENT } from '@kandev/protocol';
+export { EVENT_TYPES, type EventType, RESET_EVENT, STREAM_HEAD_EVENT } from '@kandev/protocol';
 
-/** Which events a stream wants; both absent: every event. */
+/** Which events a stream wants (every condition given must hold); none given: every event. */
 export interface EventFilter {
   taskId?: string;
   sessionId?: string;
+  /** Events of a task in this workspace. */
+  workspaceId?: string;
+  /** Any of these types. */
+  types?: readonly EventType[];
 }
 
 /** One event as the log holds it. */
