@@ -18,14 +18,14 @@ const EventTypeParamSchema = z.enum(EVENT_TYPES, {
 /** `type=a,b` and `type=a&type=b` alike: one or more event types. */
 export const EventTypesQuerySchema = z
   .union([z.string(), z.array(z.string())])
+  .describe(`event types, comma-separated or repeated: ${EVENT_TYPES.join(', ')}`)
   .transform((value) =>
     (Array.isArray(value) ? value : [value])
       .flatMap((part) => part.split(','))
       .map((part) => part.trim())
       .filter((part) => part !== ''),
   )
-  .pipe(z.array(EventTypeParamSchema).min(1, 'name at least one event type'))
-  .describe(`only events of these types, comma-separated or repeated: ${EVENT_TYPES.join(', ')}`);
+  .pipe(z.array(EventTypeParamSchema).min(1, 'name at least one event type'));
 
 export const EventsQuerySchema = z
   .object({
