@@ -145,6 +145,8 @@ describe('kandev follow', () => {
         // Dropped mid-stream, after a partial frame.
         res.write('id: 3\nevent: message.created\n', () => res.socket?.destroy());
       } else {
+        // The backend's head frame after the (empty) replay: a cursor, never printed.
+        res.write('retry: 3000\nid: 2\nevent: stream.head\ndata: {"head":"2"}\n\n');
         res.write(
           frame(3, 'tools.changed', {
             revision: 2,
@@ -177,6 +179,7 @@ describe('kandev follow', () => {
     expect(follow.text()).toContain('20:00:03 tools revision 2 (providers github): +get_task_pr_automation_kandev');
     expect(follow.text()).toContain('20:00:04 session s1: waiting_for_input → running');
     expect(follow.text()).toMatch(/resumed after event 2/);
+    expect(follow.text()).not.toMatch(/stream\.head|skipped/);
     expect(connections).toEqual([
       { lastEventId: undefined, query: '?session_id=s1' },
       { lastEventId: '2', query: '?session_id=s1' },
