@@ -44,7 +44,10 @@ export interface AttachClientOptions {
   random?: () => number;
   /** Told each time agentctl accepts a (re-)opened stream, with its process id (a new one: it restarted). */
   onAttached?: (endpoint: AgentctlEndpoint, agentctlId: string) => void;
-  /** Told when an accepted stream ends (not after stop()). */
+  /**
+   * Told when an accepted stream ends, and when the first stream opened since start() ends before
+   * agentctl accepted it (an adopted agentctl killed right after the backend started); not after stop().
+   */
   onDetached?: (endpoint: AgentctlEndpoint) => void;
   /**
    * Several replicas: told, instead of re-opening, when agentctl ended the stream for a newer Attach
@@ -125,7 +128,9 @@ export class AttachClient {
       const wasAttached = this.accepted;
       this.accepted = false;
       if (this.stopped) return logger.info({ grpcAddress: endpoint.grpcAddress }, 'detached from agentctl');
-      if (wasAttached) this.options.onDetached?.(endpoint);
+      // The first open's failure counts too: otherwise an agentctl that died before answering the first
+      // hello would never be reported, and an adopted one (no exit event) never restarted.
+      if (wasAttached || this.attempt === 0) this.options.onDetached?.(endpoint);
       const { onReplaced } = this.options;
       if (onReplaced !== undefined && (err as grpc.ServiceError | undefined)?.code === status.FAILED_PRECONDITION) {
         logger.info({ reason, grpcAddress: endpoint.grpcAddress }, 'Attach stream replaced by a newer one');
