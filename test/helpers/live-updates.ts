@@ -125,12 +125,19 @@ export async function expectListChangedCount(mcp: McpConnection, n: number, logs
   expect(mcp.listChangedCount()).toBe(n);
 }
 
-/** SIGSTOPs a process for the duration of `work` (SIGCONT even when it throws). */
+/**
+ * SIGSTOPs a process for the duration of `work` (SIGCONT even when it throws). A process `work` killed
+ * may already be reaped by then: nothing is left to continue.
+ */
 export async function whileStopped<T>(pid: number, work: () => Promise<T>): Promise<T> {
   process.kill(pid, 'SIGSTOP');
   try {
     return await work();
   } finally {
-    process.kill(pid, 'SIGCONT');
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
   }
 }
