@@ -134,10 +134,14 @@ export async function whileStopped<T>(pid: number, work: () => Promise<T>): Prom
   try {
     return await work();
   } finally {
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-    }
+    continueUnlessGone(pid);
+  }
+}
+
+function continueUnlessGone(pid: number): void {
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
