@@ -21,10 +21,32 @@ export interface AgentBackend {
   readonly events: SessionEvent[];
   /** Tool calls the agent made through agentctl, in arrival order. */
   readonly toolCalls: WireToolCallRequestOutput[];
-  /** Events of one session, as `kind` strings (turn_ended adds its status and stop reason). */
+  /**
+   * Events of one session, as `kind` strings (turn_ended adds its status and stop reason). Streamed
+   * text arrives in as many pieces as the agent's writes were read in; the pieces of one run count
+   * once, as the backend appends them to one entry.
+   */
   kindsOf(sessionId: string): string[];
+  /** The text of each run of agent messages, the pieces of a run joined, in order. */
+  textRuns(sessionId: string): string[];
   /** Resolves the first event (from `fromIndex` on) that matches; fails with agentctl's logs on timeout. */
   waitFor(match: (event: SessionEvent) => boolean, what: string, fromIndex?: number): Promise<SessionEvent>;
+}
+
+/** Consecutive agent_message pieces of the same prompt and segment, joined into one event. */
+function joinRuns(events: readonly SessionEvent[]): SessionEvent[] {
+  const joined: SessionEvent[] = [];
+  for (const event of events) {
+    const last = joined.at(-1);
+    const sameRun =
+      last?.kind === 'agent_message' &&
+      event.kind === 'agent_message' &&
+      last.promptId === event.promptId &&
+      last.segment === event.segment;
+    if (sameRun) joined[joined.length - 1] = { ...last, text: last.text + event.text };
+    else joined.push(event);
+  }
+  return joined;
 }
 
 /** `turn_ended` → `turn_ended:completed:end_turn`, so order and outcome read in one line. */
@@ -80,7 +102,11 @@ export async function attachBackend(
     attach,
     events,
     toolCalls,
-    kindsOf: (sessionId) => events.filter((e) => e.sessionId === sessionId).map(describeEvent),
+    kindsOf: (sessionId) => joinRuns(events.filter((e) => e.sessionId === sessionId)).map(describeEvent),
+    textRuns: (sessionId) =>
+      joinRuns(events.filter((e) => e.sessionId === sessionId)).flatMap((e) =>
+        e.kind === 'agent_message' ? [e.text] : [],
+      ),
     waitFor: (match, what, fromIndex = 0) =>
       waitUntil(() => events.slice(fromIndex).find(match), { timeoutMs: 20_000, logs, what }),
   };

@@ -83,8 +83,7 @@ describe('agentctl agent runtime: turns', () => {
       'agent_message',
       'turn_ended:completed:end_turn',
     ]);
-    const texts = backend.events.flatMap((e) => (e.kind === 'agent_message' ? [e.text] : []));
-    expect(texts).toEqual(['Looking at the task. Reading it now.', 'Done.']);
+    expect(backend.textRuns(SESSION)).toEqual(['Looking at the task. Reading it now.', 'Done.']);
     const notice = backend.events.find((e) => e.kind === 'tool_call' && e.status === 'completed');
     expect(notice).toMatchObject({ promptId: 'prompt-1', outputText: 'get_task_kandev ok' });
     expect(JSON.parse(notice?.kind === 'tool_call' ? notice.inputJson : '{}')).toEqual({
