@@ -37,7 +37,9 @@ function configOrExit(): Config {
 
 async function start(config: Config, log: Logger): Promise<void> {
   const attachLog = log.child({ component: 'attach' });
+  const metrics = createAgentctlMetrics();
   const hub = new AttachHub({
+    metrics,
     timeoutMs: config.toolCallTimeoutMs,
     permissionTimeoutMs: config.permissionTimeoutMs,
     log: attachLog,
@@ -60,7 +62,6 @@ async function start(config: Config, log: Logger): Promise<void> {
     permissions: hub,
     log: log.child({ component: 'agents' }),
   });
-  const metrics = createAgentctlMetrics();
   const registry = new SessionRegistry({
     toolSets: new ToolSetCache(),
     agents,
@@ -74,6 +75,7 @@ async function start(config: Config, log: Logger): Promise<void> {
   // The gauge reads the limiter: every held connection slot, so it falls as idle or closed ones free theirs.
   const limiter = new ConnectionLimiter(config.mcpLimits);
   metrics.countConnections(() => limiter.held());
+  metrics.countSessions(() => registry.census());
   const mcpApp = createMcpApp({
     registry,
     forwarder: hub,

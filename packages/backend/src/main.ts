@@ -73,6 +73,7 @@ async function main(): Promise<void> {
       access: config.http,
       auth: createAuthMiddleware(backend.tokens, config.http.allowedOrigins),
       metrics: metricsRoute(backend.metrics.registry, logger),
+      requestMetrics: backend.metrics.httpRequests,
       readiness: backend.readiness,
       // The console's build output: beside this package in the workspace, inside it in the image bundle.
       console: consoleStatic([join(__dirname, '../../console/dist'), join(__dirname, '../console')]),

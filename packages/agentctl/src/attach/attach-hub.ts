@@ -15,6 +15,7 @@ import type { Logger } from '../logger';
 import { NoBackendForwarder } from '../mcp/no-backend-forwarder';
 import type { ForwardOptions, ToolCall, ToolCallForwarder, ToolCallResult } from '../mcp/tool-call-forwarder';
 import { EventOutbox } from './event-outbox';
+import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import { PendingCalls } from './pending-calls';
 import { PendingPermissions } from './pending-permissions';
 import { channelLostResult, toolCallToWire, toolResultFromWire } from './tool-call-wire';
@@ -41,6 +42,8 @@ export interface AttachHubDeps {
   /** Session events kept while no backend is attached (default EVENT_OUTBOX_CAPACITY). */
   readonly outboxCapacity?: number;
   readonly now?: () => Date;
+  /** Counts and times each forwarded call by how it settled. */
+  readonly metrics?: Pick<AgentctlMetrics, 'forwardedCallSettled'>;
 }
 
 interface Attached {
@@ -58,6 +61,8 @@ interface Attached {
 export class AttachHub implements ToolCallForwarder, PermissionAsker {
   readonly agentctlId: string;
   private readonly pending: PendingCalls;
+  /** When each pending call was forwarded (the metrics); removed when it settles. */
+  private readonly forwardedAt = new Map<string, bigint>();
   private readonly permissions: PendingPermissions;
   private readonly noBackend = new NoBackendForwarder();
   private readonly open = new Set<BackendLink>();
@@ -74,9 +79,12 @@ export class AttachHub implements ToolCallForwarder, PermissionAsker {
     this.newCallId = deps.newCallId ?? randomUUID;
     this.outbox = new EventOutbox(deps.outboxCapacity);
     this.now = deps.now ?? (() => new Date());
-    this.pending = new PendingCalls(deps.timeoutMs, (callId, how) =>
-      deps.log.debug({ callId, how }, 'tool call settled'),
-    );
+    this.pending = new PendingCalls(deps.timeoutMs, (callId, how) => {
+      const since = this.forwardedAt.get(callId);
+      this.forwardedAt.delete(callId);
+      if (since !== undefined) deps.metrics?.forwardedCallSettled(how, since);
+      deps.log.debug({ callId, how }, 'tool call settled');
+    });
     this.permissions = new PendingPermissions(deps.permissionTimeoutMs, (requestId, how) =>
       deps.log.info({ requestId, how }, 'permission request settled'),
     );
@@ -161,6 +169,7 @@ export class AttachHub implements ToolCallForwarder, PermissionAsker {
     const attached = this.current;
     if (attached === undefined) return this.noBackend.forward(call);
     const callId = this.newCallId();
+    this.forwardedAt.set(callId, process.hrtime.bigint());
     const result = this.pending.start({ callId, linkId: attached.link.id, tool: call.tool, ...options });
     if (this.pending.has(callId)) {
       try {

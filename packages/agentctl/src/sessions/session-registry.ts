@@ -12,7 +12,7 @@ import {
 } from '@kandev/protocol';
 import type { AgentLauncher, SessionAgent } from '../agents/session-agent';
 import type { Logger } from '../logger';
-import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
+import type { AgentctlCensus, AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { ToolSetCache } from '../tools/tool-set-cache';
 import { agentEnvDigest, configFingerprint } from './config-fingerprint';
 import { decideCreate } from './revision-decision';
@@ -50,8 +50,8 @@ export interface SessionRegistryDeps {
   readonly agents: AgentLauncher;
   readonly log: Logger;
   readonly now?: () => Date;
-  /** Counts the list_changed notifications sent. */
-  readonly metrics?: Pick<AgentctlMetrics, 'listChangedSent'>;
+  /** Times each list_changed delivery (or counts its failure). */
+  readonly metrics?: Pick<AgentctlMetrics, 'listChangedDelivered' | 'listChangedFailed'>;
 }
 
 /**
@@ -227,9 +227,30 @@ export class SessionRegistry {
     return { sessionId: session.sessionId, revision: session.config.revision, tools: session.toolSet.key };
   }
 
+  /** What the metrics gauges read on each scrape: O(sessions), off every hot path. */
+  census(): AgentctlCensus {
+    const agents: Record<string, number> = {};
+    const toolCounts: number[] = [];
+    for (const session of this.sessions.values()) {
+      toolCounts.push(session.toolSet.names.length);
+      const status = session.agent?.state().status;
+      if (status !== undefined && status !== 'none') agents[status] = (agents[status] ?? 0) + 1;
+    }
+    return { sessions: this.sessions.size, agents, toolCounts };
+  }
+
   private async notify(session: RuntimeSession): Promise<void> {
-    const results = await Promise.allSettled(session.connectionList().map((c) => c.notifyToolsChanged()));
-    this.deps.metrics?.listChangedSent(results.filter((result) => result.status === 'fulfilled').length);
+    const metrics = this.deps.metrics;
+    const changed = process.hrtime.bigint();
+    const delivered = (c: SessionConnection) =>
+      c.notifyToolsChanged().then(
+        () => metrics?.listChangedDelivered(changed),
+        (err: unknown) => {
+          metrics?.listChangedFailed();
+          throw err;
+        },
+      );
+    const results = await Promise.allSettled(session.connectionList().map(delivered));
     for (const result of results) {
       if (result.status === 'rejected') {
         this.deps.log.warn({ sessionId: session.sessionId, err: result.reason }, 'list_changed not delivered');

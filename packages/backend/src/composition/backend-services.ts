@@ -9,6 +9,7 @@ import { githubClientFor } from '../integrations/github/github-credentials';
 import { GitlabError } from '../integrations/gitlab/gitlab-client';
 import type { Logger } from '../platform/logger/logger';
 import { type BackendMetrics, createBackendMetrics } from '../platform/metrics/backend-metrics';
+import { AGENT_SESSION_STATES } from '../runtime/sessions/agent-session';
 import { MrEvaluator, type WorkspaceGitlab } from '../integrations/gitlab/mr-evaluator';
 import { MrPoller } from '../integrations/gitlab/mr-poller';
 import { MrUpdates } from '../integrations/gitlab/mr-updates';
@@ -144,12 +145,14 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   const uow = createUnitOfWork(ports.db, ports.secrets, commitHooksOver(replicas));
   const eventConfig = config.events ?? EVENT_LOG_DEFAULTS;
   const eventLogger = logger.child({ component: 'events' });
+  const metrics = ports.metrics ?? createBackendMetrics();
   const eventStreams = new EventStreams({
     events: uow.read.events,
     wakeups: notifier,
     pingMs: eventConfig.pingMs,
     maxStreams: eventConfig.maxStreams,
     onError: (err: unknown) => eventLogger.error({ err }, 'event stream failed'),
+    onEnd: (how) => metrics.eventStreamEnded(how),
   });
   const eventPruner = new EventPruner({
     events: uow.read.events,
@@ -158,10 +161,15 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     clock,
     onError: (err: unknown) => eventLogger.error({ err }, 'event pruning failed'),
   });
-  const metrics = ports.metrics ?? createBackendMetrics();
   metrics.readFrom({
+    sessionStates: AGENT_SESSION_STATES,
+    executors: () => ports.agentctl.executors.names(),
     sessionCounts: () => uow.read.sessions.countByStateAndExecutor(),
     queuedPrompts: () => uow.read.promptQueue.countQueued(),
+    eventLog: () => uow.read.events.extent(),
+    openEventStreams: () => eventStreams.openCount,
+    pendingQuestions: () => uow.read.questions.pendingSummary(clock().toISOString()),
+    now: clock,
   });
   const base: Base = { uow, clock, random, metrics, replicas, component: (name) => logger.child({ component: name }) };
   const { component } = base;
@@ -207,6 +215,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     startTimer: ports.startTimer,
     prompts,
     replicas,
+    metrics,
   });
   const permissionTimeoutMs = config.permissionTimeoutMs ?? 600_000;
   const permissionParents = new PermissionParentQuestions({
@@ -243,6 +252,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     },
     logger: component('sessions'),
     replicas,
+    metrics,
   });
   const toolHandlers = createToolHandlers({
     uow,

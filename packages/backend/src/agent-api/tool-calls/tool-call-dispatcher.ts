@@ -80,24 +80,25 @@ export class ToolCallDispatcher {
       const { session, handler } = await this.admit(call, channel);
       const context = this.contextOf(call, session, channel, reply);
       reply(outputMessage(callId, await this.run(context, handler, call.args)));
-      this.count(tool, 'ok');
+      this.count(tool, 'ok', started);
       log.debug({ tool, sessionId: call.sessionId, ms: Date.now() - started }, 'tool call answered');
     } catch (err) {
       if (isAppError(err)) {
         log.info({ tool, code: err.code, reason: err.message }, 'tool call refused');
         reply(errorMessage(callId, err.code, err.message));
-        this.count(tool, err.code);
+        this.count(tool, err.code, started);
         return;
       }
       log.error({ err, tool }, 'tool call failed');
       reply(errorMessage(callId, 'internal', `the backend failed to run ${tool}`));
-      this.count(tool, 'internal');
+      this.count(tool, 'internal', started);
     }
   }
 
   /** Only served tool names become label values (an agent's made-up names would grow the series). */
-  private count(tool: string, outcome: string): void {
-    this.deps.metrics?.toolCall(Object.hasOwn(this.deps.handlers, tool) ? tool : '(unknown)', outcome);
+  private count(tool: string, outcome: string, started: number): void {
+    const seconds = (Date.now() - started) / 1000;
+    this.deps.metrics?.toolCall(Object.hasOwn(this.deps.handlers, tool) ? tool : '(unknown)', outcome, seconds);
   }
 
   /** The checks before any handler runs; a refusal is an AppError and nothing has been done. */

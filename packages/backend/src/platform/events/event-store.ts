@@ -120,6 +120,19 @@ export class EventStore {
     return row?.id === null || row?.id === undefined ? null : Number(row.id);
   }
 
+  /**
+   * The log's extent for the metrics, read on each scrape from the primary key's two ends (no count:
+   * on SQLite a scan would block the event loop). Pruning drops only the oldest rows, so `newest -
+   * oldest + 1` is the row count, plus any id a rolled-back append used (PostgreSQL sequences).
+   */
+  async extent(): Promise<{ oldestId: number | null; newestId: number | null }> {
+    const row = (await this.db('events').min({ oldest: 'id' }).max({ newest: 'id' }).first()) as
+      { oldest: number | string | null; newest: number | string | null } | undefined;
+    const id = (value: number | string | null | undefined) =>
+      value === null || value === undefined ? null : Number(value);
+    return { oldestId: id(row?.oldest), newestId: id(row?.newest) };
+  }
+
   /** Drops what retention no longer keeps; resolves how many events were dropped. */
   async prune(retention: EventRetention, now: Date): Promise<number> {
     const cutoff = new Date(now.getTime() - retention.maxAgeMs).toISOString();

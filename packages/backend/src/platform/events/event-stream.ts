@@ -26,7 +26,14 @@ export interface EventStreamDeps extends EventStreamOptions {
   wakeups: EventWakeups;
   /** A stream that failed to read (logged by the caller); the stream is ended. */
   onError?: (error: unknown) => void;
+  /**
+   * How each stream ended (the metrics): `closed` by the client or at shutdown, `failed` (a read
+   * failed, the backend ended it), `refused` (too many open; never opened).
+   */
+  onEnd?: (how: EventStreamEnd) => void;
 }
+
+export type EventStreamEnd = 'closed' | 'failed' | 'refused';
 
 /** Where a stream starts: after an id the client gave (replay), or at the newest event (now). */
 export interface StreamStart {
@@ -55,6 +62,7 @@ export class EventStreams {
 
   async serve(req: Request, res: Response, start: StreamStart): Promise<void> {
     if (this.open.size >= this.deps.maxStreams) {
+      this.deps.onEnd?.('refused');
       throw new AppError(
         'unavailable',
         `too many event streams are open (${this.deps.maxStreams}, KANDEV_EVENT_MAX_STREAMS); close one and retry`,
@@ -64,6 +72,7 @@ export class EventStreams {
     if (missing !== undefined) throw new AppError('not_found', `${missing} not found`);
     this.open.add(res);
     let closed = false;
+    let failed = false;
     const unsubscribe = this.deps.wakeups.subscribe(() => void pump());
     const ping = setInterval(() => void write(': ping\n\n'), this.deps.pingMs);
     ping.unref();
@@ -73,6 +82,7 @@ export class EventStreams {
       clearInterval(ping);
       unsubscribe();
       this.open.delete(res);
+      this.deps.onEnd?.(failed ? 'failed' : 'closed');
     };
     req.on('close', close);
     res.on('close', close);
@@ -117,6 +127,7 @@ export class EventStreams {
         } while (again && !closed);
       } catch (error) {
         this.deps.onError?.(error);
+        failed = true;
         close();
         res.end();
       } finally {

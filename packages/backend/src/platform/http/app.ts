@@ -5,6 +5,7 @@ import { refuseNul } from './nul-guard';
 import { LOOPBACK_ACCESS, type RequestAccess } from './request-access';
 import { requestGuard } from './request-guard';
 import { requestId } from './request-id';
+import { CONSOLE_ROUTE, markRoute } from '../metrics/http-metrics';
 
 export const BODY_LIMIT = '1mb';
 
@@ -15,6 +16,8 @@ export interface AppOptions {
   auth?: RequestHandler;
   /** GET /metrics (Prometheus text), behind the guard and `auth` like /api. */
   metrics?: RequestHandler;
+  /** Counts and times every request by its route template (first, so refusals count too). */
+  requestMetrics?: RequestHandler;
   /** GET /readyz: 200 when ready, else 503, with a body of status words only (open, like /healthz). */
   readiness?: () => Promise<{ ready: boolean; body: unknown }>;
   /** The built web console's static files, served at `/` (see console-static.ts). */
@@ -30,6 +33,7 @@ export interface AppOptions {
 export function createApp(logger: Logger, routers: readonly Router[], options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (options.requestMetrics !== undefined) app.use(options.requestMetrics);
   app.use(requestId);
   app.use(requestGuard(options.access ?? LOOPBACK_ACCESS));
   app.get('/healthz', (_req, res) => {
@@ -47,7 +51,13 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
   app.use(refuseNul);
   for (const router of routers) app.use(router);
   // After the routers, for GET and HEAD only: no route of theirs is shadowed by a file.
-  if (options.console !== undefined) app.use(options.console);
+  const consoleFiles = options.console;
+  if (consoleFiles !== undefined) {
+    app.use((req, res, next) => {
+      markRoute(res, CONSOLE_ROUTE);
+      consoleFiles(req, res, next);
+    });
+  }
   app.use(notFoundHandler);
   app.use(createErrorMiddleware(logger));
   return app;

@@ -1,6 +1,7 @@
 import { AppError } from '@kandev/protocol';
 import type { Replicas } from '../../platform/cluster/replicas';
 import type { Logger } from '../../platform/logger/logger';
+import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../../platform/store/row-values';
@@ -37,6 +38,7 @@ export interface QuestionServiceDeps {
   prompts?: PromptKicker;
   /** The backend replicas on this database (one process: only this one, signals to itself only). */
   replicas: QuestionReplicas;
+  metrics?: Pick<BackendMetrics, 'questionAnswered'>;
 }
 
 /**
@@ -226,6 +228,7 @@ export class QuestionService {
     });
     if (result.delivery.to === 'waiting_call') this.waiters.settle(result.question);
     if (result.queuedFor !== null) void this.deps.prompts?.kick(result.queuedFor);
+    this.deps.metrics?.questionAnswered(result.question.createdAt, now);
     this.deps.logger.info({ questionId: id, delivery: result.delivery.to }, 'question answered');
     return { question: result.question, delivery: result.delivery, now };
   }

@@ -140,6 +140,21 @@ export class QuestionStore {
     return rows.map(fromRow);
   }
 
+  /** Questions pending and not yet expired at `now`, and when the oldest was asked (the metrics gauges). */
+  async pendingSummary(now: string): Promise<{ count: number; oldestAskedAt: string | null }> {
+    const row = (await this.db('questions')
+      .where({ state: 'pending' })
+      .where('expires_at', '>', now)
+      .count({ count: '*' })
+      .min({ oldest: 'created_at' })
+      .first()) as { count: number | string; oldest: string | Date | null } | undefined;
+    const oldest = row?.oldest ?? null;
+    return {
+      count: Number(row?.count ?? 0),
+      oldestAskedAt: oldest === null ? null : toIsoString(oldest),
+    };
+  }
+
   /** Which of these tasks have an operator question still pending (and not yet expired) at `now`. */
   async taskIdsWithPending(taskIds: readonly string[], now: string): Promise<string[]> {
     if (taskIds.length === 0) return [];

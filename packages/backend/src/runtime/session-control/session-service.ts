@@ -13,7 +13,7 @@ import { runtimeReport } from './runtime-report';
 import { canResume, isLive } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../provider-refresh/provider-reconciler';
-import { type LaunchedSession, SessionStarter } from './session-starter';
+import { type LaunchedSession, SessionStarter, type SessionStarterDeps } from './session-starter';
 import { type StartClaims, whileLaunching, whileStarting } from '../../platform/cluster/launch-lease';
 import { recordSessionStopped } from './session-stop';
 import type { RuntimeReport } from './session-view';
@@ -48,6 +48,8 @@ export interface SessionServiceDeps {
   /** A start holds the session's launch lease (cluster/launch-lease). */
   replicas: StartClaims;
   logger: Logger;
+  /** Session starts, timed (SessionStarter). */
+  metrics?: SessionStarterDeps['metrics'];
 }
 
 /** Launch, resume, stop and inspect sessions; each change runs on the session's lane. */

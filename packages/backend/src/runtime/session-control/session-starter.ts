@@ -2,6 +2,7 @@ import { AppError, isAppError, type LaunchConfig, mcpPathFor } from '@kandev/pro
 import type { Agentctls } from '../agentctl/agentctls';
 import type { AgentctlEndpoint, WorkspaceMount } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
+import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import type { AgentSession } from '../sessions/agent-session';
 import type { Acknowledged } from '../sessions/session-events';
@@ -14,6 +15,7 @@ export interface SessionStarterDeps {
   refreshes: RefreshScheduler;
   orphans: { sweepSoon(): void };
   logger: Logger;
+  metrics?: Pick<BackendMetrics, 'sessionStart'>;
 }
 
 export interface LaunchedSession {
@@ -40,12 +42,24 @@ export function mcpUrlOf(endpoint: AgentctlEndpoint, sessionId: string): string 
 export class SessionStarter {
   constructor(private readonly deps: SessionStarterDeps) {}
 
-  async start(
+  /** Timed by its outcome (the metrics): ok, or the code it failed with. */
+  start(
     session: AgentSession,
     config: LaunchConfig,
     event: string,
     workspace?: WorkspaceMount,
-    { placed = false }: { placed?: boolean } = {},
+    options: { placed?: boolean } = {},
+  ): Promise<LaunchedSession> {
+    const run = () => this.startTimed(session, config, event, workspace, options);
+    return this.deps.metrics?.sessionStart(run, (err) => (isAppError(err) ? err.code : 'internal')) ?? run();
+  }
+
+  private async startTimed(
+    session: AgentSession,
+    config: LaunchConfig,
+    event: string,
+    workspace: WorkspaceMount | undefined,
+    { placed = false }: { placed?: boolean },
   ): Promise<LaunchedSession> {
     const log = this.deps.logger.child({ sessionId: session.id, taskId: session.taskId });
     const now = () => this.deps.clock().toISOString();

@@ -1,5 +1,6 @@
 import type { SessionEvent } from '@kandev/protocol';
 import type { Logger } from '../../platform/logger/logger';
+import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../provider-refresh/provider-reconciler';
@@ -24,6 +25,7 @@ export interface SessionEventHandlerDeps {
   /** Catches up a session whose desired revision moved while its agent was starting. */
   refreshes: RefreshScheduler;
   logger: Logger;
+  metrics?: Pick<BackendMetrics, 'agentExited' | 'turnEnded'>;
 }
 
 /**
@@ -72,6 +74,7 @@ export class SessionEventHandler implements SessionEventSink {
     kick: boolean,
     log: Logger,
   ): void {
+    this.measure(event, applied);
     if (event.kind === 'agent_exited' && !event.expected) {
       const { exitCode, signal, reason } = event;
       log.warn(
@@ -92,6 +95,17 @@ export class SessionEventHandler implements SessionEventSink {
       if (session.revision > session.appliedRevision) this.deps.refreshes.schedule(session.id);
     }
     if (kick && applied.state === 'waiting_for_input') void this.deps.prompts.kick(session.id);
+  }
+
+  /** Counted once: only an event that changed the records (a replayed one changes nothing). */
+  private measure(event: SessionEvent, applied: Applied): void {
+    const metrics = this.deps.metrics;
+    if (metrics === undefined) return;
+    if (event.kind === 'agent_exited' && applied.state !== null) metrics.agentExited(event);
+    if (event.kind === 'turn_ended' && applied.finishedPromptId !== undefined && event.turn.endedAt !== null) {
+      const outcome = event.turn.status === 'completed' ? 'completed' : 'failed';
+      metrics.turnEnded(outcome, event.turn.startedAt, event.turn.endedAt);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Replicas } from '../../platform/cluster/replicas';
 import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
+import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { DrainGate } from '../prompt-queue/drain-gate';
 import { PromptDrainer, type PromptDrainerDeps } from './prompt-drainer';
 import { createParentQuestionGate } from '../parent-questions/parent-question-gate';
@@ -23,7 +24,7 @@ export interface TurnRuntimeDeps {
   gate?: DrainGate;
   logger: Logger;
   random?: () => number;
-  metrics?: PromptDrainerDeps['metrics'];
+  metrics?: Pick<BackendMetrics, 'promptDispatched' | 'agentExited' | 'turnEnded'>;
   /**
    * Drains are claimed per session (PromptDrainerDeps.replicas); turns a dead replica left waiting are
    * swept every renew interval once they waited a lease's TTL (TurnSweeper; never in one process).
@@ -57,6 +58,7 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     prompts: drainer,
     refreshes: deps.refreshes,
     logger: logger.child({ component: 'session-events' }),
+    metrics: deps.metrics,
   });
   const boot = new BootReconciler({
     uow,

@@ -1,0 +1,10 @@
+export {
+  type CounterSpec,
+  createInstruments,
+  type GaugeSpec,
+  type HistogramSpec,
+  type Instruments,
+  type KnownLabels,
+  knownCombinations,
+} from './instruments';
+export { BUILD_INFO_METRIC, buildInfo, kandevVersion } from './build-info';
