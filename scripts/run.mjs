@@ -7,7 +7,7 @@
 //   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
 //                 the scripts' node:test files, unit + service + integration tests (again on PostgreSQL: KANDEV_TEST_DATABASE_URL's server or
 //                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
-//                 the manifest check (or one line: no kubectl), then the container tests (or one line saying they were skipped: no container engine)
+//                 the manifest check (or one line: no kubectl), the promtool checks (or one line: no promtool), then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +74,9 @@ if (command === 'start') {
   run(process.execPath, [join(root, 'scripts/browser-tests.mjs')]);
   // deploy/kubernetes builds and dry-runs with kubectl; otherwise one 'skipped' line (a failure in CI).
   run(process.execPath, [join(root, 'scripts/check-manifests.mjs')]);
+  // deploy/prometheus's rules check and pass their tests, the dashboard's queries parse (promtool);
+  // otherwise one 'skipped' line (a failure in CI).
+  run(process.execPath, [join(root, 'scripts/check-metrics-rules.mjs')]);
   // Runs them when DOCKER_HOST answers; otherwise prints the one 'skipped: no container engine' line.
   run(process.execPath, [join(root, 'scripts/container-tests.mjs')]);
 } else {

@@ -1,13 +1,14 @@
 import { isAppError } from '@kandev/protocol';
 import { createInstruments } from '@kandev/metrics';
-import type { Settlement } from '../attach/pending-calls';
 
 /** tools/list is answered from memory: its buckets start well under a millisecond. */
 const TOOLS_LIST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1];
 const GRPC_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const FORWARD_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 120, 600];
 const TOOL_COUNT_BUCKETS = [0, 5, 10, 15, 20, 25, 30, 40, 50];
-const SETTLEMENTS: readonly Settlement[] = ['answered', 'timed_out', 'cancelled', 'channel_lost'];
+/** How a forwarded tool call settles (attach/pending-calls.ts). */
+const SETTLEMENTS = ['answered', 'timed_out', 'cancelled', 'channel_lost'] as const;
+type Settlement = (typeof SETTLEMENTS)[number];
 /** An agent's status as agentctl reports it (`none`: an MCP-only session, not counted). */
 const AGENT_STATUSES = ['starting', 'ready', 'prompting', 'exited'] as const;
 

@@ -1,5 +1,4 @@
 import { createInstruments } from '@kandev/metrics';
-import type { EventStreamEnd } from '../events/event-stream';
 import { httpMetrics } from './http-metrics';
 import { providerMetrics } from './provider-metrics';
 import { runtimeMetrics } from './runtime-metrics';
@@ -7,7 +6,9 @@ import { scrapeGauges } from './scrape-gauges';
 
 export type { MetricsSources, SessionCount } from './scrape-gauges';
 
-const STREAM_ENDS: readonly EventStreamEnd[] = ['closed', 'failed', 'refused'];
+/** How an event stream ends (platform/events/event-stream.ts reports it). */
+const STREAM_ENDS = ['closed', 'failed', 'refused'] as const;
+type EventStreamEnd = (typeof STREAM_ENDS)[number];
 
 /**
  * The backend's instruments over its own Registry (with `kandev_build_info` and Node's defaults). Built

@@ -97,11 +97,14 @@ export class SessionEventHandler implements SessionEventSink {
     if (kick && applied.state === 'waiting_for_input') void this.deps.prompts.kick(session.id);
   }
 
-  /** Counted once: only an event that changed the records (a replayed one changes nothing). */
+  /**
+   * Every exit of the session's agent (also one after its session ended: a stop); a turn only when
+   * its end changed the prompt (a replayed end changes nothing).
+   */
   private measure(event: SessionEvent, applied: Applied): void {
     const metrics = this.deps.metrics;
     if (metrics === undefined) return;
-    if (event.kind === 'agent_exited' && applied.state !== null) metrics.agentExited(event);
+    if (event.kind === 'agent_exited') metrics.agentExited(event);
     if (event.kind === 'turn_ended' && applied.finishedPromptId !== undefined && event.turn.endedAt !== null) {
       const outcome = event.turn.status === 'completed' ? 'completed' : 'failed';
       metrics.turnEnded(outcome, event.turn.startedAt, event.turn.endedAt);

@@ -3,7 +3,7 @@ import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { DrainGate } from '../prompt-queue/drain-gate';
-import { PromptDrainer, type PromptDrainerDeps } from './prompt-drainer';
+import { PromptDrainer } from './prompt-drainer';
 import { createParentQuestionGate } from '../parent-questions/parent-question-gate';
 import type { BackoffPolicy } from '../../platform/retry/retry-backoff';
 import { SessionLanes } from '../sessions/session-lanes';
