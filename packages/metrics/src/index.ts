@@ -5,6 +5,7 @@ export {
   type HistogramSpec,
   type Instruments,
   type KnownLabels,
+  type OutcomesSpec,
   knownCombinations,
 } from './instruments';
 export { BUILD_INFO_METRIC, buildInfo, kandevVersion } from './build-info';

@@ -25,6 +25,14 @@ export interface HistogramSpec<L extends string> extends BaseSpec<L> {
   read?: (observe: (labels: LabelValues<L>, value: number) => void) => void;
 }
 
+/** A counter and a duration histogram of the same events, both by their outcome. */
+export interface OutcomesSpec {
+  total: { name: string; help: string };
+  duration: { name: string; help: string; buckets: readonly number[] };
+  /** Outcomes exported from the start, at 0. */
+  known?: readonly string[];
+}
+
 export interface GaugeSpec<L extends string> extends BaseSpec<L> {
   /**
    * Read on each scrape (never on a hot path): the gauge is cleared, its known combinations set to 0,
@@ -92,6 +100,16 @@ export function createInstruments() {
       });
       for (const labels of zeroes) histogram.zero(labels);
       return histogram;
+    },
+    /** Counts an event and observes its duration, both labelled `outcome`. */
+    outcomes(spec: OutcomesSpec): (outcome: string, seconds: number) => void {
+      const known = spec.known === undefined ? undefined : { outcome: spec.known };
+      const total = this.counter({ ...spec.total, labelNames: ['outcome'] as const, known });
+      const duration = this.histogram({ ...spec.duration, labelNames: ['outcome'] as const, known });
+      return (outcome, seconds) => {
+        total.inc({ outcome });
+        duration.observe({ outcome }, seconds);
+      };
     },
     gauge<L extends string = never>(spec: GaugeSpec<L>): Gauge<L> {
       const zeroes = knownCombinations(spec.known);

@@ -31,6 +31,11 @@ const GOOD = {
   ],
 };
 
+/** A metric's value from the backend's own registry (what its /metrics would show). */
+async function metric(harness: ToolHarness, name: string): Promise<number | undefined> {
+  return (await harness.backend.metrics.registry.getSingleMetric(name)?.get())?.values[0]?.value;
+}
+
 interface Setup {
   harness: ToolHarness;
   api: BackendApi;
@@ -90,8 +95,17 @@ describe('operator questions (in process)', () => {
 
   test('answered over REST: the held call returns the answers; bad and second answers change nothing', async () => {
     const { harness, api, ask } = await setup();
+    expect(await metric(harness, 'kandev_backend_questions_pending')).toBe(0);
     const call = ask();
     const id = await call.recorded;
+    // The gauges read the database: one pending question, asked a moment ago.
+    expect(await metric(harness, 'kandev_backend_questions_pending')).toBe(1);
+    expect(await metric(harness, 'kandev_backend_question_oldest_pending_age_seconds')).toBeGreaterThan(0);
+    // The event log's extent from its primary key (question.created among its rows).
+    const newest = await harness.uow.read.events.latestId();
+    const oldest = await harness.uow.read.events.oldestId();
+    expect(await metric(harness, 'kandev_backend_event_log_oldest_id')).toBe(oldest);
+    expect(await metric(harness, 'kandev_backend_event_log_rows')).toBe(newest - (oldest ?? newest) + 1);
     const pending = await api.request<{ questions: { id: string; state: string }[] }>(
       'GET',
       '/api/questions?state=pending&task_id=t1',
@@ -123,6 +137,11 @@ describe('operator questions (in process)', () => {
       }),
     ]);
     expect(statuses.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await metric(harness, 'kandev_backend_questions_pending')).toBe(0);
+    const answered = await harness.backend.metrics.registry.getSingleMetricAsString(
+      'kandev_backend_question_answer_seconds',
+    );
+    expect(answered).toContain('kandev_backend_question_answer_seconds_count 1');
     const winner = statuses.find((r) => r.status === 200)?.body as { answers: { option?: string }[] };
     const reply = await call.reply;
     expect(reply.isError).toBeFalsy();

@@ -82,29 +82,28 @@ export function createAgentctlMetrics() {
     help: "From a session's tool list changing to its list_changed written to each MCP connection",
     buckets: TOOLS_LIST_BUCKETS,
   });
-  const forwarded = instruments.counter({
-    name: 'kandev_agentctl_forwarded_tool_calls_total',
-    help: 'Tool calls forwarded to the backend, by how they settled (answered, timed_out, cancelled, channel_lost)',
-    labelNames: ['outcome'] as const,
-    known: { outcome: SETTLEMENTS },
+  const forwarded = instruments.outcomes({
+    total: {
+      name: 'kandev_agentctl_forwarded_tool_calls_total',
+      help: 'Tool calls forwarded to the backend, by how they settled (answered, timed_out, cancelled, channel_lost)',
+    },
+    duration: {
+      name: 'kandev_agentctl_forwarded_tool_call_duration_seconds',
+      help: 'From forwarding a tool call to the backend to its settlement, by outcome',
+      buckets: FORWARD_BUCKETS,
+    },
+    known: SETTLEMENTS,
   });
-  const forwardedSeconds = instruments.histogram({
-    name: 'kandev_agentctl_forwarded_tool_call_duration_seconds',
-    help: 'From forwarding a tool call to the backend to its settlement, by outcome',
-    labelNames: ['outcome'] as const,
-    buckets: FORWARD_BUCKETS,
-    known: { outcome: SETTLEMENTS },
-  });
-  const updates = instruments.counter({
-    name: 'kandev_agentctl_update_providers_total',
-    help: 'Provider updates (one per update of a StreamProviderUpdates call) by outcome (applied, unchanged, stale, or the error code)',
-    labelNames: ['outcome'] as const,
-  });
-  const updateSeconds = instruments.histogram({
-    name: 'kandev_agentctl_update_providers_duration_seconds',
-    help: 'Time to apply one provider update (including the list_changed notifications)',
-    labelNames: ['outcome'] as const,
-    buckets: GRPC_BUCKETS,
+  const update = instruments.outcomes({
+    total: {
+      name: 'kandev_agentctl_update_providers_total',
+      help: 'Provider updates (one per update of a StreamProviderUpdates call) by outcome (applied, unchanged, stale, or the error code)',
+    },
+    duration: {
+      name: 'kandev_agentctl_update_providers_duration_seconds',
+      help: 'Time to apply one provider update (including the list_changed notifications)',
+      buckets: GRPC_BUCKETS,
+    },
   });
 
   return {
@@ -139,8 +138,7 @@ export function createAgentctlMetrics() {
     },
     /** A forwarded call settled; `since`: hrtime when it was forwarded. */
     forwardedCallSettled(outcome: Settlement, since: bigint): void {
-      forwarded.inc({ outcome });
-      forwardedSeconds.observe({ outcome }, secondsSince(since));
+      forwarded(outcome, secondsSince(since));
     },
     /** Runs one provider update, counted and timed by its outcome (or its error's code). */
     async updateProviders<T extends { outcome: string }>(run: () => Promise<T>): Promise<T> {
@@ -154,8 +152,7 @@ export function createAgentctlMetrics() {
         outcome = isAppError(err) ? err.code : 'error';
         throw err;
       } finally {
-        updates.inc({ outcome });
-        updateSeconds.observe({ outcome }, secondsSince(start));
+        update(outcome, secondsSince(start));
       }
     },
   };

@@ -5,16 +5,16 @@ const GRPC_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 
 /** Provider pushes to agentctl and the GitLab / GitHub link polls. */
 export function providerMetrics(instruments: Instruments) {
-  const updates = instruments.counter({
-    name: 'kandev_backend_update_providers_total',
-    help: 'Provider updates sent to agentctl by outcome (applied, unchanged, stale, or the error code)',
-    labelNames: ['outcome'] as const,
-  });
-  const updateSeconds = instruments.histogram({
-    name: 'kandev_backend_update_providers_duration_seconds',
-    help: 'Provider update round trip (its StreamProviderUpdates call) as the backend sees it',
-    labelNames: ['outcome'] as const,
-    buckets: GRPC_BUCKETS,
+  const update = instruments.outcomes({
+    total: {
+      name: 'kandev_backend_update_providers_total',
+      help: 'Provider updates sent to agentctl by outcome (applied, unchanged, stale, or the error code)',
+    },
+    duration: {
+      name: 'kandev_backend_update_providers_duration_seconds',
+      help: 'Provider update round trip (its StreamProviderUpdates call) as the backend sees it',
+      buckets: GRPC_BUCKETS,
+    },
   });
   const polls = instruments.counter({
     name: 'kandev_backend_gitlab_polls_total',
@@ -47,10 +47,7 @@ export function providerMetrics(instruments: Instruments) {
       run: () => Promise<T>,
     ): Promise<T> {
       const started = process.hrtime.bigint();
-      const observe = (outcome: string) => {
-        updates.inc({ outcome });
-        updateSeconds.observe({ outcome }, Number(process.hrtime.bigint() - started) / 1e9);
-      };
+      const observe = (outcome: string) => update(outcome, Number(process.hrtime.bigint() - started) / 1e9);
       try {
         const outcomes = await run();
         for (const item of outcomes) observe(item.ok ? item.result.outcome : outcomeOf(item.error));
