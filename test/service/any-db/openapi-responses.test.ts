@@ -97,6 +97,7 @@ describe('OpenAPI response schemas', () => {
     await call('get', '/api/sessions');
     await call('get', '/api/tasks/:id/sessions', { id: task.id });
     await call('get', '/api/sessions/:id/prompts', { id: session.sessionId });
+    await call('get', '/api/tasks/:id/timeline', { id: task.id });
     await call('post', '/api/tokens', {}, { name: 'second' });
     await call('get', '/api/tokens');
     await call('post', '/api/console/login-links', {}, {});

@@ -40,20 +40,26 @@ async function turnRunning(h: TurnHarness): Promise<{ id: string; promptId: stri
   return { id, promptId };
 }
 
+/** The fake agentctl still runs the prompt's turn (it has not ended). */
+function agentTurnRunning(h: TurnHarness, sessionId: string, promptId: string): boolean {
+  return h.agentctl.agents.get(sessionId)?.currentPromptId === promptId;
+}
+
 const text = (segment: number, chunk: string) => ({ kind: 'agent_message' as const, segment, text: chunk });
 
 describe('streamed agent output (in process)', () => {
   const cleanup = useCleanup();
 
-  test('text chunks grow one entry per run of text; a run after a tool call is a new entry', async () => {
+  test('text chunks grow one entry per run of text, one event per burst; a run after a tool call is a new entry', async () => {
     const h = await createTurnHarness(cleanup);
     const { id, promptId } = await turnRunning(h);
     const call = { kind: 'tool_call' as const, toolCallId: 'tc1', title: 'Read parser.ts', toolKind: 'read' };
     const done = { inputJson: '', outputText: '', diffs: [] };
+    // Two bursts: the pieces of a run that arrive together are written (and announced) once.
+    h.agentctl.output(id, text(1, 'Let me '), text(1, 'look at '));
+    await h.turns.lanes.idle();
     h.agentctl.output(
       id,
-      text(1, 'Let me '),
-      text(1, 'look at '),
       text(1, 'the parser.'),
       { ...call, ...done, status: 'completed' },
       text(2, 'Fixed'),
@@ -72,13 +78,58 @@ describe('streamed agent output (in process)', () => {
     expect(entries[2]?.metadata).toEqual({ prompt_id: promptId, session_id: id, segment: 2 });
 
     const [first, , second] = entries.map((m) => m.id);
-    const agentEvents = (await messageEvents(h, id)).filter(([, entry]) => entry !== entries[1]?.id).slice(-5);
+    const agentEvents = (await messageEvents(h, id)).filter(([, entry]) => entry !== entries[1]?.id).slice(-3);
     expect(agentEvents).toEqual([
-      ['message.created', first, 'Let me '],
-      ['message.updated', first, 'Let me look at '],
+      ['message.created', first, 'Let me look at '],
       ['message.updated', first, 'Let me look at the parser.'],
-      ['message.created', second, 'Fixed'],
-      ['message.updated', second, 'Fixed.'],
+      ['message.created', second, 'Fixed.'],
+    ]);
+  });
+
+  test("a long answer's text can be read (REST and event) while its turn still runs", async () => {
+    const h = await createTurnHarness(cleanup);
+    const { id, promptId } = await turnRunning(h);
+    const api = await h.serve();
+    const pieces = Array.from({ length: 40 }, (_, i) => `part ${i} of a long answer. `);
+    h.agentctl.output(id, ...pieces.slice(0, 20).map((piece) => text(1, piece)));
+    await h.turns.lanes.idle();
+    const taskId = (await h.uow.read.sessions.findById(id))?.taskId ?? '';
+    const read = await api.request<{ messages: { type: string; content: string }[] }>(
+      'GET',
+      `/api/tasks/${taskId}/messages`,
+    );
+    const halfway = pieces.slice(0, 20).join('');
+    expect(read.body.messages.filter((m) => m.type === 'message' && m.content === halfway)).toHaveLength(1);
+    expect((await messageEvents(h, id)).at(-1)?.[2]).toBe(halfway);
+    // The turn is still running: the text was there before its end.
+    expect(agentTurnRunning(h, id, promptId)).toBe(true);
+    h.agentctl.output(id, ...pieces.slice(20).map((piece) => text(1, piece)));
+    h.agentctl.finishTurn(id);
+    await h.untilDrained(id);
+    const entries = (await conversation(h, id)).filter((m) => m.author === 'agent');
+    expect(entries.map((m) => m.content)).toEqual([pieces.join('')]);
+  });
+
+  test('pieces that pile up behind a write join it; another event in between keeps its place', async () => {
+    const h = await createTurnHarness(cleanup);
+    const { id } = await turnRunning(h);
+    const call = { kind: 'tool_call' as const, toolCallId: 'tc1', title: 'Read', toolKind: 'read', diffs: [] };
+    h.agentctl.output(id, text(1, 'a'), text(1, 'b'), { ...call, status: 'pending', inputJson: '', outputText: '' });
+    h.agentctl.output(id, text(1, 'c'), text(1, 'd'), text(2, 'x'), text(2, 'y'));
+    await h.turns.lanes.idle();
+    const entries = (await conversation(h, id)).filter((m) => m.author === 'agent');
+    expect(entries.map((m) => [m.type, m.content])).toEqual([
+      ['message', 'abcd'],
+      ['tool_call', 'Read'],
+      ['message', 'xy'],
+    ]);
+    // ab before the tool call, cd after it (its own write), xy once.
+    const events = (await messageEvents(h, id)).slice(-4).map(([type, , content]) => [type, content]);
+    expect(events).toEqual([
+      ['message.created', 'ab'],
+      ['message.created', 'Read'],
+      ['message.updated', 'abcd'],
+      ['message.created', 'xy'],
     ]);
   });
 
@@ -171,6 +222,7 @@ describe('streamed agent output (in process)', () => {
       prompt_id: promptId,
       tool_call_id: 'tc-edit',
       status: 'completed',
+      finished_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       kind: 'edit',
       input: { path: 'src/parser.ts' },
       output: 'edited',

@@ -7,6 +7,7 @@ import { AGENTCTL_ROUTE_DOCS } from '../runtime/executors/agentctl-route-docs';
 import { APP_ROUTE_DOCS } from '../platform/openapi/app-route-docs';
 import { buildOpenApiDocument, type OpenApiDocument, type RouteGroup } from '../platform/openapi/openapi';
 import { MESSAGE_ROUTE_DOCS } from '../catalogue/messages/message-route-docs';
+import { TIMELINE_ROUTE_DOCS } from '../runtime/timeline/timeline-route-docs';
 import { MR_LIFECYCLE_ROUTE_DOCS } from '../integrations/gitlab/mr-lifecycle-route-docs';
 import { PR_LIFECYCLE_ROUTE_DOCS } from '../integrations/github/pr-lifecycle-route-docs';
 import {
@@ -62,6 +63,11 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   },
   { tag: 'Prompts', description: "A session's prompt queue.", routes: PROMPT_ROUTE_DOCS },
   { tag: 'Conversation', description: "A task's conversation.", routes: MESSAGE_ROUTE_DOCS },
+  {
+    tag: 'Timeline',
+    description: "A task's timeline: prompts, tool calls, questions, session states and tool revisions.",
+    routes: TIMELINE_ROUTE_DOCS,
+  },
   { tag: 'Operator questions', description: 'Questions agents ask the operator.', routes: QUESTION_ROUTE_DOCS },
   {
     tag: 'Parent questions',

@@ -14,6 +14,7 @@ import { AttachPool } from '../runtime/agentctl/attach-pool';
 import type { AgentctlEndpoint } from '../runtime/agentctl/executor';
 import { createOpenApiRoutes } from '../platform/openapi/openapi-route';
 import { createMessageRoutes } from '../catalogue/messages/message-routes';
+import { createTimelineRoutes } from '../runtime/timeline/timeline-routes';
 import { createMrLifecycleRoutes } from '../integrations/gitlab/mr-lifecycle-routes';
 import { createPrLifecycleRoutes } from '../integrations/github/pr-lifecycle-routes';
 import { createPromptRoutes } from '../runtime/session-control/prompt-routes';
@@ -58,6 +59,7 @@ function createRouters(
     createPromptRoutes(s.prompts),
     createAgentctlRoutes(ports.agentctl.executors, (address) => reachability.isReachable(address)),
     createMessageRoutes(uow),
+    createTimelineRoutes({ uow, clock }),
     createQuestionRoutes(s.questions),
     createPermissionGrantRoutes(s.permissionGrants),
     createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),

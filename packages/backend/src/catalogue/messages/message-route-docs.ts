@@ -12,7 +12,7 @@ export const MESSAGE_ROUTE_DOCS: RouteDoc[] = [
     description:
       'Each entry has a `type`: `message` (operator prompts and agent text; an agent run of text grows ' +
       'while it streams), `tool_call` (metadata: `status`, `kind`, `input`, `output`, `diffs` ' +
-      '`[{path, old_text, new_text, truncated}]`), `plan` (one per turn, rewritten as the agent updates ' +
+      '`[{path, old_text, new_text, truncated}]`, `finished_at` once it completed or failed), `plan` (one per turn, rewritten as the agent updates ' +
       'it; metadata `entries` `[{content, priority, status}]`), `session_event` (an agent exit, or a ' +
       'notice: metadata `{event: "agent_notice", code, level}`), `step_complete`, `title_change`, ' +
       '`task_stopped`, `parent_question`, `parent_answer`.',

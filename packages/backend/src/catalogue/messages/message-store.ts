@@ -4,6 +4,7 @@ import type { EventStore } from '../../platform/events/event-store';
 import { parseJsonColumn, toIsoString } from '../../platform/store/row-values';
 import { type Message, type MessageMetadata, MessageMetadataSchema, MessageTypeSchema, toMessageView } from './message';
 import type { Sql } from '../../platform/store/sql';
+import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
 
 interface MessageRow {
   seq: number | string;
@@ -148,6 +149,13 @@ export class MessageStore {
       metadata: JSON.stringify(message.metadata),
       created_at: message.createdAt,
     };
+  }
+
+  /** Up to `limit` of the task's tool call entries after `bound`, by (created_at, seq): its timeline's. */
+  async listToolCalls(taskId: string, bound: TimeBound | undefined, limit: number): Promise<StoredMessage[]> {
+    const query = this.db<MessageRow>('messages').where({ task_id: taskId, type: 'tool_call' });
+    const rows: MessageRow[] = await fromTimeBound(query, 'created_at', 'seq', bound).limit(limit);
+    return rows.map(fromRow);
   }
 
   /** Up to `limit` messages of the task after position `afterSeq` (0: from the start), oldest first. */

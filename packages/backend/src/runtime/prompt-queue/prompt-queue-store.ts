@@ -4,6 +4,7 @@ import type { EventStore } from '../../platform/events/event-store';
 import { toIsoString, toNullableIsoString } from '../../platform/store/row-values';
 import { PRIORITY_RANK, priorityOfRank, PROMPT_STATUSES, type PromptOutcome, type QueuedPrompt } from './queued-prompt';
 import type { Sql } from '../../platform/store/sql';
+import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
 
 interface QueuedPromptRow {
   id: string;
@@ -118,6 +119,22 @@ export class PromptQueueStore {
   async findById(id: string): Promise<QueuedPrompt | undefined> {
     const row = await this.db<QueuedPromptRow>('prompt_queue').where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Up to `limit` of the task's prompts queued after `bound`, whatever their status, with their positions. */
+  async listForTimeline(
+    taskId: string,
+    bound: TimeBound | undefined,
+    limit: number,
+  ): Promise<{ seq: number; prompt: QueuedPrompt }[]> {
+    const query = this.db<QueuedPromptRow & { seq: number | string }>('prompt_queue').where({ task_id: taskId });
+    const rows: (QueuedPromptRow & { seq: number | string })[] = await fromTimeBound(
+      query,
+      'created_at',
+      'seq',
+      bound,
+    ).limit(limit);
+    return rows.map((row) => ({ seq: Number(row.seq), prompt: fromRow(row) }));
   }
 
   /** The task's prompts still waiting, oldest first. */

@@ -1,4 +1,5 @@
 import type { Sql } from '../../platform/store/sql';
+import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
@@ -129,6 +130,13 @@ export class QuestionStore {
   async holderOf(id: string): Promise<string | null | undefined> {
     const row: unknown = await this.db('questions').where({ id }).first('held_by');
     return row === undefined ? undefined : HolderSchema.parse(row).held_by;
+  }
+
+  /** Up to `limit` of the task's questions (any kind, any state) asked after `bound`, by (created_at, id). */
+  async listForTimeline(taskId: string, bound: TimeBound | undefined, limit: number): Promise<Question[]> {
+    const query = this.db<QuestionRow>('questions').where({ task_id: taskId });
+    const rows: QuestionRow[] = await fromTimeBound(query, 'created_at', 'id', bound).limit(limit);
+    return rows.map(fromRow);
   }
 
   /** Oldest first, optionally by state and task. */

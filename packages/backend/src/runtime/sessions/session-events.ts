@@ -5,6 +5,7 @@ import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import type { Provider } from '@kandev/protocol';
 import type { Sql } from '../../platform/store/sql';
+import { keepHistory } from './session-history';
 
 /**
  * What agentctl acknowledged: a revision and the providers it holds with it, and (when the answer
@@ -30,7 +31,8 @@ export function toolListDiff(previous: readonly string[], next: readonly string[
 
 /**
  * The session store's events, on its connection: session.state_changed for every state write that won,
- * tools.changed when an acknowledged tool list differs from the one kept in `session_tool_lists`.
+ * tools.changed when an acknowledged tool list differs from the one kept in `session_tool_lists`; each
+ * also kept in the session's history (session-history.ts), which outlives the event log.
  */
 export class SessionEventRecorder {
   constructor(
@@ -54,13 +56,15 @@ export class SessionEventRecorder {
             .where({ id })
             .first<{ task_id: string; executor: string } | undefined>();
     if (row === undefined) return;
-    await this.events.append({
+    const event: NewEvent = {
       type: 'session.state_changed',
       taskId: row.task_id,
       sessionId: id,
       data: { state: to, previous_state: from, executor: row.executor },
       at,
-    });
+    };
+    await this.events.append(event);
+    await keepHistory(this.db, [event]);
   }
 
   /**
@@ -88,6 +92,7 @@ export class SessionEventRecorder {
       await sendWrite(this.db, this.db('session_tool_lists').insert(rows).onConflict('session_id').merge());
     }
     await this.events.appendMany(changed);
+    await keepHistory(this.db, changed);
   }
 
   /**

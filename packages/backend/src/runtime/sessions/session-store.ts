@@ -13,6 +13,8 @@ import {
   updateDesiredMany,
 } from './session-fan-out-writes';
 import { fromRow, SESSION_COLUMNS, type SessionRow, toRow } from './session-rows';
+import { listSessionHistory, type SessionHistoryEntry } from './session-history';
+import type { TimeBound } from '../../platform/store/time-keyset';
 import {
   assertTransition,
   ENDED_SESSION_STATES,
@@ -114,6 +116,11 @@ export class SessionStore {
       ])
       .first<{ id: string } | undefined>();
     return row?.id;
+  }
+
+  /** The history of the task's sessions (state changes, tool-list revisions) after `bound`, oldest first. */
+  history(taskId: string, bound: TimeBound | undefined, limit: number): Promise<SessionHistoryEntry[]> {
+    return listSessionHistory(this.db, taskId, bound, limit);
   }
 
   /** Every session of the task, newest first. */

@@ -20,10 +20,16 @@ function parseInputJson(text: string): unknown {
   }
 }
 
+/** A tool call whose status is one of these has ended: `finished_at` says when (its duration, from the entry's time). */
+function isFinished(status: string): boolean {
+  return status === 'completed' || status === 'failed';
+}
+
 /**
  * One conversation entry per (session, tool call id): inserted on the first notice, then its status
  * (and the title, kind, input, output and file changes once known) follows the later notices of the
- * same call. A notice that carries diffs replaces the ones kept.
+ * same call. A notice that carries diffs replaces the ones kept. The first notice of an ended status
+ * sets metadata `finished_at`.
  */
 export async function recordToolCall(
   stores: Stores,
@@ -42,6 +48,7 @@ export async function recordToolCall(
       input,
       output: event.outputText.length > 0 ? event.outputText : null,
       diffs: diffsMetadata(event.diffs),
+      ...(isFinished(event.status) ? { finished_at: now } : {}),
     };
     const message: Message & { type: 'tool_call'; sessionId: string } = {
       id: newId(),
@@ -63,6 +70,7 @@ export async function recordToolCall(
     ...(input === null ? {} : { input }),
     ...(event.outputText.length > 0 ? { output: event.outputText } : {}),
     ...(event.diffs.length > 0 ? { diffs: diffsMetadata(event.diffs) } : {}),
+    ...(isFinished(event.status) && existing.metadata.finished_at === undefined ? { finished_at: now } : {}),
   };
   const title = event.title.length > 0 ? event.title : existing.content;
   await stores.messages.updateToolCall(existing.id, title, metadata);

@@ -33,17 +33,47 @@ export interface SessionEventHandlerDeps {
  * arrival order (the plan is pure: session-event-plan.ts): the ACP session id and readiness, turns
  * starting and ending (prompt and session state by compare-and-set, so a replayed or late event changes
  * nothing), the agent's text, plans, tool calls and notices in the conversation (a warning notice also
- * sets the session's last error), an agent that exited on its own.
+ * sets the session's last error), an agent that exited on its own. Streamed text that piles up
+ * before its lane gets to it is written once (handleText).
  */
 export class SessionEventHandler implements SessionEventSink {
+  /** Per session: streamed text queued on its lane and not started yet, which later pieces of its run join. */
+  private readonly waitingText = new Map<string, WaitingText>();
+
   constructor(private readonly deps: SessionEventHandlerDeps) {}
 
   handle(event: SessionEvent, agentctlAddress: string): Promise<void> {
+    if (event.kind === 'agent_message' && event.segment > 0) return this.handleText(event, agentctlAddress);
+    // Text arriving after this event must not join text queued before it: the order is kept.
+    this.waitingText.delete(event.sessionId);
+    return this.queue(event.sessionId, event.kind, () => this.apply(event, agentctlAddress));
+  }
+
+  /**
+   * Pieces of one run of text that arrive while the first waits on its lane join it: one write and one
+   * message.updated for everything that arrived in the meantime (a burst from the stream, or what piled
+   * up behind a slow write), however small agentctl's pieces are; no timer.
+   */
+  private handleText(event: TextEvent, agentctlAddress: string): Promise<void> {
+    const waiting = this.waitingText.get(event.sessionId);
+    if (waiting !== undefined && waiting.agentctlAddress === agentctlAddress && sameRun(waiting.event, event)) {
+      waiting.event = { ...waiting.event, text: waiting.event.text + event.text };
+      return waiting.done;
+    }
+    const slot: WaitingText = { event, agentctlAddress, done: Promise.resolve() };
+    this.waitingText.set(event.sessionId, slot);
+    slot.done = this.queue(event.sessionId, event.kind, () => {
+      // Started: what arrives from now on is written after it.
+      if (this.waitingText.get(event.sessionId) === slot) this.waitingText.delete(event.sessionId);
+      return this.apply(slot.event, agentctlAddress);
+    });
+    return slot.done;
+  }
+
+  private queue(sessionId: string, kind: SessionEvent['kind'], work: () => Promise<void>): Promise<void> {
     return this.deps.lanes
-      .run(event.sessionId, () => this.apply(event, agentctlAddress))
-      .catch((err: unknown) =>
-        this.deps.logger.error({ err, sessionId: event.sessionId, kind: event.kind }, 'session event failed'),
-      );
+      .run(sessionId, work)
+      .catch((err: unknown) => this.deps.logger.error({ err, sessionId, kind }, 'session event failed'));
   }
 
   private async apply(event: SessionEvent, agentctlAddress: string): Promise<void> {
@@ -110,6 +140,18 @@ export class SessionEventHandler implements SessionEventSink {
       metrics.turnEnded(outcome, event.turn.startedAt, event.turn.endedAt);
     }
   }
+}
+
+type TextEvent = Extract<SessionEvent, { kind: 'agent_message' }>;
+
+interface WaitingText {
+  event: TextEvent;
+  agentctlAddress: string;
+  done: Promise<void>;
+}
+
+function sameRun(a: TextEvent, b: TextEvent): boolean {
+  return a.promptId === b.promptId && a.segment === b.segment;
 }
 
 /** The conversation entry the plan says the event adds (or, for streamed output, rewrites). */

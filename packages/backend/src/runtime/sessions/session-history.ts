@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { NewEvent } from '../../platform/events/event-store';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
+import { parseJsonColumn, toIsoString } from '../../platform/store/row-values';
+import type { Sql } from '../../platform/store/sql';
+import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
+
+// A session's history (the `session_history` table): its state changes and tool-list revisions, kept
+// for its task's timeline after the event log has dropped the events that announced them.
+
+const StateChangeSchema = z.looseObject({ state: z.string(), previous_state: z.string().nullable() });
+const ToolsRevisionSchema = z.looseObject({
+  revision: z.number(),
+  providers: z.array(z.string()),
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+});
+
+export type SessionHistoryEntry = { id: number; sessionId: string; at: string } & (
+  | { kind: 'state_change'; state: string; previousState: string | null }
+  | { kind: 'tools_revision'; revision: number; providers: string[]; added: string[]; removed: string[] }
+);
+
+interface HistoryRow {
+  id: number | string;
+  session_id: string;
+  task_id: string;
+  kind: string;
+  payload: unknown;
+  created_at: unknown;
+}
+
+const KIND_OF_EVENT = { 'session.state_changed': 'state_change', 'tools.changed': 'tools_revision' } as const;
+
+function fromRow(row: HistoryRow): SessionHistoryEntry {
+  const base = { id: Number(row.id), sessionId: row.session_id, at: toIsoString(row.created_at) };
+  if (row.kind === 'state_change') {
+    const data = parseJsonColumn(StateChangeSchema, row.payload, 'session_history.payload');
+    return { ...base, kind: 'state_change', state: data.state, previousState: data.previous_state };
+  }
+  const { revision, providers, added, removed } = parseJsonColumn(
+    ToolsRevisionSchema,
+    row.payload,
+    'session_history.payload',
+  );
+  return { ...base, kind: 'tools_revision', revision, providers, added, removed };
+}
+
+/** Keeps the history rows of these events (others are ignored), in one multi-row insert per 500. */
+export async function keepHistory(db: Sql, events: readonly NewEvent[]): Promise<void> {
+  const rows = events.flatMap((event) => {
+    const kind =
+      event.type === 'session.state_changed' || event.type === 'tools.changed' ? KIND_OF_EVENT[event.type] : undefined;
+    if (kind === undefined || event.sessionId === null || event.taskId === null) return [];
+    const payload = JSON.stringify(event.data);
+    return [{ session_id: event.sessionId, task_id: event.taskId, kind, payload, created_at: event.at }];
+  });
+  for (let i = 0; i < rows.length; i += 500) await sendWrite(db, db('session_history').insert(rows.slice(i, i + 500)));
+}
+
+/** Up to `limit` history rows of the task's sessions after `bound`, oldest first. */
+export async function listSessionHistory(
+  db: Sql,
+  taskId: string,
+  bound: TimeBound | undefined,
+  limit: number,
+): Promise<SessionHistoryEntry[]> {
+  const query = db<HistoryRow>('session_history').where({ task_id: taskId });
+  const rows: HistoryRow[] = await fromTimeBound(query, 'created_at', 'id', bound).limit(limit);
+  return rows.map(fromRow);
+}
