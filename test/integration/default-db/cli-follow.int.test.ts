@@ -1,7 +1,9 @@
 // `kandev follow` as a child process: against a real backend's live stream with the test agent (the
 // operator's prompt, the agent's reply and the session's state changes show up), and across a dropped
 // stream, which it resumes with Last-Event-ID (a stub server drops it: a real backend never does on cue).
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { AgentRuntimeApi, agentScript, TEST_AGENT_MAIN, waitForAgentReady } from '../../helpers/agent-runtime';
 import { BackendApi } from '../../helpers/backend-api';
@@ -58,7 +60,7 @@ describe('kandev follow', () => {
     const task = await cliJson<{ id: string }>(kandev, ['tasks', 'create', 'Importer', '--profile', profile.id]);
     const { session_id: sessionId } = await cliJson<{ session_id: string }>(kandev, ['launch', task.id]);
     await waitForAgentReady(runtime, sessionId);
-    return { kandev, taskId: task.id, sessionId };
+    return { kandev, taskId: task.id, sessionId, dataDir: daemon.dataDir };
   }
 
   test('follows a session live: the prompt, the state changes and the agent’s reply', async () => {
@@ -74,6 +76,24 @@ describe('kandev follow', () => {
     expect(index(/agent: echo: hello there$/)).toBeGreaterThan(index(/waiting_for_input → running$/));
     // Piped: plain text.
     expect(follow.text()).not.toContain('\u001b[');
+  });
+
+  test('prints the agent’s text as it streams: half an answer shows while its turn still runs', async () => {
+    const { kandev, taskId, sessionId, dataDir } = await agentSession();
+    const follow = startCli(cleanup, kandev, ['follow', sessionId]);
+    await follow.waitFor(`following session ${sessionId}`, 'the stream to open');
+    expect((await runCli(kandev, ['prompt', sessionId, 'STREAM an answer'])).code).toBe(0);
+    await follow.waitFor(/agent: first half,/, 'the first half of the answer');
+    // The agent holds its turn until the file below exists: the turn has not ended.
+    expect(follow.text()).not.toMatch(/running → waiting_for_input/);
+    // The agent works in its task workspace (no checkouts here): the release file goes there.
+    writeFileSync(join(dataDir, 'workspaces', taskId, 'release-stream'), '');
+    await follow.waitFor(/running → waiting_for_input/, 'the turn to end');
+    // The rest continued the same line: only what was new was printed.
+    const lines = follow.text().split('\n');
+    expect(lines.filter((line) => line.includes('first half'))).toEqual([
+      expect.stringMatching(/ agent: first half, then the rest\.$/),
+    ]);
   });
 
   test('follows a task as JSON lines from the start (--replay), through a question and its answer', async () => {
