@@ -121,6 +121,7 @@ describe('one turn (in process)', () => {
       input: { path: 'a.ts' },
       output: 'ok',
       diffs: [],
+      finished_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect(jsonColumn(reply?.metadata)).toEqual({ prompt_id: promptId, session_id: id });
 
