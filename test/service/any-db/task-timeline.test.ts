@@ -82,6 +82,33 @@ async function busySession(h: TurnHarness) {
   const answer = [{ question_index: 0, question_id: 'q0', option: 'Yes' }];
   expect(await h.uow.read.questions.markAnswered('ask1', answer, 'operator', h.clock().toISOString())).toBe(true);
   await question(h, id, 'perm1', 'permission');
+  // An autopilot-style question to a parent task, answered.
+  const parentId = await h.agentTask();
+  const asked = h.clock().toISOString();
+  await h.uow.read.parentQuestions.insert({
+    id: 'pq1',
+    childTaskId: taskId,
+    childSessionId: id,
+    childSessionTokenHash: 'h',
+    parentTaskId: parentId,
+    callKey: 'key-pq1',
+    callId: 'call-pq1',
+    turnPromptId: null,
+    questions: [{ id: 'q1', prompt: 'Which cache?' }],
+    context: null,
+    blockedReason: 'the importer needs one',
+    status: 'answered',
+    closedReason: null,
+    messageId: 'm-pq1',
+    parentPromptId: 'p-pq1',
+    answer: 'Use Redis',
+    answeredByTaskId: parentId,
+    answeredBySessionId: null,
+    answerPromptId: null,
+    createdAt: asked,
+    answeredAt: h.clock().toISOString(),
+    closedAt: null,
+  });
   // A revision that drops a tool: its removal is kept.
   await h.uow.transaction(async (stores) => {
     const entries = [{ id, taskId, acknowledged: { revision: 9, providers: [], toolNames: ['only_kandev'] } }];
@@ -143,6 +170,11 @@ describe('task timeline (in process)', () => {
       answered_by: 'operator',
     });
     expect(questions[0]?.answered_at).toMatch(ISO_WITH_DATE);
+
+    const parent = entries.find((entry) => entry.kind === 'parent_question');
+    expect(parent).toMatchObject({ question_id: 'pq1', status: 'answered', answer: 'Use Redis' });
+    expect(parent?.answered_by_task_id).toEqual(expect.any(String));
+    expect(parent?.answered_at).toMatch(ISO_WITH_DATE);
 
     const revisions = entries.filter((entry) => entry.kind === 'tools_revision');
     expect(revisions.length).toBeGreaterThanOrEqual(2);

@@ -11,6 +11,7 @@ import {
 } from './parent-question';
 import { StoredQuestionItemSchema } from '../questions/question';
 import type { Sql } from '../../platform/store/sql';
+import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
 
 interface ParentQuestionRow {
   id: string;
@@ -189,6 +190,14 @@ export class ParentQuestionStore {
       .whereIn('child_task_id', [...taskIds])
       .where({ status: 'pending' })
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(fromRow);
+  }
+
+  /** Up to `limit` questions the task asked after `bound`, by (created_at, id): its timeline's. */
+  async listForTimeline(taskId: string, bound: TimeBound | undefined, limit: number): Promise<ParentQuestion[]> {
+    const rows = await fromTimeBound(this.rows().where({ child_task_id: taskId }), 'created_at', 'id', bound).limit(
+      limit,
+    );
     return rows.map(fromRow);
   }
 

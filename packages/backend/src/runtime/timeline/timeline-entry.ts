@@ -11,6 +11,11 @@ import {
   StoredQuestionItemSchema,
 } from '../questions/question';
 import type { SessionHistoryEntry } from '../sessions/session-history';
+import {
+  ParentClosedReasonSchema,
+  type ParentQuestion,
+  ParentQuestionStatusSchema,
+} from '../parent-questions/parent-question';
 
 // Pure: one entry of a task's timeline (GET /api/tasks/:id/timeline), from the row it is built from.
 // Every entry names its session and its time (`at`, ISO 8601 with date); an entry is placed by when it
@@ -78,6 +83,25 @@ const QuestionEntrySchema = z
   })
   .strict();
 
+const ParentQuestionEntrySchema = z
+  .object({
+    ...base,
+    kind: z.literal('parent_question'),
+    question_id: z.string(),
+    parent_task_id: z.string(),
+    status: ParentQuestionStatusSchema,
+    questions: z.array(StoredQuestionItemSchema),
+    context: z.string().nullable(),
+    blocked_reason: z.string(),
+    answer: z.string().nullable().describe("the parent's accepted answer (kept after answering)"),
+    answered_by_task_id: z.string().nullable(),
+    answered_by_session_id: z.string().nullable(),
+    answered_at: z.string().nullable(),
+    closed_reason: ParentClosedReasonSchema.nullable(),
+    closed_at: z.string().nullable(),
+  })
+  .strict();
+
 const StateChangeEntrySchema = z
   .object({ ...base, kind: z.literal('state_change'), state: z.string(), previous_state: z.string().nullable() })
   .strict();
@@ -97,6 +121,7 @@ export const TimelineEntryViewSchema = z.discriminatedUnion('kind', [
   PromptEntrySchema,
   ToolCallEntrySchema,
   QuestionEntrySchema,
+  ParentQuestionEntrySchema,
   StateChangeEntrySchema,
   ToolsRevisionEntrySchema,
 ]);
@@ -177,6 +202,28 @@ export function questionEntry(question: Question, now: string): TimelineEntryVie
     answered_at: question.answeredAt,
     closed_reason: state === 'expired' ? (question.closedReason ?? 'timeout') : question.closedReason,
     expires_at: question.expiresAt,
+  };
+}
+
+/** An autopilot child's question to its parent (a permission request under autopilot is one too). */
+export function parentQuestionEntry(question: ParentQuestion): TimelineEntryView {
+  return {
+    id: `parent_question:${question.id}`,
+    kind: 'parent_question',
+    session_id: question.childSessionId,
+    at: question.createdAt,
+    question_id: question.id,
+    parent_task_id: question.parentTaskId,
+    status: question.status,
+    questions: question.questions,
+    context: question.context,
+    blocked_reason: question.blockedReason,
+    answer: question.answer,
+    answered_by_task_id: question.answeredByTaskId,
+    answered_by_session_id: question.answeredBySessionId,
+    answered_at: question.answeredAt,
+    closed_reason: question.closedReason,
+    closed_at: question.closedAt,
   };
 }
 

@@ -22,7 +22,8 @@ export const TIMELINE_ROUTE_DOCS: RouteDoc[] = [
       "ISO 8601 with date), ordered by `at`. `kind`: `prompt` (queued → delivered → the turn's outcome, " +
       '`duration_ms` of the turn), `tool_call` (arguments, result summary, status, `duration_ms`), `question` ' +
       '(operator questions and permission requests, with the answers, who gave them and when; kept after ' +
-      'answering), `state_change` (a session state and the one before), `tools_revision` (an acknowledged ' +
+      "answering), `parent_question` (an autopilot task's question to its parent, with the accepted answer), " +
+      '`state_change` (a session state and the one before), `tools_revision` (an acknowledged ' +
       'tool list that changed: revision, added and removed names). An entry keeps its place; what happens later ' +
       '(delivered, answered, finished) fills it in, so re-read a page to refresh it. The last page has ' +
       '`next_cursor: null`; new entries appear at the end (re-read with the cursor that led to the last page).',

@@ -2,15 +2,22 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, encodeCursor, type Page } from '../../platform/store/page-cursor';
 import type { TimeBound } from '../../platform/store/time-keyset';
 import type { Stores } from '../../platform/store/unit-of-work';
-import { historyEntry, promptEntry, questionEntry, type TimelineEntryView, toolCallEntry } from './timeline-entry';
+import {
+  historyEntry,
+  parentQuestionEntry,
+  promptEntry,
+  questionEntry,
+  type TimelineEntryView,
+  toolCallEntry,
+} from './timeline-entry';
 
-// A task's timeline, oldest first, a page at a time: the merge of four tables read from where the
+// A task's timeline, oldest first, a page at a time: the merge of five tables read from where the
 // previous page ended (keyset pages in each, never the whole history and never the event log). At one
 // same time the sources come in a fixed order (their rank), then by each table's own key.
 
 /** The cursor: the last entry's time, its source's rank and its key in that source's table. */
 const TimelineCursorSchema = z
-  .object({ t: z.iso.datetime(), r: z.number().int().min(0).max(3), k: z.union([z.number(), z.string()]) })
+  .object({ t: z.iso.datetime(), r: z.number().int().min(0).max(4), k: z.union([z.number(), z.string()]) })
   .strict();
 type TimelineCursor = z.infer<typeof TimelineCursorSchema>;
 
@@ -59,6 +66,15 @@ const SOURCES: readonly Source[] = [
       (await stores.questions.listForTimeline(taskId, bound, limit)).map((question) => ({
         entry: questionEntry(question, now),
         rank: 3,
+        key: question.id,
+      })),
+  },
+  {
+    rank: 4,
+    read: async (stores, taskId, bound, limit) =>
+      (await stores.parentQuestions.listForTimeline(taskId, bound, limit)).map((question) => ({
+        entry: parentQuestionEntry(question),
+        rank: 4,
         key: question.id,
       })),
   },
