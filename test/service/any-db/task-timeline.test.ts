@@ -124,6 +124,11 @@ describe('task timeline (in process)', () => {
   test('each kind of entry, attributed to its session, dated, oldest first', async () => {
     const h = await createTurnHarness(cleanup);
     const { id, taskId, promptId } = await busySession(h);
+    // Its agentctl is lost: the session fails, with why.
+    const lost = await h.uow.transaction((stores) =>
+      stores.sessions.advanceCurrent(id, { kind: 'lost' }, h.clock().toISOString(), { lastError: 'agentctl lost' }),
+    );
+    expect(lost).toBe('failed');
     const api = await h.serve();
     const { task_id, entries, next_cursor } = await page(api, taskId, '?limit=200');
     expect(task_id).toBe(taskId);
@@ -134,9 +139,16 @@ describe('task timeline (in process)', () => {
     }
     expect(entries.map((entry) => entry.at)).toEqual(entries.map((entry) => entry.at).sort());
 
-    const states = entries.filter((entry) => entry.kind === 'state_change').map((e) => [e.previous_state, e.state]);
-    expect(states).toEqual(expect.arrayContaining([['waiting_for_input', 'running']]));
-    expect(states.at(-1)).toEqual(['running', 'waiting_for_input']);
+    const states = entries
+      .filter((entry) => entry.kind === 'state_change')
+      .map((e) => [e.previous_state, e.state, e.error]);
+    expect(states).toEqual(
+      expect.arrayContaining([
+        ['waiting_for_input', 'running', null],
+        ['running', 'waiting_for_input', null],
+      ]),
+    );
+    expect(states.at(-1)).toEqual(['waiting_for_input', 'failed', 'agentctl lost']);
 
     const prompt = entries.find((entry) => entry.kind === 'prompt');
     expect(prompt).toMatchObject({ prompt_id: promptId, text: 'fix the parser', source: 'operator' });

@@ -22,6 +22,10 @@ describe('renderEvent', () => {
       'session a1e95f39: waiting_for_input → running',
     ],
     [
+      event('session.state_changed', { state: 'failed', previous_state: 'running', error: 'agentctl lost' }),
+      'session a1e95f39: running → failed (agentctl lost)',
+    ],
+    [
       event('tools.changed', { revision: 2, providers: ['github'], added: ['a_kandev'], removed: ['b_kandev'] }),
       'tools revision 2 (providers github): +a_kandev −b_kandev',
     ],

@@ -15,7 +15,11 @@ export const StreamEventSchema = z.looseObject({
 });
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 
-const StateChangedSchema = z.looseObject({ state: z.string(), previous_state: z.string().nullable().optional() });
+const StateChangedSchema = z.looseObject({
+  state: z.string(),
+  previous_state: z.string().nullable().optional(),
+  error: z.string().optional(),
+});
 const ToolsChangedSchema = z.looseObject({
   revision: z.number(),
   providers: z.array(z.string()),
@@ -78,7 +82,8 @@ function renderBody(out: Out, event: StreamEvent): string {
   if (type === 'session.state_changed') {
     const parsed = StateChangedSchema.safeParse(data);
     const from = parsed.success && parsed.data.previous_state ? `${parsed.data.previous_state} → ` : '';
-    const change = parsed.success ? `${from}${parsed.data.state}` : 'changed';
+    const why = parsed.success && parsed.data.error !== undefined ? ` (${parsed.data.error})` : '';
+    const change = parsed.success ? `${from}${parsed.data.state}${why}` : 'changed';
     // A short id: enough to tell a task's sessions apart on one screen (--json has the whole one).
     return paint(out, 'blue', `session ${(event.session_id ?? '').slice(0, 8)}: ${change}`);
   }

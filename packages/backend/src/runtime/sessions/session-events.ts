@@ -40,13 +40,17 @@ export class SessionEventRecorder {
     private readonly events: EventStore,
   ) {}
 
-  /** `known`: the caller's row (a session's task and executor never change), which saves a read. */
+  /**
+   * `known`: the caller's row (a session's task and executor never change), which saves a read.
+   * `error`: the last error written with the change (why it failed), said in the event as `error`.
+   */
   async stateChanged(
     id: string,
     from: AgentSessionState | null,
     to: AgentSessionState,
     at: string,
     known?: Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
+    error: string | null = null,
   ): Promise<void> {
     const row =
       known?.taskId !== undefined && known.executor !== undefined
@@ -60,7 +64,7 @@ export class SessionEventRecorder {
       type: 'session.state_changed',
       taskId: row.task_id,
       sessionId: id,
-      data: { state: to, previous_state: from, executor: row.executor },
+      data: { state: to, previous_state: from, executor: row.executor, ...(error === null ? {} : { error }) },
       at,
     };
     await this.events.append(event);

@@ -8,7 +8,11 @@ import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset'
 // A session's history (the `session_history` table): its state changes and tool-list revisions, kept
 // for its task's timeline after the event log has dropped the events that announced them.
 
-const StateChangeSchema = z.looseObject({ state: z.string(), previous_state: z.string().nullable() });
+const StateChangeSchema = z.looseObject({
+  state: z.string(),
+  previous_state: z.string().nullable(),
+  error: z.string().optional(),
+});
 const ToolsRevisionSchema = z.looseObject({
   revision: z.number(),
   providers: z.array(z.string()),
@@ -17,7 +21,7 @@ const ToolsRevisionSchema = z.looseObject({
 });
 
 export type SessionHistoryEntry = { id: number; sessionId: string; at: string } & (
-  | { kind: 'state_change'; state: string; previousState: string | null }
+  | { kind: 'state_change'; state: string; previousState: string | null; error: string | null }
   | { kind: 'tools_revision'; revision: number; providers: string[]; added: string[]; removed: string[] }
 );
 
@@ -36,7 +40,8 @@ function fromRow(row: HistoryRow): SessionHistoryEntry {
   const base = { id: Number(row.id), sessionId: row.session_id, at: toIsoString(row.created_at) };
   if (row.kind === 'state_change') {
     const data = parseJsonColumn(StateChangeSchema, row.payload, 'session_history.payload');
-    return { ...base, kind: 'state_change', state: data.state, previousState: data.previous_state };
+    const error = data.error ?? null;
+    return { ...base, kind: 'state_change', state: data.state, previousState: data.previous_state, error };
   }
   const { revision, providers, added, removed } = parseJsonColumn(
     ToolsRevisionSchema,

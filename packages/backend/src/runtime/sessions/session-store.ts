@@ -183,7 +183,7 @@ export class SessionStore {
     known?: Partial<Pick<AgentSession, 'taskId' | 'executor'>>,
   ): Promise<boolean> {
     const written = await this.writeState(id, from, to, now, columns);
-    if (written) await this.recorder.stateChanged(id, from, to, now, known);
+    if (written) await this.recorder.stateChanged(id, from, to, now, known, columns.lastError ?? null);
     return written;
   }
 

@@ -103,7 +103,13 @@ const ParentQuestionEntrySchema = z
   .strict();
 
 const StateChangeEntrySchema = z
-  .object({ ...base, kind: z.literal('state_change'), state: z.string(), previous_state: z.string().nullable() })
+  .object({
+    ...base,
+    kind: z.literal('state_change'),
+    state: z.string(),
+    previous_state: z.string().nullable(),
+    error: z.string().nullable().describe('the error recorded with the change (why it failed), if any'),
+  })
   .strict();
 
 const ToolsRevisionEntrySchema = z
@@ -230,7 +236,8 @@ export function parentQuestionEntry(question: ParentQuestion): TimelineEntryView
 export function historyEntry(entry: SessionHistoryEntry): TimelineEntryView {
   const common = { id: `${entry.kind}:${entry.id}`, session_id: entry.sessionId, at: entry.at };
   if (entry.kind === 'state_change') {
-    return { ...common, kind: 'state_change', state: entry.state, previous_state: entry.previousState };
+    const { state, previousState, error } = entry;
+    return { ...common, kind: 'state_change', state, previous_state: previousState, error };
   }
   const { revision, providers, added, removed } = entry;
   return { ...common, kind: 'tools_revision', revision, providers, added, removed };
