@@ -17,6 +17,7 @@ import {
 import { unary } from './agentctl-grpc';
 import type { Cleanup } from './cleanup';
 import { REPO_ROOT, TEST_CONTROL_TOKEN, tempDir } from './processes';
+import { namedLaunchConfig } from './launch-configs';
 import { sessionUuid } from './session-ids';
 
 export const TEST_AGENT_MAIN = join(REPO_ROOT, 'packages/test-agent/dist/main.js');
@@ -46,21 +47,10 @@ export function testAgentCommand(scriptPath: string, overrides: Partial<AgentCom
 /** The session id agentLaunchConfig uses unless overridden. */
 export const AGENT_SESSION_ID = sessionUuid('agent-session');
 
+/** A session (AGENT_SESSION_ID unless overridden) running `agent`, or MCP-only with null. */
 export function agentLaunchConfig(agent: AgentCommand | null, overrides: Partial<LaunchConfig> = {}): LaunchConfig {
-  return {
-    sessionId: AGENT_SESSION_ID,
-    taskId: 'task-1',
-    workspaceId: 'ws-1',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: AGENT_MCP_TOKEN,
-    systemPrompt: 'You are a kandev task agent.',
-    agent,
-    ...overrides,
-  };
+  const systemPrompt = 'You are a kandev task agent.';
+  return namedLaunchConfig('agent-session', AGENT_MCP_TOKEN, { taskId: 'task-1', systemPrompt, agent, ...overrides });
 }
 
 export async function createSession(client: AgentCtlClient, config: LaunchConfig): Promise<WireSessionStateOutput> {

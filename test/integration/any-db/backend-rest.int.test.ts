@@ -2,45 +2,18 @@
 // workspaces, repositories (provider identity stored once) and the error contract of every route.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ApiResponse, BackendApi } from '../../helpers/backend-api';
+import { BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
-import { openTestDatabase } from '@kandev/backend/testing';
 import { startBackend, stopProcess } from '../../helpers/processes';
-
-interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown>; request_id: string };
-}
-type Json = Record<string, unknown>;
+import { countRows, type ErrorBody, expectError, type Json, startRestBackend } from '../../helpers/rest-backend';
 
 const GITLAB_HOSTS = 'git.corp.example, Code.Example.org';
-
-function expectError(response: ApiResponse<unknown>, status: number, code: string, message?: RegExp): ErrorBody {
-  const body = response.body as ErrorBody;
-  expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
-  expect(typeof body.error.request_id).toBe('string');
-  if (message !== undefined) expect(body.error.message).toMatch(message);
-  return body;
-}
 
 describe('backend REST: workspaces, repositories, errors', () => {
   const cleanup = useCleanup();
 
-  async function setup(env: Record<string, string> = {}) {
-    const backend = await startBackend(cleanup, { KANDEV_GITLAB_HOSTS: GITLAB_HOSTS, ...env });
-    const api = new BackendApi(backend.ready.url, backend.apiToken);
-    return { backend, api, workspaceId: await api.workspace('main') };
-  }
-
-  /** Row counts straight from the backend's database, to prove that a rejected request wrote nothing. */
-  async function countRows(dataDir: string, table: string): Promise<number> {
-    const db = await openTestDatabase(dataDir);
-    try {
-      const [row] = await db(table).count<{ n: number }[]>({ n: '*' });
-      return Number(row?.n);
-    } finally {
-      await db.destroy();
-    }
-  }
+  const setup = (env: Record<string, string> = {}) =>
+    startRestBackend(cleanup, { KANDEV_GITLAB_HOSTS: GITLAB_HOSTS, ...env });
 
   test('workspaces: create, read back, unknown id -> 404 with a request id', async () => {
     const { backend, api } = await setup();

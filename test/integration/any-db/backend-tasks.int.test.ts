@@ -1,41 +1,11 @@
 // Tasks through the real built backend: immutable autopilot, hierarchy rules, provider union, atomic creation.
-import { type ApiResponse, BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
-import { openTestDatabase } from '@kandev/backend/testing';
-import { startBackend } from '../../helpers/processes';
-
-interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown>; request_id: string };
-}
-type Json = Record<string, unknown>;
-
-function expectError(response: ApiResponse<unknown>, status: number, code: string, message?: RegExp): ErrorBody {
-  const body = response.body as ErrorBody;
-  expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
-  expect(typeof body.error.request_id).toBe('string');
-  if (message !== undefined) expect(body.error.message).toMatch(message);
-  return body;
-}
+import { countRows, expectError, type Json, startRestBackend } from '../../helpers/rest-backend';
 
 describe('backend REST: tasks', () => {
   const cleanup = useCleanup();
 
-  async function setup() {
-    const backend = await startBackend(cleanup);
-    const api = new BackendApi(backend.ready.url, backend.apiToken);
-    return { backend, api, workspaceId: await api.workspace('main') };
-  }
-
-  /** Row counts straight from the backend's database, to prove that a rejected request wrote nothing. */
-  async function countRows(dataDir: string, table: string): Promise<number> {
-    const db = await openTestDatabase(dataDir);
-    try {
-      const [row] = await db(table).count<{ n: number }[]>({ n: '*' });
-      return Number(row?.n);
-    } finally {
-      await db.destroy();
-    }
-  }
+  const setup = () => startRestBackend(cleanup);
 
   test('tasks: autopilot defaults to false and is never inherited; providers are the union', async () => {
     const { api, workspaceId } = await setup();

@@ -12,6 +12,7 @@ import { openAttach } from '../../helpers/attach';
 import { BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
 import { openTestDatabase } from '@kandev/backend/testing';
+import { namedLaunchConfig } from '../../helpers/launch-configs';
 import { connectMcp, type McpConnection } from '../../helpers/mcp';
 import {
   isPidAlive,
@@ -21,6 +22,7 @@ import {
   stopProcess,
   TEST_CONTROL_TOKEN,
 } from '../../helpers/processes';
+import { sessionUuid } from '../../helpers/session-ids';
 import { waitUntil } from '../../helpers/wait';
 
 const MCP_TOKEN = 'mcp-token-channel-test-0123456789abcdef0123';
@@ -34,25 +36,12 @@ interface ToolResult {
 }
 
 /** CreateSession accepts only UUID session ids. */
-const SESSION_ID = 'c1d2e3f4-0a1b-4c2d-8e3f-405162738495';
+const SESSION_ID = sessionUuid('channel');
 const FORGED_SESSION_ID = 'f0f0f0f0-dead-4bee-8f00-0123456789ab';
 
-function config(overrides: Partial<LaunchConfig> = {}): LaunchConfig {
-  return {
-    sessionId: SESSION_ID,
-    taskId: 'task-1',
-    workspaceId: 'ws-1',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: MCP_TOKEN,
-    systemPrompt: 'prompt',
-    agent: null,
-    ...overrides,
-  };
-}
+/** The MCP-only session the agentctl-alone test registers itself (id SESSION_ID). */
+const config = (overrides: Partial<LaunchConfig> = {}) =>
+  namedLaunchConfig('channel', MCP_TOKEN, { taskId: 'task-1', ...overrides });
 
 const text = (result: ToolResult) => result.content.map((c) => c.text).join('\n');
 

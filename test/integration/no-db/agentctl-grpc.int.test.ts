@@ -11,7 +11,9 @@ import {
 } from '@kandev/protocol';
 import { agentctlClient, grpcFailureCode, pushProvider, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
+import { namedLaunchConfig } from '../../helpers/launch-configs';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../../helpers/processes';
+import { sessionUuid } from '../../helpers/session-ids';
 
 type SessionState = WireSessionStateOutput;
 interface SessionList {
@@ -22,24 +24,11 @@ interface Stopped {
 }
 
 const MCP_TOKEN = 'grpc-test-mcp-token-0123456789abcdef0123456789';
-const SESSION_ID = '5f0c2a4e-1d3b-4c6a-8e9f-7a2b1c3d4e5f';
+const SESSION_ID = sessionUuid('grpc');
 
-function config(overrides: Partial<LaunchConfig> = {}): LaunchConfig {
-  return {
-    sessionId: SESSION_ID,
-    taskId: 'task-grpc',
-    workspaceId: 'ws-1',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: MCP_TOKEN,
-    systemPrompt: 'prompt',
-    agent: null,
-    ...overrides,
-  };
-}
+/** The one session these tests register (id SESSION_ID). */
+const config = (overrides: Partial<LaunchConfig> = {}) =>
+  namedLaunchConfig('grpc', MCP_TOKEN, { taskId: 'task-grpc', ...overrides });
 
 describe('agentctl gRPC', () => {
   const cleanup = useCleanup();

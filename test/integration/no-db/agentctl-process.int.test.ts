@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { checkHealth, launchConfigToWire, mcpPathFor, type WireSessionStateOutput } from '@kandev/protocol';
 import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
 import { useCleanup } from '../../helpers/cleanup';
+import { namedLaunchConfig } from '../../helpers/launch-configs';
 import { connectMcp } from '../../helpers/mcp';
 import {
   AGENTCTL_MAIN,
@@ -19,8 +20,8 @@ import {
   tempDir,
   TEST_CONTROL_TOKEN,
 } from '../../helpers/processes';
-import { waitUntil } from '../../helpers/wait';
 import { sessionUuid } from '../../helpers/session-ids';
+import { waitUntil } from '../../helpers/wait';
 
 type SessionState = WireSessionStateOutput;
 interface SessionList {
@@ -31,19 +32,9 @@ const MCP_TOKEN = 'process-test-mcp-token-0123456789abcdef0123';
 
 /** Sessions are named in the test; on the wire each name is a UUID (sessionUuid). */
 const launch = (name: string) =>
-  launchConfigToWire({
-    sessionId: sessionUuid(name),
-    taskId: 'task-1',
-    workspaceId: 'ws-1',
-    surface: 'kanban_task',
-    questionCapability: 'none',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: MCP_TOKEN,
-    systemPrompt: '',
-    agent: null,
-  });
+  launchConfigToWire(
+    namedLaunchConfig(name, MCP_TOKEN, { taskId: 'task-1', questionCapability: 'none', systemPrompt: '' }),
+  );
 
 /** Runs agentctl with exactly `env` (plus PATH) until it exits; resolves its code and output. */
 async function runToExit(env: Record<string, string>) {

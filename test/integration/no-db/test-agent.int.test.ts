@@ -8,7 +8,9 @@ import { createInterface } from 'node:readline';
 import { launchConfigToWire, mcpPathFor, type WireSessionStateOutput } from '@kandev/protocol';
 import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
 import { type Cleanup, useCleanup } from '../../helpers/cleanup';
+import { namedLaunchConfig } from '../../helpers/launch-configs';
 import { REPO_ROOT, startAgentctl, stopProcess, TEST_CONTROL_TOKEN, tempDir } from '../../helpers/processes';
+import { sessionUuid } from '../../helpers/session-ids';
 import { waitUntil } from '../../helpers/wait';
 
 const AGENT_MAIN = join(REPO_ROOT, 'packages/test-agent/dist/main.js');
@@ -90,25 +92,13 @@ async function initialize(driver: AcpDriver): Promise<Record<string, unknown>> {
 }
 
 /** The kandev session (a UUID, as CreateSession requires); not the ACP session ids below. */
-const KANDEV_SESSION_ID = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
+const KANDEV_SESSION_ID = sessionUuid('test-agent');
 
 /** A real agentctl with one kanban_task session; returns the MCP server entry for session/new. */
 async function agentctlMcpServer(cleanup: Cleanup) {
   const daemon = await startAgentctl(cleanup);
   const grpc = agentctlClient(cleanup, daemon.ready.grpcPort);
-  const config = launchConfigToWire({
-    sessionId: KANDEV_SESSION_ID,
-    taskId: 'task-1',
-    workspaceId: 'ws',
-    surface: 'kanban_task',
-    questionCapability: 'user',
-    providers: [],
-    revision: 1,
-    ownsTaskTitle: false,
-    mcpToken: MCP_TOKEN,
-    systemPrompt: '',
-    agent: null,
-  });
+  const config = launchConfigToWire(namedLaunchConfig('test-agent', MCP_TOKEN, { taskId: 'task-1', systemPrompt: '' }));
   await unary<object, WireSessionStateOutput>(grpc, grpc.CreateSession, config, TEST_CONTROL_TOKEN);
   return {
     type: 'http',

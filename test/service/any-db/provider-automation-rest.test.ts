@@ -1,6 +1,5 @@
 // REST for PR/MR links and workspace credentials, served in process by the backend's app factory on a
 // fresh SQLite file: link rules, the error contract, and tokens that never come back out.
-import type { ApiResponse } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
 import { TEST_SECRETS } from '@kandev/backend/testing';
 import {
@@ -8,16 +7,9 @@ import {
   type ProviderAutomationEnv,
   serveProviderAutomation,
 } from '../../helpers/provider-automation';
+import { expectError, type Json } from '../../helpers/rest-backend';
 
 const TOKEN = 'glpat-very-secret-token-9876543210';
-type Json = Record<string, unknown>;
-
-function expectError(response: ApiResponse<unknown>, status: number, code: string, message?: RegExp): void {
-  const body = response.body as { error: { code: string; message: string; request_id: string } };
-  expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
-  expect(typeof body.error.request_id).toBe('string');
-  if (message !== undefined) expect(body.error.message).toMatch(message);
-}
 
 describe('provider automation REST (in process)', () => {
   const cleanup = useCleanup();

@@ -5,35 +5,19 @@ import {
   createApp,
   createLogger,
   createMessageRoutes,
-  createToolHarness,
   expectRefusedUnchanged,
   listen,
   PROVIDER_SET_QUERY,
   refusal,
-  type ToolHarness,
 } from '@kandev/backend/testing';
 import { useCleanup } from '../../helpers/cleanup';
-
-/** boss ─┬─ me (s-me, owns its title) ── kid (s-kid) ── grandkid;  └─ sib.  stranger: another workspace. */
-async function family(h: ToolHarness): Promise<void> {
-  await h.workspace('w');
-  await h.workspace('w2');
-  await h.task('boss');
-  await h.task('me', { parentId: 'boss' });
-  await h.task('kid', { parentId: 'me' });
-  await h.task('grandkid', { parentId: 'kid' });
-  await h.task('sib', { parentId: 'boss' });
-  await h.task('stranger', { workspaceId: 'w2' });
-  await h.session('s-me', 'me', { ownsTaskTitle: true });
-  await h.session('s-kid', 'kid');
-}
+import { everyPage, familyHarness } from '../../helpers/task-family';
 
 describe('message_task', () => {
   const cleanup = useCleanup();
 
   test('to a direct child: a message on its conversation and a prompt queued for its live session', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const sent = await h.call('s-me', 'message_task_kandev', { task_id: 'kid', prompt: 'Use the v2 API.' });
     expect(sent.structured).toMatchObject({ task_id: 'kid', session_id: 's-kid', status: 'queued' });
     expect(await h.uow.read.promptQueue.listQueued('kid')).toMatchObject([
@@ -51,8 +35,7 @@ describe('message_task', () => {
   });
 
   test('to a child without a live session: queued for whichever session runs next, nothing kicked', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.task('idle', { parentId: 'me' });
     const sent = await h.call('s-me', 'message_task_kandev', { task_id: 'idle', prompt: 'later' });
     expect(sent.structured).toMatchObject({ task_id: 'idle', session_id: null, status: 'queued' });
@@ -60,8 +43,7 @@ describe('message_task', () => {
   });
 
   test('grandchild, sibling, parent and another workspace are refused; nothing written', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     for (const target of ['grandkid', 'sib', 'boss', 'stranger']) {
       const error = await expectRefusedUnchanged(
         h,
@@ -73,8 +55,7 @@ describe('message_task', () => {
   });
 
   test('reply_to_question_id: an unknown question (not_found), nothing sent; invalid input refused', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const reply = await expectRefusedUnchanged(
       h,
       () => h.call('s-me', 'message_task_kandev', { task_id: 'kid', prompt: 'yes', reply_to_question_id: 'q1' }),
@@ -93,8 +74,7 @@ describe('message_task', () => {
   });
 
   test('the office surface messages and completes steps with the same handlers', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.session('s-office', 'me', { surface: 'office_task' });
     const sent = await h.call('s-office', 'message_task_kandev', { task_id: 'kid', prompt: 'from the office' });
     expect(sent.structured).toMatchObject({ task_id: 'kid', session_id: 's-kid' });
@@ -109,8 +89,7 @@ describe('stop_task', () => {
   const cleanup = useCleanup();
 
   test('a direct child: agentctl stops its sessions, they are recorded cancelled, the reason is on the task', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.db('prompt_queue').insert({
       id: 'in-flight',
       task_id: 'kid',
@@ -145,8 +124,7 @@ describe('stop_task', () => {
   });
 
   test('only direct children: self, grandchild, sibling and another workspace are refused', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.session('s-grandkid', 'grandkid');
     for (const target of ['me', 'grandkid', 'sib', 'stranger']) {
       await expectRefusedUnchanged(
@@ -166,8 +144,7 @@ describe('add_workspace_sources', () => {
   const cleanup = useCleanup();
 
   test('the REST batch path: one provider-set query, one refresh of the live session', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     h.sql.length = 0;
     const batch = await h.call('s-me', 'add_workspace_sources_kandev', {
       sources: [
@@ -189,8 +166,7 @@ describe('add_workspace_sources', () => {
   });
 
   test('a direct child is allowed; grandchild, sibling, other workspace refused; invalid batches write nothing', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const source = { remote_url: 'https://github.com/a/1' };
     const child = await h.call('s-me', 'add_workspace_sources_kandev', { task_id: 'kid', sources: [source] });
     expect(child.structured).toMatchObject({ task_id: 'kid', providers: ['github'] });
@@ -220,8 +196,7 @@ describe('the conversation: step_complete, set_task_title, get_task_conversation
   const cleanup = useCleanup();
 
   test('step_complete records on the caller task; invalid input writes nothing', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const done = await h.call('s-me', 'step_complete_kandev', { summary: 'Parser done', handoff: 'next: docs' });
     expect(await h.db('messages').where({ id: done.structured?.message_id })).toMatchObject([
       { task_id: 'me', session_id: 's-me', type: 'step_complete', author: 'agent', content: 'Parser done' },
@@ -232,8 +207,7 @@ describe('the conversation: step_complete, set_task_title, get_task_conversation
   });
 
   test('set_task_title: the caller own task only, recorded as a title change; needs a title-owning session', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const set = await h.call('s-me', 'set_task_title_kandev', { title: 'Add config parser' });
     expect(set.structured).toEqual({ task_id: 'me', title: 'Add config parser', previous_title: 'task me' });
     expect(await h.uow.read.tasks.findById('me')).toMatchObject({ title: 'Add config parser' });
@@ -251,23 +225,13 @@ describe('the conversation: step_complete, set_task_title, get_task_conversation
   });
 
   test('get_task_conversation pages oldest first with a cursor; the workspace only', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     for (const prompt of ['one', 'two', 'three'])
       await h.call('s-me', 'message_task_kandev', { task_id: 'kid', prompt });
     await h.call('s-kid', 'step_complete_kandev', { summary: 'four' });
-    const contents: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await h.call('s-me', 'get_task_conversation_kandev', {
-        task_id: 'kid',
-        limit: 3,
-        ...(cursor ? { cursor } : {}),
-      });
-      contents.push(...(page.structured?.messages as { content: string }[]).map((m) => m.content));
-      cursor = (page.structured?.next_cursor as string | null) ?? undefined;
-    } while (cursor !== undefined);
-    expect(contents).toEqual(['one', 'two', 'three', 'four']);
+    const args = { task_id: 'kid', limit: 3 };
+    const messages = await everyPage<{ content: string }>(h, 's-me', 'get_task_conversation_kandev', args, 'messages');
+    expect(messages.map((m) => m.content)).toEqual(['one', 'two', 'three', 'four']);
     expect((await h.call('s-kid', 'get_task_conversation_kandev', {})).structured?.messages).toHaveLength(4);
     expect((await refusal(h.call('s-me', 'get_task_conversation_kandev', { task_id: 'stranger' }))).code).toBe(
       'permission_denied',
@@ -278,8 +242,7 @@ describe('the conversation: step_complete, set_task_title, get_task_conversation
   });
 
   test('REST GET /api/tasks/:id/messages shows the same pages to operators', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.call('s-me', 'message_task_kandev', { task_id: 'kid', prompt: 'one' });
     await h.call('s-me', 'message_task_kandev', { task_id: 'kid', prompt: 'two' });
     const http = await listen(createApp(createLogger('silent'), [createMessageRoutes(h.uow)]), '127.0.0.1', 0);

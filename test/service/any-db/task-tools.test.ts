@@ -1,25 +1,8 @@
 // The task tool handlers in process (fresh SQLite per test, fake agentctl): reads, create_task and
 // update_task, and the permission rules every handler applies to the bound caller and its target.
 import { useCleanup } from '../../helpers/cleanup';
-import { createToolHarness, expectRefusedUnchanged, refusal, type ToolHarness } from '@kandev/backend/testing';
-
-/**
- * boss ─┬─ me (the caller, session s-me; owns its title) ── kid (s-kid) ── grandkid
- *       └─ sib
- * stranger lives in another workspace.
- */
-async function family(h: ToolHarness): Promise<void> {
-  await h.workspace('w');
-  await h.workspace('w2');
-  await h.task('boss');
-  await h.task('me', { parentId: 'boss' });
-  await h.task('kid', { parentId: 'me' });
-  await h.task('grandkid', { parentId: 'kid' });
-  await h.task('sib', { parentId: 'boss' });
-  await h.task('stranger', { workspaceId: 'w2' });
-  await h.session('s-me', 'me', { ownsTaskTitle: true });
-  await h.session('s-kid', 'kid');
-}
+import { everyPage, familyHarness } from '../../helpers/task-family';
+import { createToolHarness, expectRefusedUnchanged, refusal } from '@kandev/backend/testing';
 
 const ids = (rows: unknown): string[] => (rows as { id: string }[]).map((row) => row.id);
 
@@ -27,8 +10,7 @@ describe('task tools: reads', () => {
   const cleanup = useCleanup();
 
   test('list_tasks: the workspace only, parent_id "self", state filter, pages with a cursor', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const all = await h.call('s-me', 'list_tasks_kandev', {});
     expect(ids(all.structured?.tasks)).toEqual(['boss', 'me', 'kid', 'grandkid', 'sib']);
     const children = await h.call('s-me', 'list_tasks_kandev', { parent_id: 'self' });
@@ -37,33 +19,19 @@ describe('task tools: reads', () => {
     await h.db('tasks').where({ id: 'sib' }).update({ state: 'done' });
     expect(ids((await h.call('s-me', 'list_tasks_kandev', { state: 'done' })).structured?.tasks)).toEqual(['sib']);
 
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await h.call('s-me', 'list_tasks_kandev', { limit: 2, ...(cursor ? { cursor } : {}) });
-      seen.push(...ids(page.structured?.tasks));
-      cursor = (page.structured?.next_cursor as string | null) ?? undefined;
-    } while (cursor !== undefined);
+    const seen = ids(await everyPage(h, 's-me', 'list_tasks_kandev', { limit: 2 }, 'tasks'));
     expect(seen).toEqual(['boss', 'me', 'kid', 'grandkid', 'sib']);
   });
 
   test('list_tasks: tasks created in the same instant page by id, none repeated or skipped', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.db('tasks').update({ created_at: '2026-11-30T09:00:00.000Z' });
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await h.call('s-me', 'list_tasks_kandev', { limit: 2, ...(cursor ? { cursor } : {}) });
-      seen.push(...ids(page.structured?.tasks));
-      cursor = (page.structured?.next_cursor as string | null) ?? undefined;
-    } while (cursor !== undefined);
+    const seen = ids(await everyPage(h, 's-me', 'list_tasks_kandev', { limit: 2 }, 'tasks'));
     expect(seen).toEqual(['boss', 'grandkid', 'kid', 'me', 'sib']);
   });
 
   test('list_tasks: invalid input is invalid_argument; a parent in another workspace is refused', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     for (const args of [{ state: 'bogus' }, { limit: 0 }, { limit: 201 }, { cursor: 'nope' }, { mine: true }]) {
       await expectRefusedUnchanged(h, () => h.call('s-me', 'list_tasks_kandev', args), 'invalid_argument');
     }
@@ -72,8 +40,7 @@ describe('task tools: reads', () => {
   });
 
   test('get_task: own (task_id omitted), a child, any task of the workspace; never another workspace', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const own = await h.call('s-me', 'get_task_kandev', {});
     expect(own.structured).toMatchObject({
       task: { id: 'me', parent_id: 'boss', autopilot: false, providers: [] },
@@ -105,8 +72,7 @@ describe('task tools: reads', () => {
   });
 
   test('list_task_sessions: newest first, workspace only; invalid input refused', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.session('s-kid-2', 'kid', { state: 'failed' });
     const sessions = await h.call('s-me', 'list_task_sessions_kandev', { task_id: 'kid' });
     expect(sessions.structured).toMatchObject({
@@ -132,8 +98,7 @@ describe('task tools: create_task', () => {
   const cleanup = useCleanup();
 
   test('a subtask of "self" with a prompt: task, description, message and queued prompt in one go', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const created = await h.call('s-me', 'create_task_kandev', {
       title: 'Write the parser',
       prompt: 'Parse the config file; done when tests pass.',
@@ -172,8 +137,7 @@ describe('task tools: create_task', () => {
   });
 
   test('an agent profile without MCP support cannot run an autopilot task; without autopilot it can', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const profile = { command: 'agent', args: [], createdAt: '2026-11-30T10:00:00.000Z' };
     await h.uow.read.agentProfiles.insert({ ...profile, id: 'plain', name: 'Plain', supportsMcp: false });
     await h.uow.read.agentProfiles.insert({ ...profile, id: 'mcp', name: 'MCP', supportsMcp: true });
@@ -196,8 +160,7 @@ describe('task tools: create_task', () => {
   });
 
   test('only under the caller itself; invalid input writes nothing', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     for (const parent of ['kid', 'boss', 'stranger', 'ghost']) {
       await expectRefusedUnchanged(
         h,
@@ -221,16 +184,14 @@ describe('task tools: update_task', () => {
   const cleanup = useCleanup();
 
   test('updates the caller own task: title, description, state', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const updated = await h.call('s-me', 'update_task_kandev', { title: 'New', description: 'd', state: 'review' });
     expect(updated.structured?.task).toMatchObject({ id: 'me', title: 'New', description: 'd', state: 'review' });
     expect(await h.uow.read.tasks.findById('me')).toMatchObject({ title: 'New', description: 'd', state: 'review' });
   });
 
   test('autopilot is refused with a clear error; invalid input and other tasks change nothing', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const autopilot = await expectRefusedUnchanged(
       h,
       () => h.call('s-me', 'update_task_kandev', { autopilot: true, title: 'x' }),
@@ -254,8 +215,7 @@ describe('task tools: the bound identity always wins', () => {
   const cleanup = useCleanup();
 
   test('a forged task_id is only a target: the child cannot act on its parent or as it', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     // kid's agent names its parent: a target outside its rules, never a change of caller.
     await expectRefusedUnchanged(
       h,
@@ -280,8 +240,7 @@ describe('task tools: the bound identity always wins', () => {
   });
 
   test('a context whose binding disagrees with its session row is refused', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const forged = await refusal(h.call('s-kid', 'get_task_kandev', {}, { taskId: 'me' }));
     expect(forged.code).toBe('permission_denied');
     const wrongWorkspace = await refusal(h.call('s-me', 'get_task_kandev', {}, { workspaceId: 'w2' }));
@@ -289,8 +248,7 @@ describe('task tools: the bound identity always wins', () => {
   });
 
   test('a call cancelled before it writes writes nothing', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     const cancelled = new AbortController();
     cancelled.abort();
     const signal = cancelled.signal;
@@ -307,8 +265,7 @@ describe('task tools: the bound identity always wins', () => {
   });
 
   test('discovery is not a boundary: tools outside the session surface are refused', async () => {
-    const h = await createToolHarness(cleanup);
-    await family(h);
+    const h = await familyHarness(cleanup);
     await h.session('s-office', 'sib', { surface: 'office_task' });
     expect((await h.call('s-office', 'get_task_kandev', {})).structured?.task).toMatchObject({ id: 'sib' });
     for (const [tool, args] of [

@@ -6,10 +6,17 @@
 
 // The in-process backend, its fakes and harnesses
 export { backendRoutes, fillRoute, routeParams, type RouteTemplate } from './harness/backend-routes';
-export { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from './harness/fake-agentctl';
+export { FakeAgentctl } from './harness/fake-agentctl';
+export { ENDPOINT, fakeAgentctlPort } from './harness/fake-agentctl-port';
 export { createInProcessBackend, type InProcessBackendOptions, recordKicks } from './harness/in-process-backend';
 export { TEST_SECRETS } from './harness/test-secrets';
-export { createToolHarness, expectRefusedUnchanged, refusal, type ToolHarness } from './harness/tool-harness';
+export {
+  createToolHarness,
+  expectRefusedUnchanged,
+  PROVIDER_SET_QUERY,
+  refusal,
+  type ToolHarness,
+} from './harness/tool-harness';
 
 // Test databases: SQLite by default, PostgreSQL in the -pg projects
 export { databaseHolds, fileHolds } from './database/database-bytes';

@@ -16,7 +16,7 @@ import type { Database } from '../../platform/store/database';
 import { migrateToLatest } from '../../platform/store/database';
 import type { SecretBox } from '../../platform/secrets/secret-box';
 import type { Cleanup } from '../cleanup';
-import { fakeAgentctlPort } from './fake-agentctl';
+import { fakeAgentctlPort } from './fake-agentctl-port';
 import { tempDir } from './temp-dir';
 import { openTestDatabase } from '../database/test-database';
 import { TEST_SECRETS } from './test-secrets';

@@ -8,10 +8,14 @@ import type { ToolCallContext, ToolReply } from '../../agent-api/tool-calls/tool
 import { runAdmittedCall } from '../../agent-api/tool-calls/tool-call-dispatcher';
 import type { Cleanup } from '../cleanup';
 import { launchConfigFor, sessionRow } from '../rows/session-rows';
-import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, PROVIDER_SET_QUERY } from './fake-agentctl';
+import { FakeAgentctl } from './fake-agentctl';
+import { ENDPOINT, fakeAgentctlPort } from './fake-agentctl-port';
 import { createInProcessBackend, recordKicks } from './in-process-backend';
 
-export { ENDPOINT, FakeAgentctl, PROVIDER_SET_QUERY };
+export { ENDPOINT, FakeAgentctl };
+
+/** The provider-set recomputation in the harness's `sql`: task_repositories joined with repositories. */
+export const PROVIDER_SET_QUERY = /from [`"]task_repositories[`"] as [`"]tr[`"] inner join [`"]repositories[`"]/i;
 
 const NOW = Date.parse('2026-11-30T10:00:00.000Z');
 /** Every table a tool may write. */
