@@ -107,7 +107,11 @@ function responseLines(responses) {
 }
 
 function routeSection(method, path, operation) {
-  const lines = [`### \`${method.toUpperCase()} ${path}\``, '', `${operation.summary}.`];
+  const lines = [
+    `### \`${method.toUpperCase()} ${path}\``,
+    '',
+    `${operation.summary}. Operation \`${operation.operationId}\`.`,
+  ];
   if (operation.description !== undefined) lines.push('', operation.description);
   lines.push('');
   if (operation.security?.length === 0) lines.push('- Open: no token');
@@ -118,7 +122,8 @@ function routeSection(method, path, operation) {
   ]) {
     const params = (operation.parameters ?? []).filter((p) => p.in === where);
     if (params.length === 0) continue;
-    const fields = params.map((p) => field(p.name, p.schema, p.required));
+    // A parameter's description sits on the parameter, beside (not in) its schema.
+    const fields = params.map((p) => field(p.name, { ...p.schema, description: p.description }, p.required));
     if (fields.length <= 2) lines.push(`- ${label}: ${fields.join('; ')}`);
     else lines.push(`- ${label}:`, ...fields.map((text) => `  - ${text}`));
   }

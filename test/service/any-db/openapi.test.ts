@@ -6,10 +6,12 @@ import {
   createApp,
   createAuthMiddleware,
   createInProcessBackend,
+  isVerbOperationId,
   listen,
   metricsRoute,
   openApiDocument,
   openApiPath,
+  REST_ERROR_CODES,
 } from '@kandev/backend/testing';
 import { type Cleanup, useCleanup } from '../../helpers/cleanup';
 import { validateOpenApi } from '../../helpers/openapi-validator';
@@ -55,8 +57,102 @@ async function backendApp(cleanup: Cleanup) {
   return { app, backend };
 }
 
+type Json = Record<string, unknown>;
+
+/** Every operation of the document: `GET /api/tasks` and its object. */
+function operations(): [string, Json][] {
+  return Object.entries(openApiDocument().paths).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod).map(([method, operation]): [string, Json] => [
+      `${method.toUpperCase()} ${path}`,
+      operation,
+    ]),
+  );
+}
+
+/** Every `$ref` string anywhere in a value. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner),
+  );
+}
+
 describe('OpenAPI document', () => {
   const cleanup = useCleanup();
+
+  test('every 2xx answer with a body has a schema (none is `{}`); a 204 has no body', () => {
+    const lacking: string[] = [];
+    for (const [route, operation] of operations()) {
+      for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+        if (!status.startsWith('2')) continue;
+        const content = response.content as Record<string, { schema?: Json }> | undefined;
+        if (status === '204') {
+          if (content !== undefined) lacking.push(`${route} ${status} has a body`);
+          continue;
+        }
+        if (content === undefined) lacking.push(`${route} ${status} has no content`);
+        for (const [type, media] of Object.entries(content ?? {})) {
+          if (media.schema === undefined || Object.keys(media.schema).length === 0) {
+            lacking.push(`${route} ${status} ${type}`);
+          }
+        }
+      }
+    }
+    expect(lacking).toEqual([]);
+    expect(operations().length).toBeGreaterThan(50);
+  });
+
+  test('operationIds are unique and start with a verb', () => {
+    const ids = operations().map(([, operation]) => String(operation.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => !isVerbOperationId(id))).toEqual([]);
+    expect(ids).toEqual(
+      expect.arrayContaining(['listTasks', 'getTask', 'launchSession', 'answerQuestion', 'cancelTurn']),
+    );
+  });
+
+  test('every $ref names a component that exists; the shared shapes are named', () => {
+    const document = openApiDocument();
+    const components = document.components as unknown as Record<string, Record<string, unknown>>;
+    const missing = refsIn(document).filter((ref) => {
+      const [, , kind, name] = ref.split('/');
+      return kind === undefined || name === undefined || components[kind]?.[name] === undefined;
+    });
+    expect(missing).toEqual([]);
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'Task',
+        'TaskPage',
+        'Session',
+        'SessionSummary',
+        'Message',
+        'MessagePage',
+        'Question',
+        'QueuedPrompt',
+        'Workspace',
+        'Repository',
+        'AgentProfile',
+        'ApiToken',
+        'Error',
+      ]),
+    );
+  });
+
+  test('error.code is an enum of every code a refusal carries', () => {
+    const error = openApiDocument().components.schemas.Error as {
+      properties: { error: { properties: { code: { enum?: string[] } } } };
+    };
+    expect(error.properties.error.properties.code.enum).toEqual([...REST_ERROR_CODES]);
+    expect(REST_ERROR_CODES).toEqual(expect.arrayContaining(['permission_denied', 'unsupported_media_type']));
+  });
+
+  test('403 (the Host/Origin guard) is declared on every route but the open probes', () => {
+    const without = operations()
+      .filter(([, operation]) => (operation.responses as Json)['403'] === undefined)
+      .map(([route]) => route);
+    expect(without.sort()).toEqual(['GET /healthz', 'GET /readyz']);
+  });
 
   test('validates as OpenAPI 3.1 (and the validator does refuse a broken one)', () => {
     const document = openApiDocument();

@@ -14,7 +14,8 @@ import {
   CREDENTIAL_ROUTE_DOCS,
   REVIEW_LINK_ROUTE_DOCS,
 } from '../integrations/provider-automation/provider-automation-route-docs';
-import { PARENT_QUESTION_ROUTE_DOCS, QUESTION_ROUTE_DOCS } from '../runtime/questions/question-route-docs';
+import { QUESTION_ROUTE_DOCS } from '../runtime/questions/question-route-docs';
+import { PARENT_QUESTION_ROUTE_DOCS } from '../runtime/parent-questions/parent-question-route-docs';
 import { PERMISSION_GRANT_ROUTE_DOCS } from '../catalogue/permission-grants/grant-route-docs';
 import { REPOSITORY_ROUTE_DOCS } from '../catalogue/repositories/repository-route-docs';
 import {

@@ -11,6 +11,7 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/agent-profiles',
+    operationId: 'createAgentProfile',
     summary: 'Create an agent profile',
     description:
       'Env keys match `^[A-Z_][A-Z0-9_]*$`; env values are sealed at rest and never returned or logged. ' +
@@ -23,6 +24,7 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/agent-profiles',
+    operationId: 'listAgentProfiles',
     summary: 'List agent profiles, by name',
     ok: {
       status: 200,
@@ -33,6 +35,7 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/agent-profiles/:id',
+    operationId: 'getAgentProfile',
     summary: 'Get an agent profile',
     params: IdParamsSchema,
     ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },
@@ -40,6 +43,7 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'patch',
     path: '/api/agent-profiles/:id',
+    operationId: 'updateAgentProfile',
     summary: "Change an agent profile's permission policy",
     description: 'Sessions started from then on carry the new policy; running sessions keep theirs until resumed.',
     params: IdParamsSchema,
@@ -49,6 +53,7 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'delete',
     path: '/api/agent-profiles/:id',
+    operationId: 'deleteAgentProfile',
     summary: 'Delete an agent profile',
     params: IdParamsSchema,
     ok: { status: 204, description: 'deleted' },

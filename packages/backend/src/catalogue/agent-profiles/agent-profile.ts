@@ -76,7 +76,8 @@ export const AgentProfileRestViewSchema = z
     env_keys: z.array(z.string()),
     created_at: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'AgentProfile' });
 export type AgentProfileRestView = z.infer<typeof AgentProfileRestViewSchema>;
 
 export function toAgentProfileRestView(profile: AgentProfile): AgentProfileRestView {

@@ -49,7 +49,8 @@ export const CredentialViewSchema = z
     username: z.string().nullable(),
     base_url: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Credential' });
 export type CredentialView = z.infer<typeof CredentialViewSchema>;
 
 export function toCredentialView(credential: CredentialSummary): CredentialView {

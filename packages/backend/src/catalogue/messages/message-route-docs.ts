@@ -8,6 +8,7 @@ export const MESSAGE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/tasks/:id/messages',
+    operationId: 'listMessages',
     summary: "Read a task's conversation, oldest first, a page at a time",
     description:
       'Each entry has a `type`: `message` (operator prompts and agent text; an agent run of text grows ' +
@@ -23,7 +24,8 @@ export const MESSAGE_ROUTE_DOCS: RouteDoc[] = [
       description: '`{task_id, messages, next_cursor}`',
       schema: z
         .object({ task_id: z.string(), messages: z.array(MessageViewSchema), next_cursor: z.string().nullable() })
-        .strict(),
+        .strict()
+        .meta({ id: 'MessagePage' }),
     },
   },
 ];

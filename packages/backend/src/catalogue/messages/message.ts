@@ -57,7 +57,8 @@ export const MessageViewSchema = z
     metadata: MessageMetadataSchema.describe('per type: see the route description'),
     created_at: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Message' });
 export type MessageView = z.infer<typeof MessageViewSchema>;
 
 export function toMessageView(message: Message): MessageView {

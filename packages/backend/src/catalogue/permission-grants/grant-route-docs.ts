@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { RouteDoc } from '../../platform/openapi/openapi';
+import { PermissionGrantViewSchema } from './grant';
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import { GrantParamsSchema } from './grant-routes';
 
@@ -8,6 +10,7 @@ export const PERMISSION_GRANT_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/tasks/:id/permission-grants',
+    operationId: 'listPermissionGrants',
     summary: "List a task's permission grants, oldest first",
     description:
       'A grant is recorded when a permission request is answered with an "allow always" option; a later ' +
@@ -18,11 +21,16 @@ export const PERMISSION_GRANT_ROUTE_DOCS: RouteDoc[] = [
     ok: {
       status: 200,
       description: `\`{task_id, permission_grants: [grant]}\`; a grant is an object ${GRANT}`,
+      schema: z
+        .object({ task_id: z.string(), permission_grants: z.array(PermissionGrantViewSchema) })
+        .strict()
+        .meta({ id: 'PermissionGrantList' }),
     },
   },
   {
     method: 'delete',
     path: '/api/tasks/:id/permission-grants/:grant_id',
+    operationId: 'revokePermissionGrant',
     summary: 'Revoke a permission grant',
     description: 'The next matching request is asked again.',
     params: GrantParamsSchema,

@@ -100,7 +100,8 @@ export const PermissionGrantViewSchema = z
     session_id: z.string().nullable().describe('the session whose request was answered "always"'),
     created_at: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'PermissionGrant' });
 export type PermissionGrantView = z.infer<typeof PermissionGrantViewSchema>;
 
 export function toPermissionGrantView(grant: PermissionGrant): PermissionGrantView {

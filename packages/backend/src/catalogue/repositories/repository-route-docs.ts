@@ -7,6 +7,7 @@ export const REPOSITORY_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/repositories',
+    operationId: 'createRepository',
     summary: 'Register a repository in a workspace',
     description:
       'Give `remote_url` or `local_path`. `provider` (`github`, `gitlab` or `null`) is derived once at ' +
@@ -17,17 +18,22 @@ export const REPOSITORY_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/repositories',
+    operationId: 'listRepositories',
     summary: 'List repositories, optionally of one workspace',
     query: ListRepositoriesQuerySchema,
     ok: {
       status: 200,
       description: 'a page of repositories, oldest first',
-      schema: z.object({ repositories: z.array(RepositoryViewSchema), next_cursor: z.string().nullable() }).strict(),
+      schema: z
+        .object({ repositories: z.array(RepositoryViewSchema), next_cursor: z.string().nullable() })
+        .strict()
+        .meta({ id: 'RepositoryPage' }),
     },
   },
   {
     method: 'get',
     path: '/api/repositories/:id',
+    operationId: 'getRepository',
     summary: 'Get a repository',
     params: IdParamsSchema,
     ok: { status: 200, description: 'the repository', schema: RepositoryViewSchema },

@@ -55,7 +55,8 @@ export const RepositoryViewSchema = z
     local_path: z.string().nullable(),
     created_at: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Repository' });
 export type RepositoryView = z.infer<typeof RepositoryViewSchema>;
 
 export function toRepositoryView(repository: Repository): RepositoryView {

@@ -11,6 +11,7 @@ export const TASK_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/tasks',
+    operationId: 'createTask',
     summary: 'Create a task',
     description:
       '`autopilot` defaults to false and is never inherited. An unknown `agent_profile_id` is a 404; ' +
@@ -22,18 +23,23 @@ export const TASK_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/tasks',
+    operationId: 'listTasks',
     summary: "List a workspace's tasks, oldest first, a page at a time",
     description: 'Archived tasks only with `include_archived=true`.',
     query: ListTasksQuerySchema,
     ok: {
       status: 200,
       description: 'a page of tasks',
-      schema: z.object({ tasks: z.array(TaskViewSchema), next_cursor: z.string().nullable() }).strict(),
+      schema: z
+        .object({ tasks: z.array(TaskViewSchema), next_cursor: z.string().nullable() })
+        .strict()
+        .meta({ id: 'TaskPage' }),
     },
   },
   {
     method: 'get',
     path: '/api/tasks/:id',
+    operationId: 'getTask',
     summary: 'Get a task',
     params: IdParamsSchema,
     ok: { status: 200, description: TASK, schema: TaskViewSchema },
@@ -41,6 +47,7 @@ export const TASK_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'patch',
     path: '/api/tasks/:id',
+    operationId: 'updateTask',
     summary: "Change a task's title or parent",
     description: '`autopilot` is fixed at creation (400).',
     params: IdParamsSchema,

@@ -130,7 +130,8 @@ export const TaskViewSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Task' });
 export type TaskView = z.infer<typeof TaskViewSchema>;
 
 export function toTaskView({ task, repositoryIds, providers, pendingAction }: TaskDetails): TaskView {

@@ -10,7 +10,10 @@ export const CreateWorkspaceBodySchema = z.object({ name: z.string().trim().min(
 export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBodySchema>;
 
 /** GET /api/workspaces/:id (the schema documents it in GET /api/openapi.json). */
-export const WorkspaceViewSchema = z.object({ id: z.string(), name: z.string(), created_at: z.string() }).strict();
+export const WorkspaceViewSchema = z
+  .object({ id: z.string(), name: z.string(), created_at: z.string() })
+  .strict()
+  .meta({ id: 'Workspace' });
 export type WorkspaceView = z.infer<typeof WorkspaceViewSchema>;
 
 export function toWorkspaceView(workspace: Workspace): WorkspaceView {

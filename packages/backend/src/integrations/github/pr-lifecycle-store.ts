@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { Checkpoint } from '../review-lifecycle/lifecycle-rules';
 import {
@@ -6,7 +7,7 @@ import {
   LIFECYCLE_COLUMNS,
   lifecycleOf,
   claimEvaluation,
-  type LinkLifecycle,
+  LinkLifecycleSchema,
   recordObservation,
   recordPollError,
 } from '../review-lifecycle/lifecycle-columns';
@@ -39,11 +40,16 @@ export interface PrEvaluationRecord extends PrPollTarget {
   version: number;
 }
 
-export interface PrLifecycleView extends LinkLifecycle {
-  state: PrState;
-  /** The last auto-merge outcome: merged, refused (why) or waiting (for what). */
-  merge: MergeOutcome | null;
-}
+/** GET /api/tasks/:id/prs/:prId/lifecycle */
+export const PrLifecycleViewSchema = LinkLifecycleSchema.extend({
+  state: PrStateSchema,
+  merge: MergeOutcomeSchema.nullable().describe(
+    'the last auto-merge outcome: merged, refused (why) or waiting (for what)',
+  ),
+})
+  .strict()
+  .meta({ id: 'PrLifecycle' });
+export type PrLifecycleView = z.output<typeof PrLifecycleViewSchema>;
 
 const SWITCH_COLUMNS = ['auto_fix', 'auto_merge', 'prompt_on_review_requested', 'prompt_on_merged', 'prompt_on_closed'];
 

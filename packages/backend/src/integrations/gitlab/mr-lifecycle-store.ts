@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import { type MrState, MrStateSchema } from '../provider-automation/review-link';
 import { toBoolean } from '../../platform/store/row-values';
@@ -6,7 +7,7 @@ import {
   claimEvaluation,
   type LastEvaluation,
   LIFECYCLE_COLUMNS,
-  type LinkLifecycle,
+  LinkLifecycleSchema,
   lifecycleOf,
   recordObservation,
   recordPollError,
@@ -34,9 +35,11 @@ export interface EvaluationRecord extends PollTarget {
   version: number;
 }
 
-export interface LifecycleView extends LinkLifecycle {
-  state: MrState;
-}
+/** GET /api/tasks/:id/mrs/:mrId/lifecycle */
+export const MrLifecycleViewSchema = LinkLifecycleSchema.extend({ state: MrStateSchema })
+  .strict()
+  .meta({ id: 'MrLifecycle' });
+export type LifecycleView = z.output<typeof MrLifecycleViewSchema>;
 
 const TARGET_COLUMNS = [
   'task_mrs.id as link_id',

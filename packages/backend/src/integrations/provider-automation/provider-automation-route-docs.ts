@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteDoc } from '../../platform/openapi/openapi';
 import { IdParamsSchema } from '../../platform/store/id-schema';
-import { LinkMrBodySchema, LinkPrBodySchema } from './review-link';
+import { LinkMrBodySchema, LinkPrBodySchema, TaskMrViewSchema, TaskPrViewSchema } from './review-link';
 import {
   CredentialParamsSchema,
   CredentialViewSchema,
@@ -12,34 +12,46 @@ export const REVIEW_LINK_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/tasks/:id/prs',
+    operationId: 'linkPullRequest',
     summary: 'Link a GitHub pull request to a task',
     params: IdParamsSchema,
     body: LinkPrBodySchema,
-    ok: { status: 201, description: 'the PR link `{id, repository_id, number, state, automation, ...}`' },
+    ok: { status: 201, description: 'the PR link', schema: TaskPrViewSchema },
     errors: { 409: 'the repository is not attached to the task, or the PR is linked already' },
   },
   {
     method: 'get',
     path: '/api/tasks/:id/prs',
+    operationId: 'listPullRequestLinks',
     summary: "List a task's PR links",
     params: IdParamsSchema,
-    ok: { status: 200, description: "`{prs: [link]}` with each link's `automation` switches" },
+    ok: {
+      status: 200,
+      description: "the task's PR links, each with its `automation` switches",
+      schema: z.object({ prs: z.array(TaskPrViewSchema) }).strict(),
+    },
   },
   {
     method: 'post',
     path: '/api/tasks/:id/mrs',
+    operationId: 'linkMergeRequest',
     summary: 'Link a GitLab merge request to a task',
     params: IdParamsSchema,
     body: LinkMrBodySchema,
-    ok: { status: 201, description: 'the MR link' },
+    ok: { status: 201, description: 'the MR link', schema: TaskMrViewSchema },
     errors: { 409: 'the repository is not attached to the task, or the MR is linked already' },
   },
   {
     method: 'get',
     path: '/api/tasks/:id/mrs',
+    operationId: 'listMergeRequestLinks',
     summary: "List a task's MR links",
     params: IdParamsSchema,
-    ok: { status: 200, description: '`{mrs: [link]}`' },
+    ok: {
+      status: 200,
+      description: "the task's MR links",
+      schema: z.object({ mrs: z.array(TaskMrViewSchema) }).strict(),
+    },
   },
 ];
 
@@ -47,6 +59,7 @@ export const CREDENTIAL_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'put',
     path: '/api/workspaces/:id/credentials/:provider',
+    operationId: 'setWorkspaceCredential',
     summary: "Store a workspace's provider credential (write-only)",
     description:
       "A GitLab or GitHub token is verified once with the provider's `GET /user` (400 when it rejects " +
@@ -59,6 +72,7 @@ export const CREDENTIAL_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/workspaces/:id/credentials',
+    operationId: 'listWorkspaceCredentials',
     summary: "List a workspace's provider credentials",
     params: IdParamsSchema,
     ok: {
@@ -70,6 +84,7 @@ export const CREDENTIAL_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'delete',
     path: '/api/workspaces/:id/credentials/:provider',
+    operationId: 'deleteWorkspaceCredential',
     summary: "Remove a workspace's provider credential",
     params: CredentialParamsSchema,
     ok: { status: 204, description: 'removed' },

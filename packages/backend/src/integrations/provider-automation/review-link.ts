@@ -110,30 +110,48 @@ export function assertLinkableRepository(
   }
 }
 
-export interface TaskPrView {
-  id: string;
-  task_id: string;
-  repository_id: string;
-  number: number;
-  state: PrState;
-  head_sha: string | null;
-  automation: AutomationOptions;
-  created_at: string;
-  updated_at: string;
-}
+const AutomationViewSchema = z
+  .object(
+    Object.fromEntries(AUTOMATION_OPTIONS.map((option) => [option, z.boolean()])) as Record<
+      AutomationOption,
+      z.ZodBoolean
+    >,
+  )
+  .strict()
+  .describe("the link's automation switches");
 
-export interface TaskMrView {
-  id: string;
-  task_id: string;
-  repository_id: string;
-  project_path: string;
-  iid: number;
-  state: MrState;
-  head_sha: string | null;
-  automation: AutomationOptions;
-  created_at: string;
-  updated_at: string;
-}
+export const TaskPrViewSchema = z
+  .object({
+    id: z.string(),
+    task_id: z.string(),
+    repository_id: z.string(),
+    number: z.number().int(),
+    state: PrStateSchema,
+    head_sha: z.string().nullable(),
+    automation: AutomationViewSchema,
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .strict()
+  .meta({ id: 'PrLink' });
+export type TaskPrView = z.output<typeof TaskPrViewSchema>;
+
+export const TaskMrViewSchema = z
+  .object({
+    id: z.string(),
+    task_id: z.string(),
+    repository_id: z.string(),
+    project_path: z.string(),
+    iid: z.number().int(),
+    state: MrStateSchema,
+    head_sha: z.string().nullable(),
+    automation: AutomationViewSchema,
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .strict()
+  .meta({ id: 'MrLink' });
+export type TaskMrView = z.output<typeof TaskMrViewSchema>;
 
 export function toTaskPrView(pr: TaskPr): TaskPrView {
   return {

@@ -18,13 +18,14 @@ export const LastEvaluationSchema = z.object({
 export type LastEvaluation = z.infer<typeof LastEvaluationSchema>;
 
 /** A link's lifecycle as REST shows it, but its state (whose vocabulary is the provider's). */
-export interface LinkLifecycle {
-  head_sha: string | null;
-  polled_at: string | null;
-  poll_error: string | null;
-  checkpoint: Checkpoint | null;
-  last_evaluation: LastEvaluation | null;
-}
+export const LinkLifecycleSchema = z.object({
+  head_sha: z.string().nullable(),
+  polled_at: z.string().nullable(),
+  poll_error: z.string().nullable(),
+  checkpoint: CheckpointSchema.nullable(),
+  last_evaluation: LastEvaluationSchema.nullable(),
+});
+export type LinkLifecycle = z.output<typeof LinkLifecycleSchema>;
 
 /** A stored checkpoint column (task_mrs, task_prs); null when absent or of another shape. */
 export function checkpointOf(value: unknown, column = 'task_mrs.lifecycle_checkpoint'): Checkpoint | null {

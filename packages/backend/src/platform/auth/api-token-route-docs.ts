@@ -7,17 +7,19 @@ export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/tokens',
+    operationId: 'createApiToken',
     summary: 'Create an API token',
     body: CreateApiTokenBodySchema,
     ok: {
       status: 201,
       description: 'the token, with `token` itself: the only time it is shown',
-      schema: ApiTokenViewSchema.extend({ token: z.string() }),
+      schema: ApiTokenViewSchema.extend({ token: z.string() }).strict().meta({ id: 'CreatedApiToken' }),
     },
   },
   {
     method: 'get',
     path: '/api/tokens',
+    operationId: 'listApiTokens',
     summary: 'List API tokens',
     ok: {
       status: 200,
@@ -28,6 +30,7 @@ export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'delete',
     path: '/api/tokens/:id',
+    operationId: 'revokeApiToken',
     summary: 'Revoke an API token',
     params: IdParamsSchema,
     ok: { status: 204, description: 'revoked: the token is refused from now on' },

@@ -16,7 +16,8 @@ export const ApiTokenViewSchema = z
     created_at: z.string(),
     last_used_at: z.string().nullable(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'ApiToken' });
 
 function toView(record: ApiTokenRecord): z.infer<typeof ApiTokenViewSchema> {
   return {

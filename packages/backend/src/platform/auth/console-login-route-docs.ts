@@ -7,6 +7,7 @@ export const CONSOLE_LOGIN_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/login',
+    operationId: 'signIn',
     summary: "Sign a browser in: the token becomes the console's HttpOnly cookie",
     description: 'Sets `kandev_session` (HttpOnly, SameSite=Strict, Path=/; Secure over https).',
     open: true,
@@ -16,6 +17,7 @@ export const CONSOLE_LOGIN_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/logout',
+    operationId: 'signOut',
     summary: "Sign a browser out: clears the console's cookie",
     open: true,
     ok: { status: 204, description: 'signed out (Set-Cookie clears it)' },
@@ -23,6 +25,7 @@ export const CONSOLE_LOGIN_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/login',
+    operationId: 'redeemLoginLink',
     summary: 'Redeem a one-time sign-in link',
     description:
       'A valid code sets the cookie and redirects to `/`; a used, expired or unknown one to the sign-in page.',
@@ -33,12 +36,13 @@ export const CONSOLE_LOGIN_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/console/login-links',
+    operationId: 'createLoginLink',
     summary: 'Issue a one-time sign-in link for the console',
     description: 'The link signs a browser in as the token that asked for it, once, within 5 minutes.',
     ok: {
       status: 201,
       description: '`{url, expires_at}`',
-      schema: z.object({ url: z.string(), expires_at: z.string() }).strict(),
+      schema: z.object({ url: z.string(), expires_at: z.string() }).strict().meta({ id: 'LoginLink' }),
     },
   },
 ];

@@ -5,6 +5,7 @@ export const REPLICA_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/replicas',
+    operationId: 'getReplicas',
     summary: 'This replica, and which replica holds each agentctl’s Attach stream',
     description:
       'With several replicas on PostgreSQL (docs/replicas.md) the `attach` entries are the Attach leases held ' +

@@ -21,7 +21,8 @@ export const ReplicasViewSchema = z
       )
       .describe('which replica holds each agentctl’s Attach stream now'),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Replicas' });
 export type ReplicasView = z.infer<typeof ReplicasViewSchema>;
 
 export interface ReplicaRoutesDeps {

@@ -7,6 +7,7 @@ export const EVENT_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/events',
+    operationId: 'streamEvents',
     summary: 'Live events as Server-Sent Events',
     description:
       'Conversation entries, session state, tool-list changes, questions, queue and MR lifecycle ' +
@@ -17,7 +18,14 @@ export const EVENT_ROUTE_DOCS: RouteDoc[] = [
       'client that got no event yet can resume from it, then events live. A `: ping` comment every 15 s.',
     query: EventsQuerySchema,
     headers: z.object({ 'Last-Event-ID': EventIdSchema.optional() }),
-    ok: { status: 200, description: 'the event stream', contentType: 'text/event-stream' },
+    ok: {
+      status: 200,
+      description: 'the event stream',
+      contentType: 'text/event-stream',
+      schema: z
+        .string()
+        .describe('Server-Sent Events: `id`, `event` and a JSON `data` line per event (docs/events.md)'),
+    },
     errors: {
       404: 'unknown task_id, session_id or workspace_id',
       503: 'too many open streams (KANDEV_EVENT_MAX_STREAMS)',

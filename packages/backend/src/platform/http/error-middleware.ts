@@ -5,15 +5,16 @@ import type { Logger } from '../logger/logger';
 import { issuesOf } from './parse';
 import { RequestRefusedError } from './request-guard';
 import { requestIdOf } from './request-id';
+import type { RestErrorCode } from './error-codes';
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown>; request_id: string };
+  error: { code: RestErrorCode; message: string; details?: Record<string, unknown>; request_id: string };
 }
 
 const BodyParserErrorSchema = z.object({ type: z.string(), status: z.number() });
 
 interface Rendered {
-  code: string;
+  code: RestErrorCode;
   message: string;
   details?: Record<string, unknown>;
   status: number;

@@ -2,6 +2,8 @@
 // the media type of a body. Together they stop DNS rebinding (a foreign name resolving to us) and simple
 // cross-site requests (forms, `text/plain` fetches) from changing anything. See docs/security.md.
 
+import type { RestErrorCode } from './error-codes';
+
 /** Names always accepted in the Host header (any port). */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
@@ -84,7 +86,7 @@ export interface RequestFacts {
 
 export interface Refusal {
   readonly status: 403 | 415;
-  readonly code: 'permission_denied' | 'unsupported_media_type';
+  readonly code: Extract<RestErrorCode, 'permission_denied' | 'unsupported_media_type'>;
   readonly message: string;
 }
 

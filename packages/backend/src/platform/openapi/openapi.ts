@@ -1,14 +1,24 @@
 import { z } from 'zod';
+import { RestErrorCodeSchema } from '../http/error-codes';
+import { OPEN_PATHS } from '../http/request-access';
+import { type JsonSchema, SchemaComponents } from './json-schema';
 
 // The REST reference as data: each domain folder lists its routes (`*-route-docs.ts`) with the SAME
 // zod schemas its handlers pass to parseInput, and this module turns the list into an OpenAPI 3.1
 // document with zod's own JSON Schema output (draft 2020-12, the dialect of OpenAPI 3.1), so the
-// request side of the reference cannot drift from the handlers (docs/rest-api.md).
+// request side of the reference cannot drift from the handlers (docs/rest-api.md). The response side
+// uses the view schemas whose output types the handlers' view functions return; named ones (`.meta({
+// id })`) are components. The console's and the CLI's types are generated from this document.
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface RouteDoc {
   method: HttpMethod;
+  /**
+   * A verb first, unique in the document: `listTasks`, `launchSession`, `answerQuestion`. The generated
+   * clients and docs/rest-api.md name the route by it.
+   */
+  operationId: string;
   /** The Express path as registered, e.g. `/api/tasks/:id`. */
   path: string;
   summary: string;
@@ -20,7 +30,10 @@ export interface RouteDoc {
   /** Request headers the handler reads, e.g. `Last-Event-ID` (an object of their schemas). */
   headers?: z.ZodObject;
   body?: z.ZodType;
-  /** The success response: its status, what it holds, and its schema when one describes it. */
+  /**
+   * The success response: its status, what it holds and its schema (required whenever it has a body:
+   * everything but a 204 or a redirect).
+   */
   ok: { status: number; description: string; schema?: z.ZodType; contentType?: string };
   /**
    * Refusals besides the ones every route of its kind has (400 with an input schema, 401 under /api,
@@ -43,14 +56,15 @@ export const ErrorEnvelopeSchema = z
   .object({
     error: z
       .object({
-        code: z.string().describe('a stable code, e.g. invalid_argument, not_found, failed_precondition'),
+        code: RestErrorCodeSchema.describe('a stable code: branch on it, not on the message'),
         message: z.string().describe('what went wrong, for people'),
         details: z.record(z.string(), z.unknown()).optional().describe('e.g. `issues` for invalid input'),
         request_id: z.string().describe('also in the X-Request-Id response header and the logs'),
       })
       .strict(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Error' });
 
 /** Refusals every route of a kind has: shared responses, referenced by each route. */
 const COMMON_ERRORS = {
@@ -60,22 +74,73 @@ const COMMON_ERRORS = {
   ],
   Unauthenticated: [401, 'missing, invalid or revoked API token'],
   NotFound: [404, 'no such resource'],
+  Forbidden: [
+    403,
+    'refused before any route: a Host this backend does not serve, or a cross-origin request (`permission_denied`)',
+  ],
+  UnsupportedMediaType: [415, 'a request body that is not `application/json`; nothing read (`unsupported_media_type`)'],
 } as const;
 
 /** `/api/tasks/:id` -> `/api/tasks/{id}`. */
 export const openApiPath = (expressPath: string): string => expressPath.replace(/:(\w+)/g, '{$1}');
 
-type JsonSchema = Record<string, unknown>;
+/** Verbs an operationId may start with (the generated clients read as calls). */
+export const OPERATION_VERBS = [
+  'add',
+  'answer',
+  'archive',
+  'cancel',
+  'create',
+  'delete',
+  'evaluate',
+  'get',
+  'issue',
+  'launch',
+  'link',
+  'list',
+  'put',
+  'read',
+  'redeem',
+  'relaunch',
+  'remove',
+  'resume',
+  'revoke',
+  'sign',
+  'stop',
+  'stream',
+  'unarchive',
+  'update',
+  'set',
+  'change',
+  'store',
+  'attach',
+  'detach',
+  'queue',
+  'enqueue',
+  'check',
+  'watch',
+] as const;
 
-/** Input side: what a client sends (a coerced number is documented as the number it must spell). */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-  return rest;
+/** `listTasks`: a known verb, then capitalised words; letters and digits only. */
+export function isVerbOperationId(operationId: string): boolean {
+  const verb = /^[a-z]+/.exec(operationId)?.[0];
+  return (
+    verb !== undefined &&
+    (OPERATION_VERBS as readonly string[]).includes(verb) &&
+    /^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(operationId)
+  );
 }
 
-function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query' | 'header'): JsonSchema[] {
+function parameters(
+  components: SchemaComponents,
+  schema: z.ZodObject | undefined,
+  where: 'path' | 'query' | 'header',
+): JsonSchema[] {
   if (schema === undefined) return [];
-  const { properties = {}, required = [] } = jsonSchema(schema) as { properties?: JsonSchema; required?: string[] };
+  const { properties = {}, required = [] } = components.convert(schema, 'input') as {
+    properties?: JsonSchema;
+    required?: string[];
+  };
   return Object.entries(properties).map(([name, property]) => {
     const { description, ...rest } = property as JsonSchema;
     return {
@@ -93,20 +158,35 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-function responses(route: RouteDoc): JsonSchema {
+/** A 204 or a redirect has no body; every other success response has one, and so a schema. */
+const hasBody = (status: number): boolean => status !== 204 && (status < 300 || status >= 400);
+
+/** What the Host/Origin/media-type guard (platform/http/request-access.ts) may answer for the route. */
+function guardRefusals(route: RouteDoc): (keyof typeof COMMON_ERRORS)[] {
+  if (route.method === 'get' && OPEN_PATHS.has(route.path)) return [];
+  return route.body === undefined ? ['Forbidden'] : ['Forbidden', 'UnsupportedMediaType'];
+}
+
+function responses(components: SchemaComponents, route: RouteDoc): JsonSchema {
   const { ok } = route;
   const contentType = ok.contentType ?? 'application/json';
-  const schema = ok.schema === undefined ? {} : jsonSchema(ok.schema, 'output');
+  if (hasBody(ok.status) && ok.schema === undefined) {
+    throw new Error(`${route.method} ${route.path}: its ${ok.status} response has a body, so it needs a schema`);
+  }
   const out: JsonSchema = {
     [String(ok.status)]:
-      ok.status === 204
+      ok.schema === undefined
         ? { description: ok.description }
-        : { description: ok.description, content: { [contentType]: { schema } } },
+        : {
+            description: ok.description,
+            content: { [contentType]: { schema: components.convert(ok.schema, 'output') } },
+          },
   };
   const common: (keyof typeof COMMON_ERRORS)[] = [];
   const inputs = [route.params, route.query, route.headers, route.body];
   if (inputs.some((input) => input !== undefined)) common.push('InvalidInput');
   if (route.open !== true) common.push('Unauthenticated');
+  common.push(...guardRefusals(route));
   if (route.path.includes(':')) common.push('NotFound');
   for (const name of common) out[String(COMMON_ERRORS[name][0])] = { $ref: `#/components/responses/${name}` };
   // A route's own words for a status replace the shared response.
@@ -116,20 +196,20 @@ function responses(route: RouteDoc): JsonSchema {
         ? errorResponse(why)
         : {
             description: why.description,
-            content: { 'application/json': { schema: jsonSchema(why.schema, 'output') } },
+            content: { 'application/json': { schema: components.convert(why.schema, 'output') } },
           };
   }
   return out;
 }
 
-function operation(route: RouteDoc, tag: string): JsonSchema {
+function operation(components: SchemaComponents, route: RouteDoc, tag: string): JsonSchema {
   const params = [
-    ...parameters(route.params, 'path'),
-    ...parameters(route.query, 'query'),
-    ...parameters(route.headers, 'header'),
+    ...parameters(components, route.params, 'path'),
+    ...parameters(components, route.query, 'query'),
+    ...parameters(components, route.headers, 'header'),
   ];
   return {
-    operationId: `${route.method}${openApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c?: string) => (c ?? '').toUpperCase())}`,
+    operationId: route.operationId,
     tags: [tag],
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
@@ -141,10 +221,10 @@ function operation(route: RouteDoc, tag: string): JsonSchema {
           requestBody: {
             // `req.body ?? {}` handlers accept no body at all when every field is optional.
             required: !route.body.safeParse({}).success,
-            content: { 'application/json': { schema: jsonSchema(route.body) } },
+            content: { 'application/json': { schema: components.convert(route.body, 'input') } },
           },
         }),
-    responses: responses(route),
+    responses: responses(components, route),
   };
 }
 
@@ -157,13 +237,22 @@ export interface ApiInfo {
 /** The OpenAPI 3.1 document of the given route groups, in their order. */
 export function buildOpenApiDocument(info: ApiInfo, groups: readonly RouteGroup[]) {
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const components = new SchemaComponents();
+  const errorSchema = components.convert(ErrorEnvelopeSchema, 'output');
+  const operationIds = new Set<string>();
   for (const group of groups) {
     for (const route of group.routes) {
       const path = (paths[openApiPath(route.path)] ??= {});
       if (path[route.method] !== undefined) throw new Error(`${route.method} ${route.path} is documented twice`);
-      path[route.method] = operation(route, group.tag);
+      if (!isVerbOperationId(route.operationId)) {
+        throw new Error(`${route.method} ${route.path}: operationId ${route.operationId} does not start with a verb`);
+      }
+      if (operationIds.has(route.operationId)) throw new Error(`operationId ${route.operationId} is used twice`);
+      operationIds.add(route.operationId);
+      path[route.method] = operation(components, route, group.tag);
     }
   }
+  if (errorSchema.$ref !== '#/components/schemas/Error') throw new Error('the error envelope must be named Error');
   return {
     openapi: '3.1.0',
     info,
@@ -173,7 +262,7 @@ export function buildOpenApiDocument(info: ApiInfo, groups: readonly RouteGroup[
     security: [{ bearerAuth: [] }, { cookieAuth: [] }],
     paths,
     components: {
-      schemas: { Error: jsonSchema(ErrorEnvelopeSchema, 'output') },
+      schemas: components.sorted(),
       responses: Object.fromEntries(Object.entries(COMMON_ERRORS).map(([name, [, why]]) => [name, errorResponse(why)])),
       securitySchemes: {
         bearerAuth: {

@@ -9,7 +9,7 @@ import {
 } from '@kandev/protocol';
 import type { AgentSessionState } from '../sessions/agent-session';
 import { isEnded } from '../sessions/session-lifecycle';
-import type { QuestionItem } from '../questions/question';
+import { type QuestionItem, StoredQuestionItemSchema } from '../questions/question';
 
 // Pure: an autopilot child's question to its direct parent. Its lifecycle (pending -> answered |
 // superseded | stale, each move a compare-and-set in the store), the tool's arguments, the tool-call
@@ -152,8 +152,39 @@ export function staleReasonOf(question: Pick<ParentQuestion, 'childSessionTokenH
   return null;
 }
 
+/** A parent question as the parent's tool, REST and the conversation show it. */
+export const ParentQuestionViewSchema = z
+  .object({
+    id: z.string(),
+    child_task_id: z.string(),
+    child_session_id: z.string(),
+    parent_task_id: z.string(),
+    status: ParentQuestionStatusSchema,
+    closed_reason: ParentClosedReasonSchema.nullable(),
+    questions: z.array(StoredQuestionItemSchema),
+    context: z.string().nullable(),
+    blocked_reason: z.string(),
+    tool_call: z.object({ call_id: z.string(), turn_prompt_id: z.string().nullable(), call_key: z.string() }).strict(),
+    message_id: z.string(),
+    parent_prompt_id: z.string(),
+    answer: z
+      .object({
+        text: z.string(),
+        by_task_id: z.string().nullable(),
+        by_session_id: z.string().nullable(),
+        answer_prompt_id: z.string().nullable(),
+      })
+      .strict()
+      .nullable(),
+    created_at: z.string(),
+    answered_at: z.string().nullable(),
+    closed_at: z.string().nullable(),
+  })
+  .strict()
+  .meta({ id: 'ParentQuestion' });
+
 /** Pending, answered, superseded or stale, as the parent's tool and REST show it. */
-export function toParentQuestionView(question: ParentQuestion) {
+export function toParentQuestionView(question: ParentQuestion): z.output<typeof ParentQuestionViewSchema> {
   return {
     id: question.id,
     child_task_id: question.childTaskId,

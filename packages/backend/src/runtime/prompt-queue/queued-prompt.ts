@@ -93,7 +93,8 @@ export const QueuedPromptViewSchema = z
     dispatched_at: z.string().nullable(),
     finished_at: z.string().nullable(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'QueuedPrompt' });
 export type QueuedPromptView = z.infer<typeof QueuedPromptViewSchema>;
 
 export function toQueuedPromptView(prompt: QueuedPrompt): QueuedPromptView {

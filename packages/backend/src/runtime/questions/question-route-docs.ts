@@ -1,34 +1,44 @@
+import { z } from 'zod';
 import { askUserQuestionTool } from '@kandev/protocol';
 import type { RouteDoc } from '../../platform/openapi/openapi';
 import { IdParamsSchema } from '../../platform/store/id-schema';
-import { AnswerBodySchema } from './question';
-import { ListQuestionsQuerySchema } from './question-routes';
+import { AnswerBodySchema, QuestionViewSchema } from './question';
+import { AnsweredQuestionViewSchema, ListQuestionsQuerySchema } from './question-routes';
 
 /** `a`, `b`, `c`: a long field list that still wraps in Markdown. */
 const fields = (...names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
 const QUESTION = `with ${fields('id', 'task_id', 'session_id', 'call_id', 'kind', 'state', 'questions', 'context', 'answers', 'answered_by', 'closed_reason', 'created_at', 'answered_at', 'expires_at')}`;
-const PARENT_QUESTION = `with ${fields('id', 'child_task_id', 'child_session_id', 'parent_task_id', 'status', 'closed_reason', 'questions', 'context', 'blocked_reason', 'answer', 'created_at', 'answered_at', 'closed_at')}, ...`;
 
 export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/questions',
+    operationId: 'listQuestions',
     summary: 'List operator questions, oldest first',
     description: 'Operator questions only, never parent questions.',
     query: ListQuestionsQuerySchema,
-    ok: { status: 200, description: `\`{questions: [question]}\`; a question is an object ${QUESTION}` },
+    ok: {
+      status: 200,
+      description: `\`{questions: [question]}\`; a question is an object ${QUESTION}`,
+      schema: z
+        .object({ questions: z.array(QuestionViewSchema) })
+        .strict()
+        .meta({ id: 'QuestionList' }),
+    },
   },
   {
     method: 'get',
     path: '/api/questions/:id',
+    operationId: 'getQuestion',
     summary: 'Get an operator question',
     params: IdParamsSchema,
-    ok: { status: 200, description: `the question ${QUESTION}` },
+    ok: { status: 200, description: `the question ${QUESTION}`, schema: QuestionViewSchema },
   },
   {
     method: 'post',
     path: '/api/questions/:id/answer',
+    operationId: 'answerQuestion',
     summary: 'Answer an operator question',
     description:
       "One answer per question: an offered option's label, or `text` when it has no options (400, nothing " +
@@ -40,28 +50,8 @@ export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
       description:
         `the question plus \`delivery\`: \`{to: "waiting_call"}\` (the held \`${askUserQuestionTool.name}\` call ` +
         'returns it) or, after a backend restart, `{to: "queued_prompt", queued_prompt_id}`',
+      schema: AnsweredQuestionViewSchema,
     },
     errors: { 409: 'the question is no longer pending' },
-  },
-];
-
-export const PARENT_QUESTION_ROUTE_DOCS: RouteDoc[] = [
-  {
-    method: 'get',
-    path: '/api/tasks/:id/parent-questions',
-    summary: "List a task's questions to its parent, oldest first",
-    description: "Read-only: only the parent's agent answers them (docs/autopilot.md).",
-    params: IdParamsSchema,
-    ok: {
-      status: 200,
-      description: `\`{task_id, parent_questions: [parent question]}\`; a parent question is an object ${PARENT_QUESTION}`,
-    },
-  },
-  {
-    method: 'get',
-    path: '/api/parent-questions/:id',
-    summary: 'Get a parent question',
-    params: IdParamsSchema,
-    ok: { status: 200, description: `the parent question ${PARENT_QUESTION}` },
   },
 ];

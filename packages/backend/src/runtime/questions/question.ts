@@ -123,7 +123,29 @@ export function parseAnswers(items: readonly QuestionItem[], body: unknown): Ans
   return answers;
 }
 
-export function toQuestionView(question: Question, now: string) {
+/** An operator question as REST and the events show it. */
+export const QuestionViewSchema = z
+  .object({
+    id: z.string(),
+    task_id: z.string(),
+    session_id: z.string(),
+    call_id: z.string(),
+    kind: QuestionKindSchema.describe('`user` (the ask tool) or `permission` (an agent permission request)'),
+    state: QuestionStateSchema.describe('a pending question past `expires_at` reads as `expired`'),
+    questions: z.array(StoredQuestionItemSchema),
+    context: z.string().nullable(),
+    answers: z.array(AnswerSchema).nullable(),
+    answered_by: z.string().nullable(),
+    closed_reason: ClosedReasonSchema.nullable(),
+    created_at: z.string(),
+    answered_at: z.string().nullable(),
+    expires_at: z.string(),
+  })
+  .strict()
+  .meta({ id: 'Question' });
+export type QuestionView = z.output<typeof QuestionViewSchema>;
+
+export function toQuestionView(question: Question, now: string): QuestionView {
   const state = effectiveState(question, now);
   return {
     id: question.id,

@@ -1,8 +1,21 @@
+import { z } from 'zod';
 import { Router } from 'express';
 import { parseInput } from '../../platform/http/parse';
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import { EnqueuePromptBodySchema, type PromptService } from './prompt-service';
-import { toQueuedPromptView } from '../prompt-queue/queued-prompt';
+import { PROMPT_STATUSES, toQueuedPromptView } from '../prompt-queue/queued-prompt';
+
+/** POST /api/sessions/:id/prompts: what was queued, and which parent questions it superseded. */
+export const EnqueuedPromptViewSchema = z
+  .object({
+    queued_prompt_id: z.string(),
+    message_id: z.string().describe("the prompt's entry in the task's conversation"),
+    session_id: z.string().nullable(),
+    status: z.enum(PROMPT_STATUSES),
+    superseded_question_ids: z.array(z.string()).describe('parent questions this prompt superseded'),
+  })
+  .strict()
+  .meta({ id: 'EnqueuedPrompt' });
 
 /** An operator's prompts for a session: queue one (202, it runs when the agent is free), list them. */
 export function createPromptRoutes(prompts: PromptService): Router {
@@ -11,13 +24,14 @@ export function createPromptRoutes(prompts: PromptService): Router {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     const body = parseInput(EnqueuePromptBodySchema, req.body ?? {}, 'request body');
     const { queued, message, superseded } = await prompts.enqueue(id, body);
-    res.status(202).json({
+    const view: z.output<typeof EnqueuedPromptViewSchema> = {
       queued_prompt_id: queued.id,
       message_id: message.id,
       session_id: queued.sessionId,
       status: queued.status,
       superseded_question_ids: superseded,
-    });
+    };
+    res.status(202).json(view);
   });
   router.get('/api/sessions/:id/prompts', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

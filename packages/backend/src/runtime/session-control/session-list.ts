@@ -43,7 +43,8 @@ export const SessionSummaryViewSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'SessionSummary' });
 export type SessionSummaryView = z.infer<typeof SessionSummaryViewSchema>;
 
 export function toSessionSummaryView(session: AgentSession): SessionSummaryView {

@@ -5,13 +5,19 @@ import { LaunchSessionBodySchema, ResumeSessionBodySchema } from '../sessions/ag
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import { EnqueuePromptBodySchema } from './prompt-service';
 import { ListSessionsQuerySchema, SessionSummaryViewSchema, TaskSessionsQuerySchema } from './session-list';
-import { EmptyBodySchema } from './session-routes';
+import { CancelTurnViewSchema, EmptyBodySchema } from './session-routes';
+import { LaunchedSessionViewSchema, SessionViewSchema } from './session-view';
+import { SessionToolsViewSchema } from './session-tools';
+import { EnqueuedPromptViewSchema } from './prompt-routes';
 
 const LAUNCHED = '`{session_id, mcp_url, mcp_token, launch_config}` (the token is shown only here)';
 const SUMMARIES = {
   status: 200,
   description: 'a page of session summaries, oldest first',
-  schema: z.object({ sessions: z.array(SessionSummaryViewSchema), next_cursor: z.string().nullable() }).strict(),
+  schema: z
+    .object({ sessions: z.array(SessionSummaryViewSchema), next_cursor: z.string().nullable() })
+    .strict()
+    .meta({ id: 'SessionPage' }),
 };
 const AGENTCTL_DOWN = {
   503: 'agentctl cannot serve it (recorded `failed` with `last_error`)',
@@ -22,6 +28,7 @@ const AGENTCTL_DOWN = {
 export const TASK_ARCHIVE_ROUTE_DOC: RouteDoc = {
   method: 'delete',
   path: '/api/tasks/:id',
+  operationId: 'archiveTask',
   summary: 'Archive a task and stop its live sessions',
   description:
     'Sets `archived_at`: the task leaves `GET /api/tasks` unless `include_archived=true`, launches on it ' +
@@ -35,18 +42,20 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/tasks/:id/sessions',
+    operationId: 'launchSession',
     summary: 'Launch a session for a task',
     description:
       '`executor` names `local`, `docker`, `remote` or a profile; default: the backend default. The task ' +
       'workspace is made first (a worktree or clone per repository, docs/workspaces.md); the agent works there.',
     params: IdParamsSchema,
     body: LaunchSessionBodySchema,
-    ok: { status: 201, description: LAUNCHED },
+    ok: { status: 201, description: LAUNCHED, schema: LaunchedSessionViewSchema },
     errors: { 409: 'the task is archived, or a repository could not be checked out', ...AGENTCTL_DOWN },
   },
   {
     method: 'get',
     path: '/api/tasks/:id/sessions',
+    operationId: 'listTaskSessions',
     summary: "List a task's sessions",
     params: IdParamsSchema,
     query: TaskSessionsQuerySchema,
@@ -55,6 +64,7 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/sessions',
+    operationId: 'listSessions',
     summary: 'List sessions, filtered',
     query: ListSessionsQuerySchema,
     ok: SUMMARIES,
@@ -62,6 +72,7 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/sessions/:id/tools',
+    operationId: 'getSessionTools',
     summary: "The session's served tools, with their input schemas",
     description:
       'Names as agentctl serves them now (`tools_from: "agentctl"`), or, when agentctl cannot be asked, the ' +
@@ -72,11 +83,13 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
       description:
         '`{session_id, revision, applied_revision, providers, question_capability, tools_from, ' +
         'tools: [{name, description, input_schema}], agentctl: {reachable, error?}}`',
+      schema: SessionToolsViewSchema,
     },
   },
   {
     method: 'get',
     path: '/api/sessions/:id',
+    operationId: 'getSession',
     summary: 'Get a session, with what agentctl reports',
     params: IdParamsSchema,
     ok: {
@@ -90,33 +103,41 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
         'policy (null: none offered), `system_prompt_delivery` how the system prompt reached the agent ' +
         '(`spec_append`, `first_prompt`, `kept` by a loaded session, or `none`), `mcp_connected` whether ' +
         'the agent listed its MCP tools (false: it has no kandev tools)',
+      schema: SessionViewSchema,
     },
   },
   {
     method: 'post',
     path: '/api/sessions/:id/resume',
+    operationId: 'resumeSession',
     summary: 'Resume a session with a fresh MCP token',
     description: 'The config is rebuilt from the database at the next revision; old MCP connections are closed.',
     params: IdParamsSchema,
     body: ResumeSessionBodySchema,
-    ok: { status: 200, description: LAUNCHED },
+    ok: { status: 200, description: LAUNCHED, schema: LaunchedSessionViewSchema },
     errors: { 409: 'the session cannot be resumed in its state', ...AGENTCTL_DOWN },
   },
   {
     method: 'post',
     path: '/api/sessions/:id/stop',
+    operationId: 'stopSession',
     summary: "Stop a session and its agent's process group",
     params: IdParamsSchema,
     body: EmptyBodySchema,
-    ok: { status: 200, description: 'the session, now `cancelled`' },
+    ok: { status: 200, description: 'the session, now `cancelled`', schema: SessionViewSchema },
   },
   {
     method: 'post',
     path: '/api/sessions/:id/cancel',
+    operationId: 'cancelTurn',
     summary: 'Cancel the running turn',
     params: IdParamsSchema,
     body: EmptyBodySchema,
-    ok: { status: 200, description: '`{cancelled, prompt_id}`: the turn ends with `stop_reason: "cancelled"`' },
+    ok: {
+      status: 200,
+      description: '`{cancelled, prompt_id}`: the turn ends with `stop_reason: "cancelled"`',
+      schema: CancelTurnViewSchema,
+    },
     errors: { 409: 'no turn is running', 503: 'agentctl is not running' },
   },
 ];
@@ -125,25 +146,34 @@ export const PROMPT_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/sessions/:id/prompts',
+    operationId: 'queuePrompt',
     summary: 'Queue a prompt for the session (it runs when the agent is free)',
     description:
       "Recorded in the task's conversation and queued; it supersedes the task's pending parent question " +
       '(listed). Blank text (only whitespace, any kind) is a 400, nothing stored.',
     params: IdParamsSchema,
     body: EnqueuePromptBodySchema,
-    ok: { status: 202, description: '`{queued_prompt_id, message_id, session_id, status, superseded_question_ids}`' },
+    ok: {
+      status: 202,
+      description: '`{queued_prompt_id, message_id, session_id, status, superseded_question_ids}`',
+      schema: EnqueuedPromptViewSchema,
+    },
     errors: { 409: 'the session is `completed` or `cancelled`' },
   },
   {
     method: 'get',
     path: '/api/sessions/:id/prompts',
+    operationId: 'listPrompts',
     summary: "List a session's prompts, oldest first",
     params: IdParamsSchema,
     ok: {
       status: 200,
       description:
         "the session's prompts; `error` says why a `failed` one failed, or warns about a `completed` one's turn",
-      schema: z.object({ items: z.array(QueuedPromptViewSchema) }).strict(),
+      schema: z
+        .object({ items: z.array(QueuedPromptViewSchema) })
+        .strict()
+        .meta({ id: 'QueuedPromptList' }),
     },
   },
 ];

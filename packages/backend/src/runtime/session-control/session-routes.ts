@@ -18,6 +18,14 @@ import { toSessionToolsView } from './session-tools';
 /** Stop and cancel take no options. */
 export const EmptyBodySchema = z.object({}).strict();
 
+/** POST /api/sessions/:id/cancel */
+export const CancelTurnViewSchema = z
+  .object({
+    cancelled: z.boolean(),
+    prompt_id: z.string().nullable().describe('the prompt whose turn was cancelled'),
+  })
+  .strict();
+
 /** Shown once, at launch and resume: the token is never stored (the agent env is shown redacted). */
 function toLaunchedView(launched: LaunchedSession): LaunchedSessionView {
   return {
@@ -78,7 +86,11 @@ export function createSessionRoutes(sessions: SessionService): Router {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     parseInput(EmptyBodySchema, req.body ?? {}, 'request body');
     const cancellation = await sessions.cancelTurn(id);
-    res.json({ cancelled: cancellation.cancelled, prompt_id: cancellation.promptId });
+    const view: z.output<typeof CancelTurnViewSchema> = {
+      cancelled: cancellation.cancelled,
+      prompt_id: cancellation.promptId,
+    };
+    res.json(view);
   });
   return router;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import {
   findTool,
-  type Provider,
-  type QuestionCapability,
+  ProviderSchema,
+  QuestionCapabilitySchema,
   selectTools,
   TOOL_CATALOGUE,
   type ToolDefinition,
@@ -16,22 +16,31 @@ import type { RuntimeReport } from './session-view';
 // JSON Schema from the one catalogue. The names come from agentctl (what `tools/list` answers now); when
 // agentctl cannot be asked, the list the stored (desired) config selects, and `tools_from` says which.
 
-export interface SessionToolView {
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-}
+export const SessionToolViewSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    input_schema: z.record(z.string(), z.unknown()).describe("the tool's input JSON Schema"),
+  })
+  .strict();
+export type SessionToolView = z.output<typeof SessionToolViewSchema>;
 
-export interface SessionToolsView {
-  session_id: string;
-  revision: number;
-  applied_revision: number;
-  providers: Provider[];
-  question_capability: QuestionCapability;
-  tools_from: 'agentctl' | 'launch_config';
-  tools: SessionToolView[];
-  agentctl: { reachable: boolean; error?: string };
-}
+export const SessionToolsViewSchema = z
+  .object({
+    session_id: z.string(),
+    revision: z.number().int(),
+    applied_revision: z.number().int(),
+    providers: z.array(ProviderSchema),
+    question_capability: QuestionCapabilitySchema,
+    tools_from: z
+      .enum(['agentctl', 'launch_config'])
+      .describe('`launch_config` when agentctl could not be asked: the list the stored config selects'),
+    tools: z.array(SessionToolViewSchema),
+    agentctl: z.object({ reachable: z.boolean(), error: z.string().optional() }).strict(),
+  })
+  .strict()
+  .meta({ id: 'SessionTools' });
+export type SessionToolsView = z.output<typeof SessionToolsViewSchema>;
 
 const schemas = new WeakMap<ToolInput, Record<string, unknown>>();
 

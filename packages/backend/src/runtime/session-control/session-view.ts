@@ -1,29 +1,37 @@
+import { z } from 'zod';
 import {
-  type AgentCommand,
+  AGENT_STATUSES,
+  AgentCommandSchema,
   type AgentRuntimeState,
-  type AgentStatus,
   type LaunchConfig,
-  type Provider,
-  type QuestionCapability,
+  ProviderSchema,
+  QuestionCapabilitySchema,
   redactLaunchConfig,
-  type Surface,
-  type SystemPromptDelivery,
+  SurfaceSchema,
+  SYSTEM_PROMPT_DELIVERIES,
 } from '@kandev/protocol';
-import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
+import { type AgentSession, AgentSessionStateSchema } from '../sessions/agent-session';
+
+// The session views REST sends, as zod schemas: the view functions return their output types, so the
+// documented schema (GET /api/openapi.json, components) and what the handlers send cannot drift apart.
 
 /** A launch config as REST shows it: snake_case, never the MCP token. */
-export interface LaunchConfigView {
-  session_id: string;
-  task_id: string;
-  workspace_id: string;
-  surface: Surface;
-  question_capability: QuestionCapability;
-  providers: Provider[];
-  revision: number;
-  owns_task_title: boolean;
-  system_prompt: string;
-  agent: AgentCommand | null;
-}
+export const LaunchConfigViewSchema = z
+  .object({
+    session_id: z.string(),
+    task_id: z.string(),
+    workspace_id: z.string(),
+    surface: SurfaceSchema,
+    question_capability: QuestionCapabilitySchema,
+    providers: z.array(ProviderSchema),
+    revision: z.number().int(),
+    owns_task_title: z.boolean(),
+    system_prompt: z.string(),
+    agent: AgentCommandSchema.nullable().describe('the agent command; env values are always `<redacted>`'),
+  })
+  .strict()
+  .meta({ id: 'LaunchConfig' });
+export type LaunchConfigView = z.output<typeof LaunchConfigViewSchema>;
 
 /** Always redacted: agent env values never leave the backend (only their names do). */
 export function toLaunchConfigView(unredacted: LaunchConfig): LaunchConfigView {
@@ -42,13 +50,17 @@ export function toLaunchConfigView(unredacted: LaunchConfig): LaunchConfigView {
   };
 }
 
-export interface LaunchedSessionView {
-  session_id: string;
-  mcp_url: string;
-  /** Shown once, here; the backend keeps only its SHA-256. */
-  mcp_token: string;
-  launch_config: LaunchConfigView;
-}
+export const LaunchedSessionViewSchema = z
+  .object({
+    session_id: z.string(),
+    mcp_url: z.string(),
+    // Shown once, here; the backend keeps only its SHA-256.
+    mcp_token: z.string().describe('shown only here: the backend keeps its SHA-256'),
+    launch_config: LaunchConfigViewSchema,
+  })
+  .strict()
+  .meta({ id: 'LaunchedSession' });
+export type LaunchedSessionView = z.output<typeof LaunchedSessionViewSchema>;
 
 /** What agentctl reports about a session right now, or why it could not be asked. */
 export interface RuntimeReport {
@@ -63,20 +75,23 @@ export interface RuntimeReport {
 }
 
 /** The agent process, as GET /api/sessions/:id shows it (its turns are the prompts' business). */
-export interface AgentView {
-  status: AgentStatus;
-  pid: number | null;
-  acp_session_id: string | null;
-  loaded: boolean;
-  current_prompt_id: string | null;
-  exit_reason: string | null;
-  /** The ACP session mode agentctl set for the permission policy (null: the agent offers none). */
-  mode_id: string | null;
-  /** How the system prompt reached the agent ('none': not delivered, or not yet). */
-  system_prompt_delivery: SystemPromptDelivery;
-  /** The agent listed its MCP tools at the handshake (false: it has no kandev tools). */
-  mcp_connected: boolean;
-}
+export const AgentViewSchema = z
+  .object({
+    status: z.enum(AGENT_STATUSES),
+    pid: z.number().int().nullable(),
+    acp_session_id: z.string().nullable(),
+    loaded: z.boolean(),
+    current_prompt_id: z.string().nullable(),
+    exit_reason: z.string().nullable(),
+    mode_id: z.string().nullable().describe('the ACP session mode set for the permission policy (null: none offered)'),
+    system_prompt_delivery: z
+      .enum(SYSTEM_PROMPT_DELIVERIES)
+      .describe('how the system prompt reached the agent (`none`: not delivered, or not yet)'),
+    mcp_connected: z.boolean().describe('the agent listed its MCP tools (false: it has no kandev tools)'),
+  })
+  .strict()
+  .meta({ id: 'SessionAgent' });
+export type AgentView = z.output<typeof AgentViewSchema>;
 
 export function toAgentView(agent: AgentRuntimeState): AgentView {
   return {
@@ -92,31 +107,36 @@ export function toAgentView(agent: AgentRuntimeState): AgentView {
   };
 }
 
-export interface SessionView {
-  id: string;
-  task_id: string;
-  state: AgentSessionState;
-  executor: string;
-  /** The desired revision (what the database derives). */
-  revision: number;
-  launch_config: LaunchConfigView;
-  /** The last revision agentctl acknowledged; behind `revision` while a live refresh is pending. */
-  applied_revision: number;
-  /** Why the last live refresh did not land, or null. */
-  refresh_error: string | null;
-  mcp_url: string | null;
-  tools: string[] | null;
-  connection_count: number | null;
-  last_error: string | null;
-  /** The agent's ACP session id as the backend recorded it (resume continues it). */
-  acp_session_id: string | null;
-  /** `launch_config`: the config as agentctl received it, null when it could not be asked. */
-  agentctl: { reachable: boolean; error?: string; launch_config: LaunchConfigView | null };
-  /** From agentctl; null when it could not be asked. */
-  agent: AgentView | null;
-  created_at: string;
-  updated_at: string;
-}
+const AgentctlReachSchema = z.object({ reachable: z.boolean(), error: z.string().optional() }).strict();
+
+export const SessionViewSchema = z
+  .object({
+    id: z.string(),
+    task_id: z.string(),
+    state: AgentSessionStateSchema,
+    executor: z.string(),
+    revision: z.number().int().describe('the desired revision (what the database derives)'),
+    launch_config: LaunchConfigViewSchema,
+    applied_revision: z
+      .number()
+      .int()
+      .describe('the last revision agentctl acknowledged; behind `revision` while a live refresh is pending'),
+    refresh_error: z.string().nullable().describe('why the last live refresh did not land, or null'),
+    mcp_url: z.string().nullable(),
+    tools: z.array(z.string()).nullable().describe('the effective tool names; null when agentctl cannot be asked'),
+    connection_count: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    acp_session_id: z.string().nullable(),
+    agentctl: AgentctlReachSchema.extend({
+      launch_config: LaunchConfigViewSchema.nullable().describe('the config as agentctl received it'),
+    }).strict(),
+    agent: AgentViewSchema.nullable().describe('from agentctl; null when it could not be asked'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .strict()
+  .meta({ id: 'Session' });
+export type SessionView = z.output<typeof SessionViewSchema>;
 
 export function toSessionView(session: AgentSession, runtime: RuntimeReport): SessionView {
   return {

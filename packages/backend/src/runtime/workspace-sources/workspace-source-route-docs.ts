@@ -2,6 +2,8 @@ import type { RouteDoc } from '../../platform/openapi/openapi';
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import {
   AddWorkspaceSourcesBodySchema,
+  SourceBatchViewSchema,
+  SourceRemovalViewSchema,
   WorkspaceSourceParamsSchema,
   WorkspaceSourceQuerySchema,
 } from './workspace-source';
@@ -16,6 +18,7 @@ export const WORKSPACE_SOURCE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
     path: '/api/tasks/:id/workspace-sources',
+    operationId: 'addWorkspaceSources',
     summary: 'Attach repositories to a task (a batch)',
     description:
       'The batch is validated as a whole and committed in one transaction (one bad source: 400, nothing ' +
@@ -28,16 +31,18 @@ export const WORKSPACE_SOURCE_ROUTE_DOCS: RouteDoc[] = [
     ok: {
       status: 201,
       description: `\`{task_id, batch_id, added, providers}\`, ${REFRESH}; 200 instead when nothing was new`,
+      schema: SourceBatchViewSchema,
     },
   },
   {
     method: 'delete',
     path: '/api/tasks/:id/workspace-sources/:repository_id',
+    operationId: 'removeWorkspaceSource',
     summary: 'Detach a repository from a task',
     description: 'Its folder in the task workspace stays as it is, no longer managed (docs/workspaces.md).',
     params: WorkspaceSourceParamsSchema,
     query: WorkspaceSourceQuerySchema,
-    ok: { status: 200, description: `\`{task_id, removed, providers}\`, ${REFRESH}` },
+    ok: { status: 200, description: `\`{task_id, removed, providers}\`, ${REFRESH}`, schema: SourceRemovalViewSchema },
     errors: { 404: 'the task is unknown or the repository is not attached' },
   },
 ];

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { AppError, type Provider } from '@kandev/protocol';
+import { AppError, ProviderSchema } from '@kandev/protocol';
 import {
   LocalPathSchema,
   ProviderInputSchema,
   RemoteUrlSchema,
   type Repository,
-  type RepositoryView,
+  RepositoryViewSchema,
   toRepositoryView,
 } from '../../catalogue/repositories/repository';
-import type { RefreshStatus, RefreshSummary, SessionRefreshStatus } from '../provider-refresh/provider-refresh';
+import { type RefreshSummary, SESSION_REFRESH_STATUSES } from '../provider-refresh/provider-refresh';
 import { IdSchema } from '../../platform/store/id-schema';
 import type { TaskAttachment } from '../../catalogue/tasks/task';
 
@@ -80,37 +80,50 @@ export function planBatch(existing: readonly TaskAttachment[], requested: readon
   return [...added.values()];
 }
 
-export interface SessionRefreshView {
-  session_id: string;
-  status: SessionRefreshStatus;
-  revision: number;
-  reason?: string;
-}
+// The views REST sends; the view functions return their output types, so the document cannot drift.
+const RefreshViewSchema = z
+  .object({
+    status: z.enum([...SESSION_REFRESH_STATUSES, 'partial']),
+    sessions: z.array(
+      z
+        .object({
+          session_id: z.string(),
+          status: z.enum(SESSION_REFRESH_STATUSES),
+          revision: z.number().int(),
+          reason: z.string().optional(),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .describe("each changed live session's update: `dispatched` or, with `?wait=applied`, what agentctl answered");
+export type RefreshView = z.output<typeof RefreshViewSchema>;
 
-export interface RefreshView {
-  status: RefreshStatus;
-  sessions: SessionRefreshView[];
-}
+const AddedSourceViewSchema = RepositoryViewSchema.extend({ base_branch: z.string().nullable() }).strict();
+export type AddedSourceView = z.output<typeof AddedSourceViewSchema>;
 
-export interface AddedSourceView extends RepositoryView {
-  base_branch: string | null;
-}
+export const SourceBatchViewSchema = z
+  .object({
+    task_id: z.string(),
+    batch_id: z.string().nullable().describe('null when the batch added nothing (and so wrote nothing)'),
+    added: z.array(AddedSourceViewSchema),
+    providers: z.array(ProviderSchema),
+    refresh: RefreshViewSchema,
+  })
+  .strict()
+  .meta({ id: 'SourceBatch' });
+export type SourceBatchView = z.output<typeof SourceBatchViewSchema>;
 
-export interface SourceBatchView {
-  task_id: string;
-  /** null when the batch added nothing (and so wrote nothing). */
-  batch_id: string | null;
-  added: AddedSourceView[];
-  providers: Provider[];
-  refresh: RefreshView;
-}
-
-export interface SourceRemovalView {
-  task_id: string;
-  removed: RepositoryView;
-  providers: Provider[];
-  refresh: RefreshView;
-}
+export const SourceRemovalViewSchema = z
+  .object({
+    task_id: z.string(),
+    removed: RepositoryViewSchema,
+    providers: z.array(ProviderSchema),
+    refresh: RefreshViewSchema,
+  })
+  .strict()
+  .meta({ id: 'SourceRemoval' });
+export type SourceRemovalView = z.output<typeof SourceRemovalViewSchema>;
 
 export function toRefreshView(summary: RefreshSummary): RefreshView {
   return {
