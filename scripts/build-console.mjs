@@ -29,6 +29,8 @@ const sources = [
   join(root, 'pnpm-lock.yaml'),
   // Bundled from the protocol package: the event types the console listens for.
   join(root, 'packages/protocol/src/event-types.ts'),
+  // Bundled from source: the REST client and its generated types.
+  ...files(join(root, 'packages/rest-client/src')),
 ];
 const builtAt = existsSync(marker) ? statSync(marker).mtimeMs : -1;
 const stale = process.argv.includes('--force') || sources.some((file) => statSync(file).mtimeMs > builtAt);

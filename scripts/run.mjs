@@ -4,7 +4,7 @@
 // missing or stale, native modules rebuilt when they do not load in this Node, and the TypeScript
 // build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
-//   npm test   -> install, build, check the generated proto types and docs/rest-api.md, type-check,
+//   npm test   -> install, build, check the generated proto types, docs/rest-api.md and the REST client types, type-check,
 //                 the scripts' node:test files, unit + service + integration tests (again on PostgreSQL: KANDEV_TEST_DATABASE_URL's server or
 //                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
 //                 the manifest check (or one line: no kubectl), the promtool checks (or one line: no promtool), then the container tests (or one line saying they were skipped: no container engine)
@@ -40,6 +40,7 @@ if (command === 'start') {
 } else if (command === 'test') {
   run('npm', ['run', '--silent', 'check:proto']);
   run('npm', ['run', '--silent', 'check:rest-docs']);
+  run('npm', ['run', '--silent', 'check:rest-client']);
   run('npm', ['run', '--silent', 'typecheck']);
   // The scripts' own rules: which Node and headers native modules are built for.
   run(process.execPath, ['--test', 'scripts/lib/node-release.test.mjs', 'scripts/lib/native-modules.test.mjs']);

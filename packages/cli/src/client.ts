@@ -1,36 +1,44 @@
-import { z } from 'zod';
+import { createRestClient, errorOf, type RestClient } from '@kandev/rest-client';
 import type { ResolvedConfig } from './config';
 import { CliError, kindOfStatus } from './errors';
 
-// The backend's REST API over Node's fetch. Every answer is validated with a zod schema at this
-// boundary; every failure becomes a CliError whose message is the backend's own error message.
-
-const ErrorEnvelopeSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-});
+// The backend's REST API over Node's fetch, typed by the backend's OpenAPI document: `rest` is the
+// generated client (@kandev/rest-client, npm run gen:rest-client), so a call names a documented path
+// and gets the documented answer's type; nothing here restates a REST shape. Every failure becomes a
+// CliError whose message is the backend's own error message.
 
 export type Query = Record<string, string | number | boolean | undefined>;
+
+/** What every generated-client call resolves to: the documented answer, or the parsed refusal. */
+export interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
 
 function describeCause(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
-/** A one-line message from the error envelope (plus the first detail issue when it says more). */
-function envelopeMessage(status: number, text: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return `HTTP ${status}${text.trim() === '' ? '' : `: ${text.trim().slice(0, 200)}`}`;
-  }
-  const envelope = ErrorEnvelopeSchema.safeParse(parsed);
-  if (!envelope.success) return `HTTP ${status}`;
-  return `${envelope.data.error.message} (${envelope.data.error.code}, HTTP ${status})`;
+/** A one-line message from the error envelope (its parsed JSON, or the body's text). */
+function envelopeMessage(status: number, body: unknown): string {
+  const error = errorOf(body);
+  if (error !== undefined) return `${error.message} (${error.code}, HTTP ${status})`;
+  const text = typeof body === 'string' ? body.trim() : '';
+  return `HTTP ${status}${text === '' ? '' : `: ${text.slice(0, 200)}`}`;
 }
 
 export class ApiClient {
-  constructor(readonly config: ResolvedConfig) {}
+  /** The generated client: `rest.GET('/api/tasks/{id}', { params: { path: { id } } })`; unwrap with `ok`. */
+  readonly rest: RestClient;
+
+  constructor(readonly config: ResolvedConfig) {
+    this.rest = createRestClient(config.url, {
+      headers: this.headers(),
+      fetch: (request: Request) => this.send(request),
+    });
+  }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', ...extra };
@@ -47,76 +55,68 @@ export class ApiClient {
   }
 
   /** fetch that turns "nothing answered" into an `unavailable` CliError. */
-  async send(url: string, init: RequestInit): Promise<Response> {
+  async send(input: string | Request, init?: RequestInit): Promise<Response> {
     try {
-      return await fetch(url, init);
+      return await fetch(input, init);
     } catch (error) {
       throw new CliError('unavailable', `cannot reach the backend at ${this.config.url}: ${describeCause(error)}`);
     }
+  }
+
+  /** A refusal as a CliError of the status's kind, in the backend's words (the event stream's too). */
+  refusal(status: number, body: unknown): CliError {
+    const kind = kindOfStatus(status);
+    let message = envelopeMessage(status, body);
+    if (kind === 'auth') message += `; token from ${this.config.tokenSource}`;
+    return new CliError(kind, message);
   }
 
   /** Throws the error envelope's message as a CliError of the status's kind; resolves 2xx text. */
   async check(response: Response): Promise<string> {
     const text = await response.text();
     if (response.ok) return text;
-    const kind = kindOfStatus(response.status);
-    let message = envelopeMessage(response.status, text);
-    if (kind === 'auth') message += `; token from ${this.config.tokenSource}`;
-    throw new CliError(kind, message);
-  }
-
-  async request<S extends z.ZodType>(
-    schema: S,
-    method: string,
-    path: string,
-    options: { query?: Query; body?: unknown } = {},
-  ): Promise<z.output<S>> {
-    const init: RequestInit = { method, headers: this.headers() };
-    if (options.body !== undefined) {
-      init.headers = this.headers({ 'content-type': 'application/json' });
-      init.body = JSON.stringify(options.body);
-    }
-    const text = await this.check(await this.send(this.url(path, options.query), init));
-    let json: unknown;
+    let body: unknown = text;
     try {
-      json = text === '' ? {} : JSON.parse(text);
+      body = JSON.parse(text);
     } catch {
-      throw new CliError('unexpected', `${method} ${path}: the backend answered with something that is not JSON`);
+      // Not the envelope: the text itself says what happened.
     }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue === undefined ? '' : ` at ${issue.path.join('.') || '(root)'}: ${issue.message}`;
-      throw new CliError('unexpected', `${method} ${path}: unexpected answer from the backend${where}`);
+    throw this.refusal(response.status, body);
+  }
+
+  /** The documented answer of a generated-client call, or its refusal as a CliError. */
+  async ok<T>(pending: Promise<Answer<T>>): Promise<T> {
+    let answer: Answer<T>;
+    try {
+      answer = await pending;
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      // The generated client parses every 2xx body as JSON.
+      throw new CliError(
+        'unexpected',
+        `the backend answered with something that is not JSON (${describeCause(error)})`,
+      );
     }
-    return parsed.data;
+    if (!answer.response.ok) throw this.refusal(answer.response.status, answer.error);
+    return answer.data as T;
   }
 
-  get<S extends z.ZodType>(schema: S, path: string, query?: Query): Promise<z.output<S>> {
-    return this.request(schema, 'GET', path, { query });
-  }
-
-  post<S extends z.ZodType>(schema: S, path: string, body: unknown): Promise<z.output<S>> {
-    return this.request(schema, 'POST', path, { body });
-  }
-
-  /** Every page of a cursor-paginated listing, in order. */
-  async all<T>(path: string, key: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
-    const schema = z.object({ items: z.array(item), next_cursor: z.string().nullable() });
-    const pageSchema = z.looseObject({ next_cursor: z.string().nullable() }).transform((page, ctx) => {
-      const parsed = schema.safeParse({ items: page[key], next_cursor: page.next_cursor });
-      if (parsed.success) return parsed.data;
-      for (const issue of parsed.error.issues) {
-        ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path.slice(1)] });
-      }
-      return z.NEVER;
-    });
+  /** Every page of a cursor-paginated listing, in order: `page(cursor)` reads one (limit 200). */
+  async all<K extends string, T>(
+    key: K,
+    page: (query: {
+      limit: number;
+      cursor?: string;
+    }) => Promise<Answer<Record<K, T[]> & { next_cursor: string | null }>>,
+  ): Promise<T[]> {
     const items: T[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.get(pageSchema, path, { ...query, limit: 200, cursor });
-      items.push(...page.items);
-      cursor = page.next_cursor ?? undefined;
+      const read: Record<K, T[]> & { next_cursor: string | null } = await this.ok(
+        page({ limit: 200, ...(cursor === undefined ? {} : { cursor }) }),
+      );
+      items.push(...read[key]);
+      cursor = read.next_cursor ?? undefined;
     } while (cursor !== undefined);
     return items;
   }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, post } from './api';
+import { api, ApiError, ok } from './api';
 import { Board } from './board';
 import { Login } from './login';
 import { TaskPage } from './task-page';
@@ -22,7 +22,7 @@ export function App() {
   const [auth, setAuth] = useState<Auth>({ state: 'checking' });
 
   const check = () => {
-    get('/api/workspaces?limit=1').then(
+    ok(api.GET('/api/workspaces', { params: { query: { limit: 1 } } })).then(
       () => setAuth({ state: 'signed-in' }),
       (error: unknown) =>
         setAuth(
@@ -39,7 +39,7 @@ export function App() {
     return <Login hint={auth.hint} linkFailed={route === '/signin-link-invalid'} onSignedIn={check} />;
   }
   const signOut = () => {
-    void post('/logout').then(check);
+    void ok(api.POST('/logout')).then(check);
   };
   const task = /^\/tasks\/([^/]+)$/.exec(route);
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type AgentProfile, ApiError, get, post, type Question, type Task, type Workspace } from './api';
+import { type AgentProfile, api, ApiError, ok, type Question, type Task, type Workspace } from './api';
 import { useLiveEvents } from './live';
 
 const STATES: Task['state'][] = ['todo', 'in_progress', 'review', 'done'];
@@ -24,14 +24,14 @@ export function Board() {
   const [error, setError] = useState<string | undefined>();
 
   const load = async () => {
-    const { workspaces } = await get<{ workspaces: Workspace[] }>('/api/workspaces?limit=200');
+    const { workspaces } = await ok(api.GET('/api/workspaces', { params: { query: { limit: 200 } } }));
     const current = workspaceId ?? workspaces[0]?.id;
     const [tasks, profiles, pending] = await Promise.all([
       current === undefined
         ? { tasks: [] }
-        : get<{ tasks: Task[] }>(`/api/tasks?workspace_id=${encodeURIComponent(current)}&limit=200`),
-      get<{ agent_profiles: AgentProfile[] }>('/api/agent-profiles'),
-      get<{ questions: Question[] }>('/api/questions?state=pending'),
+        : ok(api.GET('/api/tasks', { params: { query: { workspace_id: current, limit: 200 } } })),
+      ok(api.GET('/api/agent-profiles')),
+      ok(api.GET('/api/questions', { params: { query: { state: 'pending' } } })),
     ]);
     if (current !== workspaceId) setWorkspaceId(current);
     setData({ workspaces, tasks: tasks.tasks, profiles: profiles.agent_profiles, pending: pending.questions });
@@ -111,7 +111,7 @@ function NewWorkspace(props: { onCreated: (id: string) => void }) {
   const [name, setName] = useState('');
   const submit = (event: Event) => {
     event.preventDefault();
-    void post<Workspace>('/api/workspaces', { name: name.trim() }).then((w) => props.onCreated(w.id));
+    void ok(api.POST('/api/workspaces', { body: { name: name.trim() } })).then((w) => props.onCreated(w.id));
   };
   return (
     <form class="inline" onSubmit={submit}>
@@ -139,7 +139,7 @@ function NewTask(props: { workspaceId: string; profiles: AgentProfile[]; onCreat
       title: title.trim(),
       ...(profile === '' ? {} : { agent_profile_id: profile }),
     };
-    post<Task>('/api/tasks', body).then(
+    ok(api.POST('/api/tasks', { body })).then(
       (task) => {
         setTitle('');
         setError(undefined);

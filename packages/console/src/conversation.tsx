@@ -4,7 +4,9 @@ import { isWarning, Plan, ToolCall } from './conversation-entries';
 const time = (iso: string): string => new Date(iso).toLocaleTimeString();
 
 function Content(props: { message: Message }) {
-  switch (props.message.type) {
+  // Any other type (and one a newer backend adds) shows as its content.
+  const type: string = props.message.type;
+  switch (type) {
     case 'plan':
       return <Plan message={props.message} />;
     case 'tool_call':

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, post } from './api';
+import { api, ApiError, ok } from './api';
 
 /** Where the token is, from the backend's 401 message ("... with the token in <path>"). */
 function tokenLocation(hint: string): string | undefined {
@@ -16,7 +16,7 @@ export function Login(props: { hint: string; linkFailed: boolean; onSignedIn: ()
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    post('/login', { token: token.trim() }).then(
+    ok(api.POST('/login', { body: { token: token.trim() } })).then(
       () => {
         setToken('');
         if (location.hash !== '' && location.hash !== '#/') location.hash = '#/';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, type ParentQuestion, post, type Question, type QuestionItem } from './api';
+import { api, ApiError, ok, type ParentQuestion, type Question, type QuestionItem } from './api';
 
 type Answer = { question_index: number; option: string } | { question_index: number; text: string };
 
@@ -24,7 +24,12 @@ function PendingQuestion(props: { question: Question; onAnswered: () => void }) 
 
   const submit = (all: Record<number, Answer>) => {
     setBusy(true);
-    post(`/api/questions/${encodeURIComponent(question.id)}/answer`, { answers: Object.values(all) }).then(
+    ok(
+      api.POST('/api/questions/{id}/answer', {
+        params: { path: { id: question.id } },
+        body: { answers: Object.values(all) },
+      }),
+    ).then(
       () => props.onAnswered(),
       (failure: unknown) => {
         setBusy(false);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, type Lifecycle, type Link, type Repository } from './api';
+import { api, type MrLifecycle as Lifecycle, type MrLink, ok, type PrLink, type Repository } from './api';
 
 /** `https://host/path` of a repository's remote (https or scp-like `git@host:path`), without `.git`. */
 function webBase(remote: string | null): string | undefined {
@@ -12,8 +12,8 @@ function webBase(remote: string | null): string | undefined {
 function MrLifecycle(props: { taskId: string; mrId: string; tick: number }) {
   const [lifecycle, setLifecycle] = useState<Lifecycle | undefined>();
   useEffect(() => {
-    get<Lifecycle>(
-      `/api/tasks/${encodeURIComponent(props.taskId)}/mrs/${encodeURIComponent(props.mrId)}/lifecycle`,
+    ok(
+      api.GET('/api/tasks/{id}/mrs/{mrId}/lifecycle', { params: { path: { id: props.taskId, mrId: props.mrId } } }),
     ).then(setLifecycle, () => setLifecycle(undefined));
   }, [props.taskId, props.mrId, props.tick]);
   if (lifecycle === undefined) return null;
@@ -27,7 +27,13 @@ function MrLifecycle(props: { taskId: string; mrId: string; tick: number }) {
 }
 
 /** Linked GitHub PRs and GitLab MRs, with each MR's polled lifecycle. */
-export function Reviews(props: { taskId: string; prs: Link[]; mrs: Link[]; repositories: Repository[]; tick: number }) {
+export function Reviews(props: {
+  taskId: string;
+  prs: PrLink[];
+  mrs: MrLink[];
+  repositories: Repository[];
+  tick: number;
+}) {
   if (props.prs.length === 0 && props.mrs.length === 0) return null;
   const remoteOf = (id: string) => webBase(props.repositories.find((r) => r.id === id)?.remote_url ?? null);
   return (

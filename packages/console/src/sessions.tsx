@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import {
+  api,
   ApiError,
-  type AgentView,
-  get,
-  post,
-  type SessionDetail as SessionRead,
+  ok,
+  type SessionAgent as AgentView,
+  type SessionRead,
   type SessionSummary,
   type SessionTools,
   sessionTools,
@@ -21,7 +21,7 @@ export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: 
   const current = props.sessions.find((s) => s.id === chosen) ?? latest;
 
   const launch = () => {
-    post<{ session_id: string }>(`/api/tasks/${encodeURIComponent(props.task.id)}/sessions`, {}).then(
+    ok(api.POST('/api/tasks/{id}/sessions', { params: { path: { id: props.task.id } }, body: {} })).then(
       (launched) => {
         setError(undefined);
         setChosen(launched.session_id);
@@ -84,7 +84,7 @@ function SessionDetail(props: { session: SessionSummary; tick: number }) {
       (read) => live && (setTools(read), setError(undefined)),
       (failure: unknown) => live && setError(String(failure)),
     );
-    get<SessionRead>(`/api/sessions/${encodeURIComponent(id)}`).then(
+    ok(api.GET('/api/sessions/{id}', { params: { path: { id } } })).then(
       (read) => live && setDetail(read),
       () => live && setDetail(undefined),
     );
@@ -143,7 +143,7 @@ function PromptBox(props: { sessionId: string }) {
   const [error, setError] = useState<string | undefined>();
   const send = (event: Event) => {
     event.preventDefault();
-    post(`/api/sessions/${encodeURIComponent(props.sessionId)}/prompts`, { prompt }).then(
+    ok(api.POST('/api/sessions/{id}/prompts', { params: { path: { id: props.sessionId } }, body: { prompt } })).then(
       () => {
         setPrompt('');
         setError(undefined);

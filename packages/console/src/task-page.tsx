@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
+  api,
   ApiError,
-  get,
-  type Link,
   type Message,
+  type MrLink,
+  ok,
   type ParentQuestion,
-  post,
+  type PrLink,
   type Question,
   type Repository,
   type SessionSummary,
@@ -24,8 +25,8 @@ export interface TaskData {
   messages: Message[];
   questions: Question[];
   parentQuestions: ParentQuestion[];
-  prs: Link[];
-  mrs: Link[];
+  prs: PrLink[];
+  mrs: MrLink[];
 }
 
 /** Every page of the task's conversation (oldest first), a few hundred entries at most. */
@@ -33,10 +34,8 @@ async function allMessages(taskId: string): Promise<Message[]> {
   const messages: Message[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 10; page++) {
-    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-    const body: { messages: Message[]; next_cursor: string | null } = await get(
-      `/api/tasks/${taskId}/messages?limit=200${query}`,
-    );
+    const query: { limit: number; cursor?: string } = { limit: 200, ...(cursor === null ? {} : { cursor }) };
+    const body = await ok(api.GET('/api/tasks/{id}/messages', { params: { path: { id: taskId }, query } }));
     messages.push(...body.messages);
     cursor = body.next_cursor;
     if (cursor === null) break;
@@ -45,16 +44,16 @@ async function allMessages(taskId: string): Promise<Message[]> {
 }
 
 async function loadTask(id: string): Promise<TaskData> {
-  const t = encodeURIComponent(id);
-  const task = await get<Task>(`/api/tasks/${t}`);
+  const path = { id };
+  const task = await ok(api.GET('/api/tasks/{id}', { params: { path } }));
   const [repositories, sessions, messages, questions, parents, prs, mrs] = await Promise.all([
-    Promise.all(task.repository_ids.map((r) => get<Repository>(`/api/repositories/${encodeURIComponent(r)}`))),
-    get<{ sessions: SessionSummary[] }>(`/api/tasks/${t}/sessions?limit=200`),
-    allMessages(t),
-    get<{ questions: Question[] }>(`/api/questions?state=pending&task_id=${t}`),
-    get<{ parent_questions: ParentQuestion[] }>(`/api/tasks/${t}/parent-questions`),
-    get<{ prs: Link[] }>(`/api/tasks/${t}/prs`),
-    get<{ mrs: Link[] }>(`/api/tasks/${t}/mrs`),
+    Promise.all(task.repository_ids.map((r) => ok(api.GET('/api/repositories/{id}', { params: { path: { id: r } } })))),
+    ok(api.GET('/api/tasks/{id}/sessions', { params: { path, query: { limit: 200 } } })),
+    allMessages(id),
+    ok(api.GET('/api/questions', { params: { query: { state: 'pending', task_id: id } } })),
+    ok(api.GET('/api/tasks/{id}/parent-questions', { params: { path } })),
+    ok(api.GET('/api/tasks/{id}/prs', { params: { path } })),
+    ok(api.GET('/api/tasks/{id}/mrs', { params: { path } })),
   ]);
   return {
     task,
@@ -149,9 +148,12 @@ function Sources(props: { task: Task; repositories: Repository[]; onChanged: () 
   const [error, setError] = useState<string | undefined>();
   const add = (event: Event) => {
     event.preventDefault();
-    post(`/api/tasks/${encodeURIComponent(props.task.id)}/workspace-sources`, {
-      sources: [{ remote_url: remote.trim() }],
-    }).then(
+    ok(
+      api.POST('/api/tasks/{id}/workspace-sources', {
+        params: { path: { id: props.task.id } },
+        body: { sources: [{ remote_url: remote.trim() }] },
+      }),
+    ).then(
       () => {
         setRemote('');
         setError(undefined);

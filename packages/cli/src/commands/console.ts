@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { run } from '../context';
-
-const LoginLinkSchema = z.object({ url: z.string(), expires_at: z.string() });
 
 /**
  * `kandev console`: a one-time sign-in link for the web console, so a browser signs in without the
@@ -14,7 +11,7 @@ export function addConsoleCommand(program: Command): void {
     .description('print a one-time sign-in link for the web console (works once, within 5 minutes)')
     .action(
       run(async (ctx) => {
-        const link = await ctx.api.post(LoginLinkSchema, '/api/console/login-links', {});
+        const link = await ctx.api.ok(ctx.api.rest.POST('/api/console/login-links'));
         if (ctx.json) {
           ctx.out.json(link);
           return;

@@ -68,7 +68,9 @@ function toolCallLines(out: Pick<Out, 'colour'>, message: Message): string[] {
 
 /** One entry as lines (the first one without the time, which the caller puts in front). */
 export function entryLines(out: Pick<Out, 'colour'>, message: Message, updated: boolean): string[] {
-  switch (message.type) {
+  // Any other type (and one a newer backend adds) prints as its name and content.
+  const type: string = message.type;
+  switch (type) {
     case 'message': {
       const edited = updated ? paint(out, 'dim', ' (edited)') : '';
       return `${authorHead(out, message.author)} ${message.content}${edited}`.split('\n');

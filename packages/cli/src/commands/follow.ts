@@ -5,7 +5,6 @@ import { readEvents } from '../sse';
 import { run } from '../context';
 import { FollowPrinter } from './follow-printer';
 import { type StreamEvent, StreamEventSchema } from './follow-render';
-import { SessionSchema, TaskSchema } from '../schemas';
 
 // `kandev follow <task|session>`: GET /api/events filtered to one task or session, rendered as it
 // arrives. A dropped stream is resumed with Last-Event-ID (capped backoff); 4xx answers end it.
@@ -18,13 +17,13 @@ interface Target {
 /** A session id or a task id: the session is asked first (ids never collide across tables by design). */
 async function targetOf(ctx: Ctx, id: string): Promise<Target> {
   try {
-    const session = await ctx.api.get(SessionSchema, `/api/sessions/${encodeURIComponent(id)}`);
+    const session = await ctx.api.ok(ctx.api.rest.GET('/api/sessions/{id}', { params: { path: { id } } }));
     return { query: { session_id: session.id }, describe: `session ${session.id} (task ${session.task_id})` };
   } catch (error) {
     if (!(error instanceof CliError) || error.kind !== 'not_found') throw error;
   }
   try {
-    const task = await ctx.api.get(TaskSchema, `/api/tasks/${encodeURIComponent(id)}`);
+    const task = await ctx.api.ok(ctx.api.rest.GET('/api/tasks/{id}', { params: { path: { id } } }));
     return { query: { task_id: task.id }, describe: `task ${task.id} (${task.title})` };
   } catch (error) {
     if (error instanceof CliError && error.kind === 'not_found') {

@@ -1,22 +1,9 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { run } from '../context';
 import { printList } from './noun-helpers';
 
 // `kandev grants <task>`: what the task's agent may do again without asking ("allow always",
 // remembered by kandev per task); `kandev grants revoke <task> <grant>`: ask again next time.
-
-const GrantSchema = z.looseObject({
-  id: z.string(),
-  tool_kind: z.string(),
-  title: z.string(),
-  granted_by: z.string(),
-  session_id: z.string().nullable(),
-  created_at: z.string(),
-});
-const GrantListSchema = z.looseObject({ permission_grants: z.array(GrantSchema) });
-
-const grantsPath = (task: string) => `/api/tasks/${encodeURIComponent(task)}/permission-grants`;
 
 export function addGrantCommands(program: Command): void {
   const grants = program
@@ -25,7 +12,9 @@ export function addGrantCommands(program: Command): void {
     .description('list a task\'s permission grants ("allow always" answers), oldest first')
     .action(
       run(async (ctx, task: string) => {
-        const { permission_grants: items } = await ctx.api.get(GrantListSchema, grantsPath(task));
+        const { permission_grants: items } = await ctx.api.ok(
+          ctx.api.rest.GET('/api/tasks/{id}/permission-grants', { params: { path: { id: task } } }),
+        );
         printList(ctx, items, ['ID', 'KIND', 'TITLE', 'GRANTED BY', 'CREATED'], (g) => [
           g.id,
           g.tool_kind === '' ? '-' : g.tool_kind,
@@ -42,7 +31,11 @@ export function addGrantCommands(program: Command): void {
     .description('revoke a grant: the next matching request is asked again')
     .action(
       run(async (ctx, task: string, grant: string) => {
-        await ctx.api.request(z.unknown(), 'DELETE', `${grantsPath(task)}/${encodeURIComponent(grant)}`);
+        await ctx.api.ok(
+          ctx.api.rest.DELETE('/api/tasks/{id}/permission-grants/{grant_id}', {
+            params: { path: { id: task, grant_id: grant } },
+          }),
+        );
         if (ctx.json) ctx.out.json({ revoked: grant });
         else ctx.out.line(`revoked ${grant}`);
       }),

@@ -1,20 +1,17 @@
 import type { Command } from 'commander';
-import type { z } from 'zod';
+import type { LaunchedSession as Launched } from '@kandev/rest-client';
 import type { Ctx } from '../context';
 import { usage } from '../errors';
 import { fields, paint } from '../output';
-import { LaunchedSchema, QueuedPromptSchema } from '../schemas';
 import { run } from '../context';
 
 export interface LaunchOptions {
   executor?: string;
 }
 
-type Launched = z.infer<typeof LaunchedSchema>;
-
 export function launch(ctx: Ctx, task: string, options: LaunchOptions): Promise<Launched> {
   const body = options.executor === undefined ? {} : { executor: options.executor };
-  return ctx.api.post(LaunchedSchema, `/api/tasks/${encodeURIComponent(task)}/sessions`, body);
+  return ctx.api.ok(ctx.api.rest.POST('/api/tasks/{id}/sessions', { params: { path: { id: task } }, body }));
 }
 
 /** The MCP token is shown once, here, as the backend shows it: an MCP-only session needs it to connect. */
@@ -52,9 +49,12 @@ export function addLaunchCommands(program: Command): void {
     .action(
       run(async (ctx, session: string, text: string) => {
         if (text.trim() === '') throw usage('the prompt is blank');
-        const queued = await ctx.api.post(QueuedPromptSchema, `/api/sessions/${encodeURIComponent(session)}/prompts`, {
-          prompt: text,
-        });
+        const queued = await ctx.api.ok(
+          ctx.api.rest.POST('/api/sessions/{id}/prompts', {
+            params: { path: { id: session } },
+            body: { prompt: text },
+          }),
+        );
         if (ctx.json) ctx.out.json(queued);
         else ctx.out.line(`queued prompt ${paint(ctx.out, 'bold', queued.queued_prompt_id)} (${queued.status})`);
       }),

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Ctx } from '../context';
 import { usage } from '../errors';
 import { fields, table } from '../output';
-import { type Task, TaskSchema, type Workspace, WorkspaceSchema } from '../schemas';
+import type { Task, Workspace } from '../schemas';
 
 // What the noun commands share: list every page, the default workspace, printing lists and objects.
 
@@ -15,7 +15,7 @@ export function shortTime(iso: string): string {
 }
 
 export async function allWorkspaces(ctx: Ctx): Promise<Workspace[]> {
-  return ctx.api.all('/api/workspaces', 'workspaces', WorkspaceSchema);
+  return ctx.api.all('workspaces', (query) => ctx.api.rest.GET('/api/workspaces', { params: { query } }));
 }
 
 /** The workspace named by --workspace, or the only one there is. */
@@ -35,8 +35,12 @@ export async function listTasks(ctx: Ctx, workspace: string | undefined, archive
   const workspaceIds = workspace !== undefined ? [workspace] : (await allWorkspaces(ctx)).map((w) => w.id);
   const tasks: Task[] = [];
   for (const workspaceId of workspaceIds) {
-    const query = { workspace_id: workspaceId, include_archived: archived ? 'true' : undefined };
-    tasks.push(...(await ctx.api.all('/api/tasks', 'tasks', TaskSchema, query)));
+    const filter = { workspace_id: workspaceId, ...(archived ? { include_archived: 'true' as const } : {}) };
+    tasks.push(
+      ...(await ctx.api.all('tasks', (page) =>
+        ctx.api.rest.GET('/api/tasks', { params: { query: { ...filter, ...page } } }),
+      )),
+    );
   }
   return tasks;
 }

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
+import type { paths } from '@kandev/rest-client';
 import { run } from '../context';
 import { usage } from '../errors';
 import { paint } from '../output';
-import { type Profile, ProfileSchema } from '../schemas';
+import type { Profile } from '../schemas';
 import { addNoun, collect, idArg, printList, printOne } from './noun-helpers';
 import { envPairs, loadProfileFile } from './profile-file';
 
@@ -18,8 +18,10 @@ interface CreateOptions {
   permissionPolicy?: string;
 }
 
+type CreateBody = paths['/api/agent-profiles']['post']['requestBody']['content']['application/json'];
+
 /** The POST body: a --from file as shipped, with the command line's name, command and flags on top. */
-function createBody(name: string | undefined, options: CreateOptions): Record<string, unknown> {
+function createBody(name: string | undefined, options: CreateOptions): CreateBody {
   const file = options.from === undefined ? undefined : loadProfileFile(options.from);
   const profileName = name ?? file?.name;
   const command = options.command ?? file?.command;
@@ -33,19 +35,19 @@ function createBody(name: string | undefined, options: CreateOptions): Record<st
     env: { ...file?.env, ...envPairs(options.env ?? []) },
     // --no-mcp is the only way the command line says anything about MCP (commander defaults it to true).
     supports_mcp: options.mcp === false ? false : (file?.supports_mcp ?? true),
-    ...(policy === undefined ? {} : { permission_policy: policy }),
+    // The backend checks the policy name (400 names the ones it takes).
+    ...(policy === undefined ? {} : { permission_policy: policy as CreateBody['permission_policy'] }),
   };
 }
 
 export function profiles(program: Command): void {
   const noun = addNoun(program, ['profiles', 'profile'], 'list, show and create agent profiles');
-  const list = z.object({ agent_profiles: z.array(ProfileSchema) });
   noun
     .command('ls')
     .description('list agent profiles')
     .action(
       run(async (ctx) => {
-        const { agent_profiles: items } = await ctx.api.get(list, '/api/agent-profiles');
+        const { agent_profiles: items } = await ctx.api.ok(ctx.api.rest.GET('/api/agent-profiles'));
         printList(ctx, items, ['ID', 'NAME', 'MCP', 'PERMISSIONS', 'COMMAND'], (p: Profile) => [
           p.id,
           p.name,
@@ -61,7 +63,7 @@ export function profiles(program: Command): void {
     .description('show one agent profile (env names only, never values)')
     .action(
       run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.get(ProfileSchema, `/api/agent-profiles/${encodeURIComponent(id)}`)),
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/agent-profiles/{id}', { params: { path: { id } } }))),
       ),
     );
   noun
@@ -79,7 +81,7 @@ export function profiles(program: Command): void {
     .description('create an agent profile')
     .action(
       run(async (ctx, name: string | undefined, options: CreateOptions) => {
-        const profile = await ctx.api.post(ProfileSchema, '/api/agent-profiles', createBody(name, options));
+        const profile = await ctx.api.ok(ctx.api.rest.POST('/api/agent-profiles', { body: createBody(name, options) }));
         if (ctx.json) ctx.out.json(profile);
         else ctx.out.line(`created agent profile ${paint(ctx.out, 'bold', profile.id)} (${profile.name})`);
       }),

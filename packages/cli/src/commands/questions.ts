@@ -1,33 +1,20 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { type Ctx, run } from '../context';
 import { CliError, usage } from '../errors';
 import { type Out, paint } from '../output';
 import { askText, pick } from '../picker';
-import {
-  type ParentQuestion,
-  ParentQuestionSchema,
-  type Question,
-  type QuestionItem,
-  QuestionSchema,
-} from '../schemas';
+import type { ParentQuestion, Question, QuestionItem } from '../schemas';
 import { collect, listTasks } from './noun-helpers';
 
 // `kandev questions`: what waits on someone: operator questions (answered here) and autopilot tasks'
 // questions to their parent (answered by the parent's agent). `kandev answer`: pick, or --option/--text.
 
-const AnswerResultSchema = QuestionSchema.extend({
-  delivery: z.looseObject({ to: z.string(), queued_prompt_id: z.string().optional() }),
-});
-
 async function pendingParentQuestions(ctx: Ctx): Promise<ParentQuestion[]> {
   const waiting = (await listTasks(ctx, undefined)).filter((task) => task.pending_action === 'clarification');
-  const list = z.object({ parent_questions: z.array(ParentQuestionSchema) });
   const found: ParentQuestion[] = [];
   for (const task of waiting) {
-    const { parent_questions: items } = await ctx.api.get(
-      list,
-      `/api/tasks/${encodeURIComponent(task.id)}/parent-questions`,
+    const { parent_questions: items } = await ctx.api.ok(
+      ctx.api.rest.GET('/api/tasks/{id}/parent-questions', { params: { path: { id: task.id } } }),
     );
     found.push(...items.filter((question) => question.status === 'pending'));
   }
@@ -119,11 +106,11 @@ async function collectAnswers(ctx: Ctx, question: Question, options: AnswerOptio
 /** The operator question; a parent question's id is a clear usage error (its parent's agent answers it). */
 async function operatorQuestion(ctx: Ctx, id: string): Promise<Question> {
   try {
-    return await ctx.api.get(QuestionSchema, `/api/questions/${encodeURIComponent(id)}`);
+    return await ctx.api.ok(ctx.api.rest.GET('/api/questions/{id}', { params: { path: { id } } }));
   } catch (error) {
     if (!(error instanceof CliError) || error.kind !== 'not_found') throw error;
     const parent = await ctx.api
-      .get(ParentQuestionSchema, `/api/parent-questions/${encodeURIComponent(id)}`)
+      .ok(ctx.api.rest.GET('/api/parent-questions/{id}', { params: { path: { id } } }))
       .catch(() => undefined);
     if (parent === undefined) throw error;
     throw usage(
@@ -139,8 +126,9 @@ export function addQuestionCommands(program: Command): void {
     .description('pending operator questions and pending questions to parent tasks')
     .action(
       run(async (ctx) => {
-        const list = z.object({ questions: z.array(QuestionSchema) });
-        const { questions } = await ctx.api.get(list, '/api/questions', { state: 'pending' });
+        const { questions } = await ctx.api.ok(
+          ctx.api.rest.GET('/api/questions', { params: { query: { state: 'pending' } } }),
+        );
         const parent = await pendingParentQuestions(ctx);
         if (ctx.json) ctx.out.json({ questions, parent_questions: parent });
         else printQuestions(ctx, questions, parent);
@@ -162,8 +150,9 @@ export function addQuestionCommands(program: Command): void {
         if (question.state !== 'pending')
           throw new CliError('conflict', `question ${id} is ${question.state}, not pending`);
         const answers = await collectAnswers(ctx, question, options);
-        const path = `/api/questions/${encodeURIComponent(id)}/answer`;
-        const answered = await ctx.api.post(AnswerResultSchema, path, { answers });
+        const answered = await ctx.api.ok(
+          ctx.api.rest.POST('/api/questions/{id}/answer', { params: { path: { id } }, body: { answers } }),
+        );
         if (ctx.json) {
           ctx.out.json(answered);
           return;
@@ -172,7 +161,7 @@ export function addQuestionCommands(program: Command): void {
         const to =
           answered.delivery.to === 'waiting_call'
             ? 'to the waiting agent'
-            : `as queued prompt ${answered.delivery.queued_prompt_id ?? ''}`;
+            : `as queued prompt ${answered.delivery.queued_prompt_id}`;
         ctx.out.line(`answered ${paint(ctx.out, 'bold', id)}: ${chosen} (delivered ${to})`);
       }),
     );

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { run } from '../context';
 import { paint } from '../output';
-import { type Repository, RepositorySchema, TaskSchema, WorkspaceSchema } from '../schemas';
+import type { Repository } from '../schemas';
 import {
   addNoun,
   allWorkspaces,
@@ -38,7 +38,7 @@ function workspaces(program: Command): void {
     .description('show one workspace')
     .action(
       run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.get(WorkspaceSchema, `/api/workspaces/${encodeURIComponent(id)}`)),
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/workspaces/{id}', { params: { path: { id } } }))),
       ),
     );
   noun
@@ -47,7 +47,7 @@ function workspaces(program: Command): void {
     .description('create a workspace')
     .action(
       run(async (ctx, name: string) => {
-        const workspace = await ctx.api.post(WorkspaceSchema, '/api/workspaces', { name });
+        const workspace = await ctx.api.ok(ctx.api.rest.POST('/api/workspaces', { body: { name } }));
         if (ctx.json) ctx.out.json(workspace);
         else ctx.out.line(`created workspace ${paint(ctx.out, 'bold', workspace.id)} (${workspace.name})`);
       }),
@@ -62,9 +62,9 @@ function repositories(program: Command): void {
     .description('list repositories, oldest first')
     .action(
       run(async (ctx, options: { workspace?: string }) => {
-        const repos = await ctx.api.all('/api/repositories', 'repositories', RepositorySchema, {
-          workspace_id: options.workspace,
-        });
+        const repos = await ctx.api.all('repositories', (page) =>
+          ctx.api.rest.GET('/api/repositories', { params: { query: { workspace_id: options.workspace, ...page } } }),
+        );
         printList(ctx, repos, ['ID', 'NAME', 'PROVIDER', 'SOURCE'], (r: Repository) => [
           r.id,
           r.name,
@@ -79,7 +79,7 @@ function repositories(program: Command): void {
     .description('show one repository')
     .action(
       run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.get(RepositorySchema, `/api/repositories/${encodeURIComponent(id)}`)),
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/repositories/{id}', { params: { path: { id } } }))),
       ),
     );
   noun
@@ -103,7 +103,7 @@ function repositories(program: Command): void {
             provider: options.provider,
             name: options.name,
           };
-          const repo = await ctx.api.post(RepositorySchema, '/api/repositories', body);
+          const repo = await ctx.api.ok(ctx.api.rest.POST('/api/repositories', { body }));
           if (ctx.json) ctx.out.json(repo);
           else
             ctx.out.line(
@@ -142,7 +142,7 @@ function tasks(program: Command): void {
     .description('show one task')
     .action(
       run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.get(TaskSchema, `/api/tasks/${encodeURIComponent(id)}`)),
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/tasks/{id}', { params: { path: { id } } }))),
       ),
     );
   noun
@@ -169,7 +169,7 @@ function tasks(program: Command): void {
             parent_id: options.parent,
             autopilot: options.autopilot,
           };
-          const task = await ctx.api.post(TaskSchema, '/api/tasks', body);
+          const task = await ctx.api.ok(ctx.api.rest.POST('/api/tasks', { body }));
           if (ctx.json) ctx.out.json(task);
           else ctx.out.line(`created task ${paint(ctx.out, 'bold', task.id)} (${task.title})`);
         },

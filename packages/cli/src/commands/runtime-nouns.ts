@@ -1,11 +1,14 @@
 import { type Command, Option } from 'commander';
 import { run } from '../context';
-import { SessionSchema, type SessionSummary, SessionSummarySchema } from '../schemas';
+import type { paths } from '@kandev/rest-client';
+import type { SessionSummary } from '../schemas';
 import { launch, type LaunchOptions, printLaunched } from './launch';
 import { addNoun, idArg, printList, printOne } from './noun-helpers';
 import { agentSummary } from './session-agent';
 
 // `kandev sessions …`: what runs a task's agent (profiles: profiles.ts).
+
+type ListSessionsQuery = NonNullable<paths['/api/sessions']['get']['parameters']['query']>;
 
 const SESSION_STATES = ['created', 'starting', 'running', 'waiting_for_input', 'completed', 'failed', 'cancelled'];
 
@@ -19,8 +22,12 @@ export function sessions(program: Command): void {
     .description('list sessions, oldest first')
     .action(
       run(async (ctx, options: { task?: string; state?: string; executor?: string }) => {
-        const query = { task_id: options.task, state: options.state, executor: options.executor };
-        const items = await ctx.api.all('/api/sessions', 'sessions', SessionSummarySchema, query);
+        // commander checked --state against SESSION_STATES.
+        const state = options.state as ListSessionsQuery['state'];
+        const filter = { task_id: options.task, state, executor: options.executor };
+        const items = await ctx.api.all('sessions', (page) =>
+          ctx.api.rest.GET('/api/sessions', { params: { query: { ...filter, ...page } } }),
+        );
         printList(ctx, items, ['ID', 'TASK', 'STATE', 'EXECUTOR', 'REVISION'], (s: SessionSummary) => [
           s.id,
           s.task_id,
@@ -36,7 +43,7 @@ export function sessions(program: Command): void {
     .description('show one session, with what agentctl reports about it now')
     .action(
       run(async (ctx, id: string) => {
-        const session = await ctx.api.get(SessionSchema, `/api/sessions/${encodeURIComponent(id)}`);
+        const session = await ctx.api.ok(ctx.api.rest.GET('/api/sessions/{id}', { params: { path: { id } } }));
         if (ctx.json) return ctx.out.json(session);
         // The agent in one line (status, mode, system prompt, MCP); the rest as the backend sent it.
         const agent = session.agent === null ? null : agentSummary(session.agent);

@@ -4,7 +4,7 @@ import type { Session } from '../schemas';
 // set up, so an agent without its kandev tools stands out.
 
 export function agentSummary(agent: NonNullable<Session['agent']>): string {
-  const parts = [agent.status];
+  const parts: string[] = [agent.status];
   if (agent.pid !== null) parts.push(`pid ${agent.pid}`);
   if (typeof agent.mode_id === 'string') parts.push(`mode ${agent.mode_id}`);
   if (agent.system_prompt_delivery !== undefined && agent.system_prompt_delivery !== 'none') {

@@ -2,16 +2,18 @@ import type { Command } from 'commander';
 import type { Ctx } from '../context';
 import { CliError } from '../errors';
 import { fields, paint } from '../output';
-import { AgentctlStatusSchema, ReadySchema } from '../schemas';
 import { run } from '../context';
 
 /** /readyz answers 503 with a body when not ready: that is a status to show, not a failure. */
 async function readiness(ctx: Ctx) {
-  const response = await ctx.api.send(ctx.api.url('/readyz'), { headers: { accept: 'application/json' } });
-  if (response.status !== 200 && response.status !== 503) await ctx.api.check(response);
-  const parsed = ReadySchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new CliError('unexpected', `/readyz: unexpected answer (HTTP ${response.status})`);
-  return parsed.data;
+  const answer = ctx.api.rest.GET('/readyz');
+  const { response, error } = await answer.catch((failure: unknown) => {
+    // Unreachable stays `unavailable`; anything else is a body that is not JSON.
+    throw failure instanceof CliError ? failure : new CliError('unexpected', '/readyz: unexpected answer (not JSON)');
+  });
+  // Not ready is documented with the same body, as a 503.
+  if (response.status === 503 && error !== undefined) return error;
+  return ctx.api.ok(answer);
 }
 
 /** A readiness check as words: "ok", or "local reachable, docker unreachable" for a map of them. */
@@ -31,7 +33,7 @@ export function addStatusCommand(program: Command): void {
     .action(
       run(async (ctx) => {
         const ready = await readiness(ctx);
-        const agentctl = await ctx.api.get(AgentctlStatusSchema, '/api/agentctl');
+        const agentctl = await ctx.api.ok(ctx.api.rest.GET('/api/agentctl'));
         if (ctx.json) {
           ctx.out.json({ url: ctx.api.config.url, ready, agentctl });
           return;
@@ -40,7 +42,7 @@ export function addStatusCommand(program: Command): void {
         ctx.out.line(
           `backend ${ctx.api.config.url}: ${paint(ctx.out, ok ? 'green' : 'red', ready.status)} (token accepted)`,
         );
-        const executors = agentctl.executors ?? [];
+        const executors = agentctl.executors;
         fields(ctx.out, [
           ...Object.entries(ready.checks ?? {}).map(([name, value]): [string, unknown] => [name, checkText(value)]),
           ...executors.map((e): [string, unknown] => [

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { firstLine, paint, table } from '../output';
-import { ToolsSchema } from '../schemas';
 import { run } from '../context';
 
 export function addToolsCommand(program: Command): void {
@@ -10,7 +9,9 @@ export function addToolsCommand(program: Command): void {
     .description('the tools a session is served, with its revision and providers')
     .action(
       run(async (ctx, session: string) => {
-        const tools = await ctx.api.get(ToolsSchema, `/api/sessions/${encodeURIComponent(session)}/tools`);
+        const tools = await ctx.api.ok(
+          ctx.api.rest.GET('/api/sessions/{id}/tools', { params: { path: { id: session } } }),
+        );
         if (ctx.json) {
           ctx.out.json(tools);
           return;
