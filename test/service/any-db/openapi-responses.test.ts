@@ -6,13 +6,17 @@ import {
   createApp,
   createAuthMiddleware,
   createInProcessBackend,
+  FakeAgentctl,
+  fakeAgentctlPort,
+  type InProcessBackendOptions,
   launchConfigFor,
   listen,
+  metricsRoute,
   ROUTE_GROUPS,
   type RouteDoc,
   sessionRow,
 } from '@kandev/backend/testing';
-import { useCleanup } from '../../helpers/cleanup';
+import { type Cleanup, useCleanup } from '../../helpers/cleanup';
 
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 const DOCS = new Map<string, RouteDoc>(
@@ -20,75 +24,82 @@ const DOCS = new Map<string, RouteDoc>(
 );
 
 /**
- * Routes whose 2xx answer needs an agentctl that is up, an agent's pending question or a live stream
- * (none in this walk). Their handlers build the answer as the documented schema's output type
+ * Routes whose 2xx answer needs a running turn, an agent's pending question, a provider to ask or a
+ * live stream (none in these walks). Their handlers build the answer as the documented schema's output type
  * (`z.output<typeof ...ViewSchema>`), so the compiler holds them to it.
  */
 const ELSEWHERE = new Set(
   [
-    'POST /api/tasks/{id}/sessions',
-    'POST /api/sessions/{id}/resume',
-    'POST /api/sessions/{id}/stop',
     'POST /api/sessions/{id}/cancel',
-    'POST /api/sessions/{id}/prompts',
     'GET /api/questions/{id}',
     'POST /api/questions/{id}/answer',
     'GET /api/parent-questions/{id}',
     'POST /api/tasks/{id}/mrs/{mrId}/lifecycle/evaluate',
     'GET /api/events',
-    'GET /metrics',
   ].map((route) => route.replace(/\{(\w+)\}/g, ':$1')),
 );
+
+/** Routes whose documented answer a test below parsed. */
+const checked = new Set<string>();
+
+/**
+ * A backend as main.ts wires it on a loopback port, and `call`: requests `path` (an Express path,
+ * `:name` filled from `params`), expects the documented status and parses the answer with its schema.
+ */
+async function serve(cleanup: Cleanup, options: InProcessBackendOptions = {}) {
+  const { backend, logger } = await createInProcessBackend(cleanup, options);
+  const app = createApp(logger, backend.routers, {
+    auth: createAuthMiddleware(backend.tokens),
+    metrics: metricsRoute(backend.metrics.registry, logger),
+    readiness: backend.readiness,
+  });
+  const server = await listen(app, '127.0.0.1', 0);
+  cleanup.defer(() => server.close());
+  const { token } = await backend.tokens.create('openapi responses');
+  const base = `http://127.0.0.1:${server.port}`;
+  const call = async (
+    method: RouteDoc['method'],
+    path: string,
+    params: Record<string, string> = {},
+    body?: unknown,
+  ) => {
+    const doc = DOCS.get(key(method, path));
+    if (doc === undefined) throw new Error(`${key(method, path)} is not documented`);
+    const url = path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+    const query =
+      method === 'get' && body !== undefined
+        ? `?${new URLSearchParams(body as Record<string, string>).toString()}`
+        : '';
+    const response = await fetch(`${base}${url}${query}`, {
+      method: method.toUpperCase(),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(method === 'get' || body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    const answer: unknown = doc.ok.contentType === undefined ? JSON.parse(text) : text;
+    expect({ route: key(method, path), status: response.status }).toEqual({
+      route: key(method, path),
+      status: doc.ok.status,
+    });
+    const schema: z.ZodType | undefined = doc.ok.schema;
+    if (schema !== undefined) {
+      const parsed = schema.safeParse(answer);
+      expect({ route: key(method, path), issues: parsed.error?.issues ?? [] }).toEqual({
+        route: key(method, path),
+        issues: [],
+      });
+      checked.add(key(method, path));
+    }
+    return answer as { id: string };
+  };
+  return { backend, base, call };
+}
 
 describe('OpenAPI response schemas', () => {
   const cleanup = useCleanup();
 
   test('every documented response schema matches what its route answers', async () => {
-    const { backend, logger } = await createInProcessBackend(cleanup);
-    const app = createApp(logger, backend.routers, {
-      auth: createAuthMiddleware(backend.tokens),
-      readiness: backend.readiness,
-    });
-    const server = await listen(app, '127.0.0.1', 0);
-    cleanup.defer(() => server.close());
-    const { token } = await backend.tokens.create('openapi responses');
-    const checked = new Set<string>();
-
-    /** Calls `path` (an Express path, `:name` filled from `params`) and parses the answer with its doc. */
-    const call = async (
-      method: RouteDoc['method'],
-      path: string,
-      params: Record<string, string> = {},
-      body?: unknown,
-    ) => {
-      const doc = DOCS.get(key(method, path));
-      if (doc === undefined) throw new Error(`${key(method, path)} is not documented`);
-      const url = path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
-      const query =
-        method === 'get' && body !== undefined
-          ? `?${new URLSearchParams(body as Record<string, string>).toString()}`
-          : '';
-      const response = await fetch(`http://127.0.0.1:${server.port}${url}${query}`, {
-        method: method.toUpperCase(),
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        ...(method === 'get' || body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const json: unknown = await response.json();
-      expect({ route: key(method, path), status: response.status }).toEqual({
-        route: key(method, path),
-        status: doc.ok.status,
-      });
-      const schema: z.ZodType | undefined = doc.ok.schema;
-      if (schema !== undefined) {
-        const parsed = schema.safeParse(json);
-        expect({ route: key(method, path), issues: parsed.error?.issues ?? [] }).toEqual({
-          route: key(method, path),
-          issues: [],
-        });
-        checked.add(key(method, path));
-      }
-      return json as { id: string };
-    };
+    const { backend, base, call } = await serve(cleanup);
 
     await call('get', '/healthz');
     const ws = await call('post', '/api/workspaces', {}, { name: 'w' });
@@ -157,7 +168,7 @@ describe('OpenAPI response schemas', () => {
     await call('get', '/api/tasks/:id/mrs/:mrId/lifecycle', { id: task.id, mrId: mr.id });
 
     // /readyz answers 200 or 503 (no agentctl here), each with its documented body.
-    const ready = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    const ready = await fetch(`${base}/readyz`);
     const readyDoc = DOCS.get('GET /readyz');
     const notReady = readyDoc?.errors?.[503];
     const readySchema =
@@ -165,7 +176,25 @@ describe('OpenAPI response schemas', () => {
     expect(readySchema).toBeDefined();
     expect(readySchema?.safeParse(await ready.json()).error?.issues ?? []).toEqual([]);
     checked.add('GET /readyz');
+    await call('get', '/metrics');
+  });
 
+  test('the session routes answer as documented with an agentctl up', async () => {
+    const { call } = await serve(cleanup, { agentctl: fakeAgentctlPort(new FakeAgentctl()) });
+    const ws = await call('post', '/api/workspaces', {}, { name: 'w' });
+    const task = await call('post', '/api/tasks', {}, { workspace_id: ws.id, title: 't' });
+    const launched = (await call('post', '/api/tasks/:id/sessions', { id: task.id }, {})) as unknown as {
+      session_id: string;
+    };
+    const id = launched.session_id;
+    await call('get', '/api/sessions/:id', { id });
+    await call('get', '/api/sessions/:id/tools', { id });
+    await call('post', '/api/sessions/:id/prompts', { id }, { prompt: 'hello' });
+    await call('post', '/api/sessions/:id/stop', { id }, {});
+    await call('post', '/api/sessions/:id/resume', { id }, {});
+  });
+
+  test('every route with a response schema was checked above, or is listed with why not', () => {
     const withSchema = [...DOCS].filter(([, doc]) => doc.ok.schema !== undefined).map(([route]) => route);
     // A new route joins the walk above, or this list with where its answers are checked.
     expect(withSchema.filter((route) => !checked.has(route) && !ELSEWHERE.has(route)).sort()).toEqual([]);
