@@ -403,9 +403,29 @@ export interface paths {
     };
     /**
      * Read a task's conversation, oldest first, a page at a time
-     * @description Each entry has a `type`: `message` (operator prompts and agent text; an agent run of text grows while it streams), `tool_call` (metadata: `status`, `kind`, `input`, `output`, `diffs` `[{path, old_text, new_text, truncated}]`), `plan` (one per turn, rewritten as the agent updates it; metadata `entries` `[{content, priority, status}]`), `session_event` (an agent exit, or a notice: metadata `{event: "agent_notice", code, level}`), `step_complete`, `title_change`, `task_stopped`, `parent_question`, `parent_answer`.
+     * @description Each entry has a `type`: `message` (operator prompts and agent text; an agent run of text grows while it streams), `tool_call` (metadata: `status`, `kind`, `input`, `output`, `diffs` `[{path, old_text, new_text, truncated}]`, `finished_at` once it completed or failed), `plan` (one per turn, rewritten as the agent updates it; metadata `entries` `[{content, priority, status}]`), `session_event` (an agent exit, or a notice: metadata `{event: "agent_notice", code, level}`), `step_complete`, `title_change`, `task_stopped`, `parent_question`, `parent_answer`.
      */
     get: operations['listMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tasks/{id}/timeline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a task's timeline, oldest first, a page at a time
+     * @description What happened in each of the task's sessions, each entry with its `session_id` and `at` (when it began, ISO 8601 with date), ordered by `at`. `kind`: `prompt` (queued → delivered → the turn's outcome, `duration_ms` of the turn), `tool_call` (arguments, result summary, status, `duration_ms`), `question` (operator questions and permission requests, with the answers, who gave them and when; kept after answering), `parent_question` (an autopilot task's question to its parent, with the accepted answer), `state_change` (a session state and the one before), `tools_revision` (an acknowledged tool list that changed: revision, added and removed names). An entry keeps its place; what happens later (delivered, answered, finished) fills it in, so re-read a page to refresh it. The last page has `next_cursor: null`; new entries appear at the end (re-read with the cursor that led to the last page).
+     */
+    get: operations['listTimeline'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1483,6 +1503,192 @@ export interface components {
     };
     TaskPage: {
       tasks: components['schemas']['Task'][];
+      next_cursor: string | null;
+    };
+    TimelineEntry:
+      | {
+          /** @description `<kind>:<id of the row it comes from>`: stable across reads */
+          id: string;
+          /** @description the session it happened in; null for a prompt no session has taken yet */
+          session_id: string | null;
+          /** @description when it began, ISO 8601 (UTC, with date) */
+          at: string;
+          /** @constant */
+          kind: 'prompt';
+          prompt_id: string;
+          text: string;
+          /** @description who queued it: 'operator' or 'task:<id>' */
+          source: string;
+          /**
+           * @description queued → dispatched (delivered to the agent) → completed | failed
+           * @enum {string}
+           */
+          status: 'queued' | 'dispatched' | 'completed' | 'failed';
+          queued_at: string;
+          delivered_at: string | null;
+          finished_at: string | null;
+          /** @description a completed turn's ACP stop reason (end_turn, cancelled, ...) */
+          stop_reason: string | null;
+          /** @description why it failed; on a completed turn, a warning (or null) */
+          error: string | null;
+          /** @description the turn's milliseconds from delivery to its end; null until it ended */
+          duration_ms: number | null;
+        }
+      | {
+          /** @description `<kind>:<id of the row it comes from>`: stable across reads */
+          id: string;
+          /** @description the session it happened in; null for a prompt no session has taken yet */
+          session_id: string | null;
+          /** @description when it began, ISO 8601 (UTC, with date) */
+          at: string;
+          /** @constant */
+          kind: 'tool_call';
+          /** @description its conversation entry */
+          message_id: string;
+          tool_call_id: string | null;
+          prompt_id: string | null;
+          title: string;
+          tool_kind: string | null;
+          /** @description pending, in_progress, completed or failed */
+          status: string;
+          /** @description the arguments: JSON when they parse, else the text; null when unknown */
+          input: unknown;
+          /** @description the output's first 500 characters */
+          result_summary: string | null;
+          finished_at: string | null;
+          /** @description milliseconds from start to finish; null until it finished */
+          duration_ms: number | null;
+        }
+      | {
+          /** @description `<kind>:<id of the row it comes from>`: stable across reads */
+          id: string;
+          /** @description the session it happened in; null for a prompt no session has taken yet */
+          session_id: string | null;
+          /** @description when it began, ISO 8601 (UTC, with date) */
+          at: string;
+          /** @constant */
+          kind: 'question';
+          question_id: string;
+          /**
+           * @description 'user' (ask_user_question_kandev) or 'permission' (an ACP request)
+           * @enum {string}
+           */
+          question_kind: 'user' | 'permission';
+          /** @enum {string} */
+          state: 'pending' | 'answered' | 'expired' | 'cancelled';
+          questions: {
+            id: string;
+            /** @description The question itself. */
+            prompt: string;
+            /** @description Very short label for the question, at most 12 characters. */
+            title?: string;
+            /** @description 2-6 concrete choices. Omit them to ask for a free-text answer. */
+            options?: {
+              /** @description Short answer label. */
+              label: string;
+              /** @description What choosing this option means. */
+              description?: string;
+            }[];
+          }[];
+          context: string | null;
+          /** @description what was answered (kept after answering) */
+          answers:
+            | {
+                question_index: number;
+                question_id: string;
+                option?: string;
+                text?: string;
+              }[]
+            | null;
+          /** @description who answered */
+          answered_by: string | null;
+          answered_at: string | null;
+          closed_reason: ('timeout' | 'cancelled' | 'session_stopped') | null;
+          expires_at: string;
+        }
+      | {
+          /** @description `<kind>:<id of the row it comes from>`: stable across reads */
+          id: string;
+          /** @description the session it happened in; null for a prompt no session has taken yet */
+          session_id: string | null;
+          /** @description when it began, ISO 8601 (UTC, with date) */
+          at: string;
+          /** @constant */
+          kind: 'parent_question';
+          question_id: string;
+          parent_task_id: string;
+          /** @enum {string} */
+          status: 'pending' | 'answered' | 'superseded' | 'stale';
+          questions: {
+            id: string;
+            /** @description The question itself. */
+            prompt: string;
+            /** @description Very short label for the question, at most 12 characters. */
+            title?: string;
+            /** @description 2-6 concrete choices. Omit them to ask for a free-text answer. */
+            options?: {
+              /** @description Short answer label. */
+              label: string;
+              /** @description What choosing this option means. */
+              description?: string;
+            }[];
+          }[];
+          context: string | null;
+          blocked_reason: string;
+          /** @description the parent's accepted answer (kept after answering) */
+          answer: string | null;
+          answered_by_task_id: string | null;
+          answered_by_session_id: string | null;
+          answered_at: string | null;
+          closed_reason:
+            | (
+                | 'operator_prompt'
+                | 'task_message'
+                | 'session_ended'
+                | 'session_resumed'
+                | 'session_missing'
+                | 'task_done'
+                | 'task_archived'
+                | 'task_deleted'
+                | 'timeout'
+              )
+            | null;
+          closed_at: string | null;
+        }
+      | {
+          /** @description `<kind>:<id of the row it comes from>`: stable across reads */
+          id: string;
+          /** @description the session it happened in; null for a prompt no session has taken yet */
+          session_id: string | null;
+          /** @description when it began, ISO 8601 (UTC, with date) */
+          at: string;
+          /** @constant */
+          kind: 'state_change';
+          state: string;
+          previous_state: string | null;
+          /** @description the error recorded with the change (why it failed), if any */
+          error: string | null;
+        }
+      | {
+          /** @description `<kind>:<id of the row it comes from>`: stable across reads */
+          id: string;
+          /** @description the session it happened in; null for a prompt no session has taken yet */
+          session_id: string | null;
+          /** @description when it began, ISO 8601 (UTC, with date) */
+          at: string;
+          /** @constant */
+          kind: 'tools_revision';
+          revision: number;
+          providers: string[];
+          /** @description tool names served from this revision on */
+          added: string[];
+          /** @description tool names no longer served */
+          removed: string[];
+        };
+    TimelinePage: {
+      task_id: string;
+      entries: components['schemas']['TimelineEntry'][];
+      /** @description null on the last page; pass it as `cursor` for the next one */
       next_cursor: string | null;
     };
     Workspace: {
@@ -2632,6 +2838,35 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MessagePage'];
+        };
+      };
+      400: components['responses']['InvalidInput'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  listTimeline: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description `{task_id, entries, next_cursor}` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimelinePage'];
         };
       };
       400: components['responses']['InvalidInput'];

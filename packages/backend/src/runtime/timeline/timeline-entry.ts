@@ -123,14 +123,16 @@ const ToolsRevisionEntrySchema = z
   })
   .strict();
 
-export const TimelineEntryViewSchema = z.discriminatedUnion('kind', [
-  PromptEntrySchema,
-  ToolCallEntrySchema,
-  QuestionEntrySchema,
-  ParentQuestionEntrySchema,
-  StateChangeEntrySchema,
-  ToolsRevisionEntrySchema,
-]);
+export const TimelineEntryViewSchema = z
+  .discriminatedUnion('kind', [
+    PromptEntrySchema,
+    ToolCallEntrySchema,
+    QuestionEntrySchema,
+    ParentQuestionEntrySchema,
+    StateChangeEntrySchema,
+    ToolsRevisionEntrySchema,
+  ])
+  .meta({ id: 'TimelineEntry' });
 export type TimelineEntryView = z.infer<typeof TimelineEntryViewSchema>;
 export type TimelineKind = TimelineEntryView['kind'];
 

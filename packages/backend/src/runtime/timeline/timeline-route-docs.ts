@@ -10,12 +10,14 @@ export const TimelineResponseSchema = z
     entries: z.array(TimelineEntryViewSchema),
     next_cursor: z.string().nullable().describe('null on the last page; pass it as `cursor` for the next one'),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'TimelinePage' });
 
 export const TIMELINE_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'get',
     path: '/api/tasks/:id/timeline',
+    operationId: 'listTimeline',
     summary: "Read a task's timeline, oldest first, a page at a time",
     description:
       "What happened in each of the task's sessions, each entry with its `session_id` and `at` (when it began, " +
