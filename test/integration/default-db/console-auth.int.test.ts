@@ -21,11 +21,12 @@ describe('web console: static page, cookie sign-in, CSRF', () => {
     const send = async (
       method: string,
       path: string,
-      options: { cookie?: string; origin?: string; body?: unknown; bearer?: string } = {},
+      options: { cookie?: string; origin?: string; body?: unknown; bearer?: string; encoding?: string } = {},
     ): Promise<Sent> => {
       const headers: Record<string, string> = {};
       if (options.cookie !== undefined) headers.cookie = `kandev_session=${options.cookie}`;
       if (options.origin !== undefined) headers.origin = options.origin;
+      if (options.encoding !== undefined) headers['accept-encoding'] = options.encoding;
       if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(`${base}${path}`, {
@@ -55,7 +56,36 @@ describe('web console: static page, cookie sign-in, CSRF', () => {
     const asset = await send('GET', script ?? '');
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
-    expect((await send('GET', '/api/tasks')).status).toBe(401);
+    const unauthenticated = await send('GET', '/api/tasks');
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.body).not.toContain('api-token'); // no hint where the token file is
+  });
+
+  test('the build is served precompressed by Accept-Encoding (brotli, else gzip), with Vary', async () => {
+    const { send } = await backendWith();
+    const page = await send('GET', '/', { encoding: 'identity' });
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1] ?? '';
+    const plain = await send('GET', script, { encoding: 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toMatch(/Accept-Encoding/i);
+    for (const [accept, coding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+    ] as const) {
+      const packed = await send('GET', script, { encoding: accept });
+      expect(packed.headers.get('content-encoding')).toBe(coding);
+      expect(packed.headers.get('content-type')).toMatch(/javascript/);
+      expect(packed.body).toBe(plain.body); // fetch decodes it: the same script
+    }
+    const index = await send('GET', '/', { encoding: 'br' });
+    expect(index.headers.get('content-encoding')).toBe('br');
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const icon = await send('GET', '/favicon.svg', { encoding: 'identity' });
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 
   test('login sets an HttpOnly SameSite=Strict cookie that authenticates reads; a bad token sets none', async () => {
@@ -63,7 +93,7 @@ describe('web console: static page, cookie sign-in, CSRF', () => {
     const wrong = await send('POST', '/login', { body: { token: `${backend.apiToken}x` } });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
-    expect(wrong.body).toContain(backend.ready.apiTokenFile ?? 'api-token');
+    expect(wrong.body).not.toContain(backend.ready.apiTokenFile ?? 'api-token');
     expect(wrong.body).not.toContain(backend.apiToken);
 
     const ok = await send('POST', '/login', { body: { token: backend.apiToken } });

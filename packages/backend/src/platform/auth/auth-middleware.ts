@@ -35,8 +35,8 @@ export function isSameOrigin(origin: string | undefined, host: string | undefine
 
 /**
  * Every /api request needs `Authorization: Bearer <token>` or the console's sign-in cookie (whose
- * state-changing requests must also come from our own origin or a listed one); anything else is a 401 that says where
- * a token is (a file path or a variable name, never a token). /healthz and /readyz are not under /api.
+ * state-changing requests must also come from our own origin or a listed one); anything else is a 401 (which never names where the
+ * token is: whoever asks is not yet trusted). /healthz and /readyz are not under /api.
  */
 export function createAuthMiddleware(
   tokens: ApiTokenService,
@@ -52,7 +52,7 @@ export function createAuthMiddleware(
     const refuse = (why: string) =>
       new AppError(
         'unauthenticated',
-        `${why}: send "Authorization: Bearer <token>" with the token in ${tokens.location}`,
+        `${why}: send "Authorization: Bearer <token>" (the backend's ready line says where its token is)`,
       );
     if (token === undefined) {
       next(refuse('missing API token'));

@@ -64,7 +64,7 @@ export function createConsoleLoginRoutes(tokens: ApiTokenService, links: LoginLi
   router.post('/login', async (req: Request, res: Response) => {
     const { token } = parseInput(LoginBodySchema, req.body, 'login');
     if (!(await tokens.authenticate(token))) {
-      throw new AppError('unauthenticated', `invalid or revoked API token: the token is in ${tokens.location}`);
+      throw new AppError('unauthenticated', 'invalid or revoked API token');
     }
     res.setHeader('Set-Cookie', sessionCookie(token, servedOverHttps(req)));
     res.status(204).end();
