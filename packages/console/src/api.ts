@@ -2,7 +2,14 @@
 // ever held by this code (nor in localStorage or a URL). Paths, parameters and answers are typed by
 // the backend's OpenAPI document (packages/rest-client, generated: npm run gen:rest-client); nothing
 // here restates a REST shape. Bundled from source, like the protocol's event types.
-import { createRestClient, errorOf, type ErrorCode, type Schemas } from '../../rest-client/src/index';
+import {
+  createRestClient,
+  errorOf,
+  type ErrorCode,
+  type operations,
+  type Schemas,
+  type Task,
+} from '../../rest-client/src/index';
 
 export type {
   AgentProfile,
@@ -70,3 +77,57 @@ export async function ok<T>(pending: Promise<Answer<T>>): Promise<T> {
 
 /** A session's tools with their descriptions and input schemas (GET /api/sessions/:id/tools). */
 export const sessionTools = (id: string) => ok(api.GET('/api/sessions/{id}/tools', { params: { path: { id } } }));
+
+export type { ApiToken, QueuedPrompt } from '../../rest-client/src/index';
+export type PermissionPolicy = Schemas['AgentProfile']['permission_policy'];
+export type TaskQuery = operations['listTasks']['parameters']['query'];
+/** POST /api/agent-profiles's body, as the document types it. */
+export type NewAgentProfile = operations['createAgentProfile']['requestBody']['content']['application/json'];
+
+// The operator's actions and the lists the pages page through, one REST call each.
+const sessionPath = (id: string) => ({ params: { path: { id } } });
+export const cancelTurn = (id: string) => ok(api.POST('/api/sessions/{id}/cancel', { ...sessionPath(id), body: {} }));
+export const stopSession = (id: string) => ok(api.POST('/api/sessions/{id}/stop', { ...sessionPath(id), body: {} }));
+export const resumeSession = (id: string) =>
+  ok(api.POST('/api/sessions/{id}/resume', { ...sessionPath(id), body: {} }));
+export const sessionPrompts = (id: string) => ok(api.GET('/api/sessions/{id}/prompts', sessionPath(id)));
+export const archiveTask = (id: string) => ok(api.DELETE('/api/tasks/{id}', sessionPath(id)));
+export const removeSource = (id: string, repositoryId: string) =>
+  ok(
+    api.DELETE('/api/tasks/{id}/workspace-sources/{repository_id}', {
+      params: { path: { id, repository_id: repositoryId } },
+    }),
+  );
+export const agentProfiles = () => ok(api.GET('/api/agent-profiles'));
+export const createAgentProfile = (body: NewAgentProfile) => ok(api.POST('/api/agent-profiles', { body }));
+export const updateAgentProfile = (id: string, body: { permission_policy: PermissionPolicy }) =>
+  ok(api.PATCH('/api/agent-profiles/{id}', { params: { path: { id } }, body }));
+export const deleteAgentProfile = (id: string) =>
+  ok(api.DELETE('/api/agent-profiles/{id}', { params: { path: { id } } }));
+export const apiTokens = () => ok(api.GET('/api/tokens'));
+export const createApiToken = (name: string) => ok(api.POST('/api/tokens', { body: { name } }));
+export const revokeApiToken = (id: string) => ok(api.DELETE('/api/tokens/{id}', { params: { path: { id } } }));
+
+/**
+ * A route this backend's document does not have yet (it lands with a newer backend): called by path,
+ * untyped, and answered like any other; a backend without it answers 404 "no route for ...".
+ */
+async function untyped(method: 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown = {}): Promise<unknown> {
+  const answer = fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (response) => ({
+    response,
+    data: undefined,
+    error: response.ok ? undefined : ((await response.json().catch(() => undefined)) as unknown),
+  }));
+  return ok(answer);
+}
+const at = (...parts: string[]): string => parts.map(encodeURIComponent).join('/');
+export const relaunchSession = (id: string) => untyped('POST', `/api/sessions/${at(id)}/relaunch`);
+export const cancelPrompt = (id: string, promptId: string) =>
+  untyped('DELETE', `/api/sessions/${at(id, 'prompts', promptId)}`);
+export const unarchiveTask = (id: string) => untyped('POST', `/api/tasks/${at(id)}/unarchive`);
+export const setTaskState = (id: string, state: Task['state']) => untyped('PATCH', `/api/tasks/${at(id)}`, { state });

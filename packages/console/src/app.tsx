@@ -1,21 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, ok } from './api';
 import { Board } from './board';
+import { describeError } from './errors';
+import { Inbox } from './inbox';
+import { useLiveEvents } from './live';
 import { Login } from './login';
+import { session } from './resource';
+import { type Route, useRoute } from './route';
+import { SessionsPage } from './sessions-page';
+import { Settings } from './settings';
 import { TaskPage } from './task-page';
+import { ConnectionBanner, NotFound } from './widgets';
 
-/** Hash routes (`#/`, `#/tasks/<id>`): the backend serves one index.html and needs no fallback route. */
-function useRoute(): string {
-  const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/');
-  useEffect(() => {
-    const onChange = () => setRoute(location.hash.replace(/^#/, '') || '/');
-    addEventListener('hashchange', onChange);
-    return () => removeEventListener('hashchange', onChange);
-  }, []);
-  return route;
-}
-
-type Auth = { state: 'checking' } | { state: 'signed-in' } | { state: 'signed-out'; hint: string };
+type Auth = { state: 'checking' } | { state: 'signed-in' } | { state: 'signed-out'; note?: string };
 
 export function App() {
   const route = useRoute();
@@ -27,32 +24,91 @@ export function App() {
       (error: unknown) =>
         setAuth(
           error instanceof ApiError && error.status === 401
-            ? { state: 'signed-out', hint: error.message }
-            : { state: 'signed-out', hint: String(error) },
+            ? { state: 'signed-out' }
+            : { state: 'signed-out', note: describeError(error) },
         ),
     );
   };
   useEffect(check, []);
+  session.onUnauthorized = () => setAuth({ state: 'signed-out' });
 
   if (auth.state === 'checking') return <p class="muted">Loading…</p>;
   if (auth.state === 'signed-out') {
-    return <Login hint={auth.hint} linkFailed={route === '/signin-link-invalid'} onSignedIn={check} />;
+    // The route stays in the address bar: after sign-in the same page opens (a deep link survives).
+    return <Login note={auth.note} linkFailed={route.page === 'signin-link-invalid'} onSignedIn={check} />;
   }
   const signOut = () => {
     void ok(api.POST('/logout')).then(check);
   };
-  const task = /^\/tasks\/([^/]+)$/.exec(route);
   return (
     <div class="shell">
       <header class="top">
         <a href="#/" class="brand">
           kandev
         </a>
+        <nav aria-label="Pages">
+          <a href="#/" aria-current={route.page === 'board' ? 'page' : undefined}>
+            Board
+          </a>
+          <a href="#/sessions" aria-current={route.page === 'sessions' ? 'page' : undefined}>
+            Sessions
+          </a>
+          <QuestionsLink current={route.page === 'questions'} />
+          <a href="#/settings" aria-current={route.page === 'settings' ? 'page' : undefined}>
+            Settings
+          </a>
+        </nav>
         <button type="button" class="link" onClick={signOut}>
           Sign out
         </button>
       </header>
-      <main>{task?.[1] !== undefined ? <TaskPage id={decodeURIComponent(task[1])} /> : <Board />}</main>
+      <ConnectionBanner />
+      <main>
+        <Page route={route} />
+      </main>
     </div>
+  );
+}
+
+function Page(props: { route: Route }) {
+  const { route } = props;
+  switch (route.page) {
+    case 'board':
+      return <Board params={route.params} />;
+    case 'task':
+      return <TaskPage id={route.id} />;
+    case 'sessions':
+      return <SessionsPage params={route.params} />;
+    case 'questions':
+      return <Inbox />;
+    case 'settings':
+      return <Settings />;
+    case 'signin-link-invalid':
+      return <Board params={new URLSearchParams()} />;
+    case 'not-found':
+      return <NotFound what={`There is no page ${route.path} in the console.`} />;
+  }
+}
+
+/** The inbox link with the number of questions waiting for the operator, live. */
+function QuestionsLink(props: { current: boolean }) {
+  const [count, setCount] = useState<number | undefined>();
+  const read = () => {
+    ok(api.GET('/api/questions', { params: { query: { state: 'pending' } } })).then(
+      (r) => setCount(r.questions.length),
+      () => setCount(undefined),
+    );
+  };
+  useEffect(read, []);
+  useLiveEvents('type=question.created&type=question.answered&type=question.closed', read);
+  return (
+    <a href="#/questions" aria-current={props.current ? 'page' : undefined}>
+      Questions
+      {count !== undefined && count > 0 && (
+        <span class="badge attention count" data-testid="questions-count">
+          {count}
+        </span>
+      )}
+    </a>
   );
 }

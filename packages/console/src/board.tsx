@@ -1,6 +1,12 @@
-import { useEffect, useState } from 'preact/hooks';
-import { type AgentProfile, api, ApiError, ok, type Question, type Task, type Workspace } from './api';
+import { useRef, useState } from 'preact/hooks';
+import { type AgentProfile, api, ok, type Question, type SessionSummary, type Task, type Workspace } from './api';
+import { BoardFilters } from './board-filters';
+import { describeError } from './errors';
 import { useLiveEvents } from './live';
+import { useResource } from './resource';
+import { taskHref } from './route';
+import { type Filters, filtersOf, tasksUpTo, type TaskList } from './task-list';
+import { Status } from './widgets';
 
 const STATES: Task['state'][] = ['todo', 'in_progress', 'review', 'done'];
 const STATE_LABELS: Record<Task['state'], string> = {
@@ -9,51 +15,103 @@ const STATE_LABELS: Record<Task['state'], string> = {
   review: 'Review',
   done: 'Done',
 };
+/** A session starting this long is reported as stuck on its task's card. */
+const STUCK_MS = 5 * 60_000;
 
 interface BoardData {
   workspaces: Workspace[];
-  tasks: Task[];
+  workspaceId: string | undefined;
+  list: TaskList;
   profiles: AgentProfile[];
   pending: Question[];
+  /** Per task: its failed and its stuck (starting too long) sessions. */
+  failed: Map<string, number>;
+  stuck: Map<string, number>;
 }
 
-/** The board: a workspace's tasks by state, each with its pending-action badges, and a new-task form. */
-export function Board() {
-  const [workspaceId, setWorkspaceId] = useState<string | undefined>();
-  const [data, setData] = useState<BoardData | undefined>();
-  const [error, setError] = useState<string | undefined>();
+async function troubled(): Promise<{ failed: Map<string, number>; stuck: Map<string, number> }> {
+  const count = (sessions: SessionSummary[], keep: (s: SessionSummary) => boolean) => {
+    const counts = new Map<string, number>();
+    for (const s of sessions.filter(keep)) counts.set(s.task_id, (counts.get(s.task_id) ?? 0) + 1);
+    return counts;
+  };
+  const [failed, starting] = await Promise.all(
+    (['failed', 'starting'] as const).map((state) =>
+      ok(api.GET('/api/sessions', { params: { query: { state, limit: 200 } } })),
+    ),
+  );
+  const now = Date.now();
+  return {
+    failed: count(failed?.sessions ?? [], () => true),
+    stuck: count(starting?.sessions ?? [], (s) => now - Date.parse(s.updated_at ?? s.created_at) > STUCK_MS),
+  };
+}
 
-  const load = async () => {
+/** The board: a workspace's tasks by state, newest first, searchable, each card badged with what needs the operator. */
+export function Board(props: { params: URLSearchParams }) {
+  const [workspaceId, setWorkspaceId] = useState<string | undefined>(props.params.get('workspace') ?? undefined);
+  const filters: Filters = filtersOf(props.params);
+  const key = `${workspaceId ?? ''}?${props.params.toString()}`;
+  // How many tasks the operator loaded ("load more"): a live re-read reads as many again. A ref, not
+  // the data's length: a read in flight when more came must not shrink it back.
+  const wanted = useRef({ key, count: 0 });
+  if (wanted.current.key !== key) wanted.current = { key, count: 0 };
+
+  const board = useResource(key, async (): Promise<BoardData> => {
     const { workspaces } = await ok(api.GET('/api/workspaces', { params: { query: { limit: 200 } } }));
     const current = workspaceId ?? workspaces[0]?.id;
-    const [tasks, profiles, pending] = await Promise.all([
-      current === undefined
-        ? { tasks: [] }
-        : ok(api.GET('/api/tasks', { params: { query: { workspace_id: current, limit: 200 } } })),
+    const [profiles, pending, trouble] = await Promise.all([
       ok(api.GET('/api/agent-profiles')),
       ok(api.GET('/api/questions', { params: { query: { state: 'pending' } } })),
+      troubled(),
     ]);
-    if (current !== workspaceId) setWorkspaceId(current);
-    setData({ workspaces, tasks: tasks.tasks, profiles: profiles.agent_profiles, pending: pending.questions });
-  };
-  const reload = () => {
-    load().then(
-      () => setError(undefined),
-      (failure: unknown) => setError(String(failure)),
+    const facts = { pending: new Set(pending.questions.map((q) => q.task_id)), failed: new Set(trouble.failed.keys()) };
+    const list =
+      current === undefined
+        ? { tasks: [], more: undefined }
+        : await tasksUpTo(current, filters, facts, wanted.current.count);
+    return {
+      workspaces,
+      workspaceId: current,
+      list,
+      profiles: profiles.agent_profiles,
+      pending: pending.questions,
+      ...trouble,
+    };
+  });
+  useLiveEvents('', (event) => {
+    if (/^(task|question|parent_question|session)\.|^poll$|^reset$|^stream\.head$/.test(event.type)) board.reload();
+  });
+  const [moreError, setMoreError] = useState<string | undefined>();
+  const loadMore = () => {
+    const more = board.data?.list.more;
+    if (more === undefined) return;
+    more().then(
+      (next) => {
+        setMoreError(undefined);
+        board.update((d) => {
+          const tasks = [...d.list.tasks, ...next.tasks];
+          wanted.current.count = Math.max(wanted.current.count, tasks.length);
+          return { ...d, list: { tasks, more: next.more } };
+        });
+      },
+      (failure: unknown) => setMoreError(describeError(failure)),
     );
   };
-  useEffect(reload, [workspaceId]);
-  useLiveEvents('', (event) => {
-    if (/^(task|question|parent_question)\.|^poll$|^reset$/.test(event.type)) reload();
-  });
 
-  if (data === undefined) return <p class="muted">{error ?? 'Loading…'}</p>;
+  const data = board.data;
+  if (data === undefined) return <Status error={board.error}>Loading…</Status>;
+  const filtered = Object.keys(filters).length > 0;
   return (
     <section>
       <div class="toolbar">
         <h1>Tasks</h1>
         {data.workspaces.length > 0 && (
-          <select aria-label="Workspace" value={workspaceId} onChange={(e) => setWorkspaceId(e.currentTarget.value)}>
+          <select
+            aria-label="Workspace"
+            value={data.workspaceId}
+            onChange={(e) => setWorkspaceId(e.currentTarget.value)}
+          >
             {data.workspaces.map((w) => (
               <option key={w.id} value={w.id}>
                 {w.name}
@@ -62,34 +120,67 @@ export function Board() {
           </select>
         )}
       </div>
-      {error !== undefined && <p class="error">{error}</p>}
-      {workspaceId === undefined ? (
+      <Status error={board.error} />
+      {data.workspaceId === undefined ? (
         <NewWorkspace onCreated={(id) => setWorkspaceId(id)} />
       ) : (
-        <NewTask workspaceId={workspaceId} profiles={data.profiles} onCreated={reload} />
+        <NewTask workspaceId={data.workspaceId} profiles={data.profiles} onCreated={board.reload} />
       )}
+      <BoardFilters params={props.params} />
+      <p class="muted" aria-live="polite" data-testid="task-count">
+        {data.list.tasks.length} task{data.list.tasks.length === 1 ? '' : 's'} shown
+        {filtered ? ' (filtered)' : ''}
+        {data.list.more !== undefined ? ', more below' : ''}
+      </p>
       <div class="board">
         {STATES.map((state) => (
           <div class="column" key={state} data-state={state}>
             <h2>{STATE_LABELS[state]}</h2>
-            {data.tasks
-              .filter((t) => t.state === state)
-              .map((t) => (
-                <TaskCard key={t.id} task={t} questions={data.pending.filter((q) => q.task_id === t.id).length} />
-              ))}
+            <ul class="plain">
+              {data.list.tasks
+                .filter((t) => t.state === state)
+                .map((t) => (
+                  <li key={t.id}>
+                    <TaskCard
+                      task={t}
+                      questions={data.pending.filter((q) => q.task_id === t.id).length}
+                      failed={data.failed.get(t.id) ?? 0}
+                      stuck={data.stuck.get(t.id) ?? 0}
+                    />
+                  </li>
+                ))}
+            </ul>
           </div>
         ))}
       </div>
+      {data.list.more !== undefined && (
+        <p>
+          <button type="button" class="secondary" onClick={loadMore}>
+            Load more
+          </button>
+        </p>
+      )}
+      <Status error={moreError} />
     </section>
   );
 }
 
-function TaskCard(props: { task: Task; questions: number }) {
+function TaskCard(props: { task: Task; questions: number; failed: number; stuck: number }) {
   const { task } = props;
   return (
-    <a class="card" href={`#/tasks/${encodeURIComponent(task.id)}`}>
+    <a class="card" href={taskHref(task.id)} data-task={task.id}>
       <span class="title">{task.title}</span>
       <span class="badges">
+        {props.failed > 0 && (
+          <span class="badge tone-bad" title="a session of this task failed">
+            failed session
+          </span>
+        )}
+        {props.stuck > 0 && (
+          <span class="badge tone-wait" title="a session has been starting for over 5 minutes">
+            stuck session
+          </span>
+        )}
         {task.autopilot && <span class="badge">autopilot</span>}
         {props.questions > 0 && (
           <span class="badge attention" title="operator questions waiting for an answer">
@@ -109,9 +200,13 @@ function TaskCard(props: { task: Task; questions: number }) {
 
 function NewWorkspace(props: { onCreated: (id: string) => void }) {
   const [name, setName] = useState('');
+  const [error, setError] = useState<string | undefined>();
   const submit = (event: Event) => {
     event.preventDefault();
-    void ok(api.POST('/api/workspaces', { body: { name: name.trim() } })).then((w) => props.onCreated(w.id));
+    ok(api.POST('/api/workspaces', { body: { name: name.trim() } })).then(
+      (w) => props.onCreated(w.id),
+      (failure: unknown) => setError(describeError(failure)),
+    );
   };
   return (
     <form class="inline" onSubmit={submit}>
@@ -124,6 +219,7 @@ function NewWorkspace(props: { onCreated: (id: string) => void }) {
       <button type="submit" disabled={name.trim() === ''}>
         Create workspace
       </button>
+      <Status error={error} />
     </form>
   );
 }
@@ -144,9 +240,9 @@ function NewTask(props: { workspaceId: string; profiles: AgentProfile[]; onCreat
         setTitle('');
         setError(undefined);
         props.onCreated();
-        location.hash = `#/tasks/${encodeURIComponent(task.id)}`;
+        location.hash = taskHref(task.id);
       },
-      (failure: unknown) => setError(failure instanceof ApiError ? failure.message : String(failure)),
+      (failure: unknown) => setError(describeError(failure)),
     );
   };
   return (
@@ -168,7 +264,7 @@ function NewTask(props: { workspaceId: string; profiles: AgentProfile[]; onCreat
       <button type="submit" disabled={title.trim() === ''}>
         Create task
       </button>
-      {error !== undefined && <span class="error">{error}</span>}
+      <Status error={error} />
     </form>
   );
 }

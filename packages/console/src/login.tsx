@@ -1,16 +1,15 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, ok } from './api';
+import { describeError } from './errors';
 
-/** Where the token is, from the backend's 401 message ("... with the token in <path>"). */
-function tokenLocation(hint: string): string | undefined {
-  return /the token in (.+)$/.exec(hint)?.[1];
-}
-
-export function Login(props: { hint: string; linkFailed: boolean; onSignedIn: () => void }) {
+/**
+ * The sign-in page. It never says where the token is kept (whoever sees this page is not yet trusted);
+ * the operator has the backend's ready line for that.
+ */
+export function Login(props: { note: string | undefined; linkFailed: boolean; onSignedIn: () => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const where = tokenLocation(props.hint);
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -19,12 +18,17 @@ export function Login(props: { hint: string; linkFailed: boolean; onSignedIn: ()
     ok(api.POST('/login', { body: { token: token.trim() } })).then(
       () => {
         setToken('');
-        if (location.hash !== '' && location.hash !== '#/') location.hash = '#/';
+        // The address keeps its route: the page asked for before signing in opens now.
+        if (location.hash === '#/signin-link-invalid') location.hash = '#/';
         props.onSignedIn();
       },
       (failure: unknown) => {
         setBusy(false);
-        setError(failure instanceof ApiError ? failure.message : String(failure));
+        setError(
+          failure instanceof ApiError && failure.status === 401
+            ? 'That token is not valid, or it was revoked.'
+            : describeError(failure),
+        );
       },
     );
   };
@@ -33,6 +37,7 @@ export function Login(props: { hint: string; linkFailed: boolean; onSignedIn: ()
     <main class="login">
       <h1>kandev console</h1>
       {props.linkFailed && <p class="error">That sign-in link is used, expired or unknown: sign in with the token.</p>}
+      {props.note !== undefined && <p class="error">{props.note}</p>}
       <form onSubmit={submit}>
         <label for="token">API token</label>
         <input
@@ -54,14 +59,8 @@ export function Login(props: { hint: string; linkFailed: boolean; onSignedIn: ()
         </p>
       )}
       <p class="muted">
-        {where !== undefined ? (
-          <>
-            The token is in <code>{where}</code> (the backend's ready line names it).
-          </>
-        ) : (
-          props.hint
-        )}{' '}
-        The console keeps it in an HttpOnly cookie for this site only.
+        Paste an API token: the backend's ready line says where it keeps its own, or print a one-time sign-in link with{' '}
+        <code>npx kandev console</code>. The console keeps the token in an HttpOnly cookie for this site only.
       </p>
     </main>
   );

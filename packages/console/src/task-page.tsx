@@ -1,22 +1,29 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import {
   api,
-  ApiError,
+  archiveTask,
   type Message,
   type MrLink,
   ok,
   type ParentQuestion,
   type PrLink,
   type Question,
+  removeSource,
   type Repository,
   type SessionSummary,
+  sessionPrompts,
+  setTaskState,
   type Task,
+  unarchiveTask,
 } from './api';
 import { Conversation } from './conversation';
-import { Reviews } from './reviews';
-import { OperatorQuestions, ParentQuestions } from './questions';
-import { Sessions } from './sessions';
+import { describeError, isMissingRoute } from './errors';
 import { messageOf, upsertMessage, useLiveEvents } from './live';
+import { OperatorQuestions, ParentQuestions } from './questions';
+import { useResource } from './resource';
+import { Reviews } from './reviews';
+import { latestSession, Sessions } from './sessions';
+import { ActionButton, FINISHED, NotFound, StateBadge, Status } from './widgets';
 
 export interface TaskData {
   task: Task;
@@ -27,6 +34,8 @@ export interface TaskData {
   parentQuestions: ParentQuestion[];
   prs: PrLink[];
   mrs: MrLink[];
+  /** Each live session's prompts by id: their status (queued, dispatched, ...). */
+  promptStatus: Map<string, string>;
 }
 
 /** Every page of the task's conversation (oldest first), a few hundred entries at most. */
@@ -41,6 +50,12 @@ async function allMessages(taskId: string): Promise<Message[]> {
     if (cursor === null) break;
   }
   return messages;
+}
+
+async function promptStatuses(sessions: SessionSummary[]): Promise<Map<string, string>> {
+  const live = sessions.filter((s) => !FINISHED.has(s.state));
+  const lists = await Promise.all(live.map((s) => sessionPrompts(s.id).then((r) => r.items)));
+  return new Map(lists.flat().map((p) => [p.id, p.status]));
 }
 
 async function loadTask(id: string): Promise<TaskData> {
@@ -64,58 +79,40 @@ async function loadTask(id: string): Promise<TaskData> {
     parentQuestions: parents.parent_questions,
     prs: prs.prs,
     mrs: mrs.mrs,
+    promptStatus: await promptStatuses(sessions.sessions),
   };
 }
 
-/** One task: its sources and providers, sessions (with tools), conversation, questions and reviews. */
+const STATES: Task['state'][] = ['todo', 'in_progress', 'review', 'done'];
+
+/** One task: questions, the conversation, sessions (with actions and tools), sources and reviews. */
 export function TaskPage(props: { id: string }) {
-  const [data, setData] = useState<TaskData | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const page = useResource(props.id, loadTask);
   // Bumped on every live event of this task: children that read more (tools, lifecycle) re-read then.
   const [tick, setTick] = useState(0);
-
-  // Events come in bursts (a streaming reply): one read at a time, and one more after it if any came.
-  const loading = useRef(false);
-  const again = useRef(false);
-  const reload = () => {
-    if (loading.current) {
-      again.current = true;
-      return;
-    }
-    loading.current = true;
-    loadTask(props.id)
-      .then(
-        (loaded) => {
-          setData(loaded);
-          setError(undefined);
-        },
-        (failure: unknown) => setError(String(failure)),
-      )
-      .finally(() => {
-        loading.current = false;
-        if (again.current) {
-          again.current = false;
-          reload();
-        }
-      });
-  };
-  useEffect(reload, [props.id]);
   useLiveEvents(`task_id=${encodeURIComponent(props.id)}`, (event) => {
     // A conversation entry (a streaming reply: many a second) is applied in place, without a re-read;
     // while a read is in flight it could overwrite the change, so the page reads again after it.
     const message = messageOf(event);
-    if (message !== undefined && !loading.current) {
-      setData((current) => current && { ...current, messages: upsertMessage(current.messages, message) });
+    if (message !== undefined && !page.loading.current) {
+      page.update((current) => ({ ...current, messages: upsertMessage(current.messages, message) }));
       // A session event (an agent notice, an exit) may come with a new last error: the session panel re-reads.
       if (message.type === 'session_event') setTick((n) => n + 1);
       return;
     }
     setTick((n) => n + 1);
-    reload();
+    page.reload();
   });
+  const reload = () => {
+    setTick((n) => n + 1);
+    page.reload();
+  };
 
-  if (data === undefined) return <p class="muted">{error ?? 'Loading…'}</p>;
+  if (page.notFound) return <NotFound what={`There is no task ${props.id}.`} />;
+  const data = page.data;
+  if (data === undefined) return <Status error={page.error}>Loading…</Status>;
   const { task } = data;
+  const latest = latestSession(data.sessions);
   return (
     <section class="task">
       <div class="toolbar">
@@ -125,13 +122,22 @@ export function TaskPage(props: { id: string }) {
         </span>
         {task.autopilot && <span class="badge">autopilot</span>}
         {task.pending_action !== null && <span class="badge attention">{task.pending_action}</span>}
+        {task.archived_at !== null && <span class="badge tone-off">archived</span>}
+        {latest !== undefined && (
+          <span>
+            latest session <StateBadge state={latest.state} testId="latest-session-state" />
+          </span>
+        )}
       </div>
-      {error !== undefined && <p class="error">{error}</p>}
+      <Status error={page.error} />
+      <TaskActions task={task} onChanged={reload} />
       <div class="columns">
         <div>
-          <OperatorQuestions questions={data.questions} onAnswered={reload} />
-          <Sessions task={task} sessions={data.sessions} tick={tick} onLaunched={reload} />
-          <Conversation messages={data.messages} />
+          <div aria-live="polite">
+            <OperatorQuestions questions={data.questions} onAnswered={reload} />
+          </div>
+          <Conversation messages={data.messages} promptStatus={data.promptStatus} />
+          <Sessions task={task} sessions={data.sessions} tick={tick} onChanged={reload} />
         </div>
         <aside>
           <Sources task={task} repositories={data.repositories} onChanged={reload} />
@@ -140,6 +146,54 @@ export function TaskPage(props: { id: string }) {
         </aside>
       </div>
     </section>
+  );
+}
+
+function TaskActions(props: { task: Task; onChanged: () => void }) {
+  const { task } = props;
+  const [moveError, setMoveError] = useState<string | undefined>();
+  const move = (state: Task['state']) => {
+    setTaskState(task.id, state).then(
+      () => {
+        setMoveError(undefined);
+        props.onChanged();
+      },
+      (failure: unknown) => setMoveError(describeError(failure)),
+    );
+  };
+  const after = (run: () => Promise<unknown>) => () => run().finally(props.onChanged);
+  return (
+    <div class="actions" role="group" aria-label="Task actions">
+      <label>
+        Move to{' '}
+        <select value={task.state} onChange={(e) => move(e.currentTarget.value as Task['state'])}>
+          {STATES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace('_', ' ')}
+            </option>
+          ))}
+        </select>
+      </label>
+      {task.archived_at === null ? (
+        <ActionButton
+          label="Archive task"
+          confirm="Archive this task and stop its sessions?"
+          done="Archived."
+          run={after(() => archiveTask(task.id))}
+        />
+      ) : (
+        <ActionButton
+          label="Unarchive task"
+          done="Unarchived."
+          run={after(() =>
+            unarchiveTask(task.id).catch((e: unknown) => {
+              throw isMissingRoute(e) ? new Error('This backend cannot unarchive a task yet.') : e;
+            }),
+          )}
+        />
+      )}
+      <Status error={moveError} />
+    </div>
   );
 }
 
@@ -159,12 +213,12 @@ function Sources(props: { task: Task; repositories: Repository[]; onChanged: () 
         setError(undefined);
         props.onChanged();
       },
-      (failure: unknown) => setError(failure instanceof ApiError ? failure.message : String(failure)),
+      (failure: unknown) => setError(describeError(failure)),
     );
   };
   return (
-    <section class="panel" aria-label="Repositories">
-      <h2>Repositories</h2>
+    <section class="panel" aria-labelledby="repositories-heading">
+      <h2 id="repositories-heading">Repositories</h2>
       <p>
         Providers:{' '}
         <span data-testid="providers">
@@ -173,9 +227,14 @@ function Sources(props: { task: Task; repositories: Repository[]; onChanged: () 
       </p>
       <ul class="plain">
         {props.repositories.map((r) => (
-          <li key={r.id}>
-            <code>{r.remote_url ?? r.local_path ?? r.id}</code>{' '}
-            {r.provider !== null && <span class="badge">{r.provider}</span>}
+          <li key={r.id} data-repository={r.id}>
+            <code class="clip">{r.remote_url ?? r.local_path ?? r.id}</code>{' '}
+            {r.provider !== null && <span class="badge">{r.provider}</span>}{' '}
+            <ActionButton
+              label="Remove source"
+              confirm="Detach this repository from the task?"
+              run={() => removeSource(props.task.id, r.id).finally(props.onChanged)}
+            />
           </li>
         ))}
       </ul>
@@ -190,7 +249,7 @@ function Sources(props: { task: Task; repositories: Repository[]; onChanged: () 
           Add source
         </button>
       </form>
-      {error !== undefined && <p class="error">{error}</p>}
+      <Status error={error} />
     </section>
   );
 }
