@@ -3,7 +3,7 @@
 // workspace and a task, launch a session, see its tools, send a prompt and watch the reply arrive,
 // answer an operator question by clicking its option (and see the agent's tool call with its input),
 // add a GitHub source (and another client a GitLab one) and see the tool list grow, all without
-// reloading the page; then sign out, and sign in again with a one-time link. Each page is saved as a screenshot under test-results/.
+// reloading the page (the tool list opened from its collapsed panel); then sign out, and sign in again with a one-time link. Each page is saved as a screenshot under test-results/.
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { BackendApi } from '../helpers/backend-api';
@@ -72,13 +72,10 @@ describe('web console in Chromium', () => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
 
-    // Sign in: the page says where the token is; the token goes into an HttpOnly cookie.
+    // Sign in: the page never says where the token is kept; the token goes into an HttpOnly cookie.
     await page.goto(backend.ready.url);
-    await page
-      .getByText(backend.ready.apiTokenFile ?? 'api-token')
-      .first()
-      .waitFor();
     await page.getByLabel('API token').fill(backend.apiToken);
+    expect(await page.content()).not.toContain(backend.ready.apiTokenFile ?? 'api-token');
     await screenshot(page, 'login');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Create workspace' }).waitFor();
@@ -96,6 +93,8 @@ describe('web console in Chromium', () => {
 
     // Launch: the session row, its question capability and its tools with their input schemas.
     await page.getByRole('button', { name: 'Launch session' }).click();
+    // The tool list is collapsed (the conversation comes first): open it.
+    await page.locator('.tools-panel > summary').click();
     await page.getByTestId('question-capability').filter({ hasText: 'user' }).waitFor();
     await toolRow(page, 'ask_user_question_kandev').waitFor();
     await toolRow(page, 'ask_user_question_kandev').locator('summary').click();
