@@ -40,3 +40,13 @@ export function kindOfStatus(status: number): ErrorKind {
 export function usage(message: string): CliError {
   return new CliError('usage', message);
 }
+
+/** Nothing has that id (exit 3). */
+export function notFound(message: string): CliError {
+  return new CliError('not_found', message);
+}
+
+/** The one JSON object `--json` prints on stderr for a failure: the kind is the code scripts match on. */
+export function errorJson(kind: ErrorKind, message: string): string {
+  return `${JSON.stringify({ error: { code: kind, message } })}\n`;
+}

@@ -42,3 +42,10 @@ export const QuestionItemSchema = z.looseObject({
   title: z.string().optional(),
   options: z.array(z.looseObject({ label: z.string(), description: z.string().optional() })).optional(),
 }) satisfies z.ZodType<Omit<QuestionItem, 'id'>>;
+
+export type Token = Schemas['ApiToken'];
+export type CreatedToken = Schemas['CreatedApiToken'];
+export type Prompt = Schemas['QueuedPrompt'];
+export type SourceBatch = Schemas['SourceBatch'];
+export type SourceRemoval = Schemas['SourceRemoval'];
+export type Launched = Schemas['LaunchedSession'];

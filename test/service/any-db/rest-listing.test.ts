@@ -101,6 +101,8 @@ describe('REST listings and task archive', () => {
       surface: 'kanban_task',
       revision: 1,
       applied_revision: 1,
+      last_error: null,
+      refresh_error: null,
       created_at: AT,
       updated_at: AT,
     });

@@ -3,6 +3,7 @@ import type { Ctx } from '../context';
 import { CliError } from '../errors';
 import { readEvents } from '../sse';
 import { run } from '../context';
+import { resolveSessionOrTask } from '../conventions/resolve-id';
 import { FollowPrinter } from './follow-printer';
 import { type StreamEvent, StreamEventSchema } from './follow-render';
 
@@ -14,23 +15,30 @@ interface Target {
   describe: string;
 }
 
-/** A session id or a task id: the session is asked first (ids never collide across tables by design). */
-async function targetOf(ctx: Ctx, id: string): Promise<Target> {
-  try {
-    const session = await ctx.api.ok(ctx.api.rest.GET('/api/sessions/{id}', { params: { path: { id } } }));
-    return { query: { session_id: session.id }, describe: `session ${session.id} (task ${session.task_id})` };
-  } catch (error) {
-    if (!(error instanceof CliError) || error.kind !== 'not_found') throw error;
-  }
-  try {
-    const task = await ctx.api.ok(ctx.api.rest.GET('/api/tasks/{id}', { params: { path: { id } } }));
-    return { query: { task_id: task.id }, describe: `task ${task.id} (${task.title})` };
-  } catch (error) {
-    if (error instanceof CliError && error.kind === 'not_found') {
-      throw new CliError('not_found', `no session or task ${id}`);
-    }
+/** The session, else the task, with exactly this id; undefined when neither exists. */
+async function exactTarget(ctx: Ctx, id: string): Promise<Target | undefined> {
+  const notFound = (error: unknown) => {
+    if (error instanceof CliError && error.kind === 'not_found') return undefined;
     throw error;
+  };
+  const session = await ctx.api
+    .ok(ctx.api.rest.GET('/api/sessions/{id}', { params: { path: { id } } }))
+    .catch(notFound);
+  if (session !== undefined) {
+    return { query: { session_id: session.id }, describe: `session ${session.id} (task ${session.task_id})` };
   }
+  const task = await ctx.api.ok(ctx.api.rest.GET('/api/tasks/{id}', { params: { path: { id } } })).catch(notFound);
+  return task === undefined ? undefined : { query: { task_id: task.id }, describe: `task ${task.id} (${task.title})` };
+}
+
+/** A session id or a task id (the session is asked first), else a unique prefix of either. */
+async function targetOf(ctx: Ctx, given: string): Promise<Target> {
+  const exact = await exactTarget(ctx, given);
+  if (exact !== undefined) return exact;
+  const id = await resolveSessionOrTask(ctx, given);
+  const found = id === given ? undefined : await exactTarget(ctx, id);
+  if (found === undefined) throw new CliError('not_found', `no session or task ${given}`);
+  return found;
 }
 
 const MAX_BACKOFF_MS = 5_000;
@@ -104,7 +112,7 @@ async function follow(ctx: Ctx, id: string, options: FollowOptions): Promise<voi
 export function addFollowCommand(program: Command): void {
   program
     .command('follow')
-    .argument('<id>', 'a task id or a session id')
+    .argument('<id>', 'a task id or a session id (or a unique prefix of either)')
     .option('--replay', 'start with the retained history instead of now')
     .description('stream a task or session live: conversation, state changes, tool-list changes, questions')
     .action(run(async (ctx, id: string, options: FollowOptions) => follow(ctx, id, options)));

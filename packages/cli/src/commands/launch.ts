@@ -4,24 +4,26 @@ import type { Ctx } from '../context';
 import { usage } from '../errors';
 import { fields, paint } from '../output';
 import { run } from '../context';
+import { resolveId } from '../conventions/resolve-id';
 
 export interface LaunchOptions {
   executor?: string;
 }
 
-export function launch(ctx: Ctx, task: string, options: LaunchOptions): Promise<Launched> {
+export async function launch(ctx: Ctx, given: string, options: LaunchOptions): Promise<Launched> {
+  const task = await resolveId(ctx, 'task', given);
   const body = options.executor === undefined ? {} : { executor: options.executor };
   return ctx.api.ok(ctx.api.rest.POST('/api/tasks/{id}/sessions', { params: { path: { id: task } }, body }));
 }
 
 /** The MCP token is shown once, here, as the backend shows it: an MCP-only session needs it to connect. */
-export function printLaunched(ctx: Ctx, launched: Launched): void {
+export function printLaunched(ctx: Ctx, launched: Launched, verb = 'launched'): void {
   if (ctx.json) {
     ctx.out.json(launched);
     return;
   }
   const config = launched.launch_config;
-  ctx.out.line(`launched session ${paint(ctx.out, 'bold', launched.session_id)}`);
+  ctx.out.line(`${verb} session ${paint(ctx.out, 'bold', launched.session_id)}`);
   fields(ctx.out, [
     ['agent', config.agent === null ? 'none (MCP only: connect an MCP client)' : config.agent.command],
     ['providers', config.providers.length === 0 ? 'none' : config.providers.join(', ')],
@@ -35,7 +37,7 @@ export function printLaunched(ctx: Ctx, launched: Launched): void {
 export function addLaunchCommands(program: Command): void {
   program
     .command('launch')
-    .argument('<task>', 'the task id')
+    .argument('<task>', 'the task id (or a unique prefix)')
     .option('-e, --executor <name>', 'local, docker, remote or a named executor profile (default: the backend’s)')
     .description('launch a session for a task')
     .action(
@@ -43,12 +45,13 @@ export function addLaunchCommands(program: Command): void {
     );
   program
     .command('prompt')
-    .argument('<session>', 'the session id')
+    .argument('<session>', 'the session id (or a unique prefix)')
     .argument('<text>', 'what to tell the agent')
     .description("queue a prompt for a session's agent")
     .action(
-      run(async (ctx, session: string, text: string) => {
+      run(async (ctx, given: string, text: string) => {
         if (text.trim() === '') throw usage('the prompt is blank');
+        const session = await resolveId(ctx, 'session', given);
         const queued = await ctx.api.ok(
           ctx.api.rest.POST('/api/sessions/{id}/prompts', {
             params: { path: { id: session } },

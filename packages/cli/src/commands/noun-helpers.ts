@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../context';
 import { usage } from '../errors';
+import { resolveId } from '../conventions/resolve-id';
 import { fields, table } from '../output';
 import type { Task, Workspace } from '../schemas';
 
@@ -20,7 +21,7 @@ export async function allWorkspaces(ctx: Ctx): Promise<Workspace[]> {
 
 /** The workspace named by --workspace, or the only one there is. */
 export async function workspaceOf(ctx: Ctx, given: string | undefined): Promise<string> {
-  if (given !== undefined) return given;
+  if (given !== undefined) return resolveId(ctx, 'workspace', given);
   const workspaces = await allWorkspaces(ctx);
   if (workspaces.length === 1 && workspaces[0] !== undefined) return workspaces[0].id;
   throw usage(
@@ -32,7 +33,10 @@ export async function workspaceOf(ctx: Ctx, given: string | undefined): Promise<
 
 /** Every task of one workspace, or of every workspace. */
 export async function listTasks(ctx: Ctx, workspace: string | undefined, archived = false): Promise<Task[]> {
-  const workspaceIds = workspace !== undefined ? [workspace] : (await allWorkspaces(ctx)).map((w) => w.id);
+  const workspaceIds =
+    workspace !== undefined
+      ? [await resolveId(ctx, 'workspace', workspace)]
+      : (await allWorkspaces(ctx)).map((w) => w.id);
   const tasks: Task[] = [];
   for (const workspaceId of workspaceIds) {
     const filter = { workspace_id: workspaceId, ...(archived ? { include_archived: 'true' as const } : {}) };

@@ -39,9 +39,10 @@ export function loadProfileFile(
 /** `KEY=VALUE` pairs from repeated --env options. */
 export function envPairs(pairs: readonly string[]): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const pair of pairs) {
+  for (const [index, pair] of pairs.entries()) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw usage(`--env wants KEY=VALUE, got "${pair}"`);
+    // The text is not echoed: a value given without its key may be a secret.
+    if (at <= 0) throw usage(`--env wants KEY=VALUE (option ${index + 1} has no key; its text is not shown)`);
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return env;

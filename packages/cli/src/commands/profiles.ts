@@ -4,7 +4,10 @@ import { run } from '../context';
 import { usage } from '../errors';
 import { paint } from '../output';
 import type { Profile } from '../schemas';
-import { addNoun, collect, idArg, printList, printOne } from './noun-helpers';
+import { applyList, byText, byTime, listOptions, type ListOptions, printTable } from '../conventions/lists';
+import { resolveId } from '../conventions/resolve-id';
+import { addNoun, collect, idArg, printOne } from './noun-helpers';
+import { addProfileActions } from './actions/profile-actions';
 import { envPairs, loadProfileFile } from './profile-file';
 
 // `kandev profiles …`: the agent a task's sessions run.
@@ -40,31 +43,36 @@ function createBody(name: string | undefined, options: CreateOptions): CreateBod
   };
 }
 
+const SORTS = {
+  name: byText<Profile>((p) => p.name),
+  oldest: byTime<Profile>((p) => p.created_at ?? '', false),
+  newest: byTime<Profile>((p) => p.created_at ?? '', true),
+};
+
 export function profiles(program: Command): void {
-  const noun = addNoun(program, ['profiles', 'profile'], 'list, show and create agent profiles');
-  noun
-    .command('ls')
-    .description('list agent profiles')
-    .action(
-      run(async (ctx) => {
-        const { agent_profiles: items } = await ctx.api.ok(ctx.api.rest.GET('/api/agent-profiles'));
-        printList(ctx, items, ['ID', 'NAME', 'MCP', 'PERMISSIONS', 'COMMAND'], (p: Profile) => [
-          p.id,
-          p.name,
-          p.supports_mcp ? 'yes' : 'no',
-          p.permission_policy ?? '',
-          [p.command, ...(p.args ?? [])].join(' '),
-        ]);
-      }),
-    );
+  const noun = addNoun(program, ['profiles', 'profile'], 'list, show, create, edit and delete agent profiles');
+  listOptions(noun.command('ls').description('list agent profiles'), SORTS).action(
+    run(async (ctx, options: ListOptions) => {
+      const { agent_profiles: items } = await ctx.api.ok(ctx.api.rest.GET('/api/agent-profiles'));
+      printTable(ctx, applyList(items, options, SORTS), [
+        { header: 'ID', cell: (p) => p.id },
+        { header: 'NAME', cell: (p) => p.name },
+        { header: 'MCP', cell: (p) => (p.supports_mcp ? 'yes' : 'no') },
+        { header: 'PERMISSIONS', cell: (p) => p.permission_policy ?? '' },
+        { header: 'ENV', cell: (p) => (Array.isArray(p.env_keys) ? p.env_keys.join(',') : '') || '-', wide: true },
+        { header: 'COMMAND', cell: (p) => [p.command, ...(p.args ?? [])].join(' ') },
+      ]);
+    }),
+  );
   noun
     .command('show')
     .argument(idArg('profile'))
     .description('show one agent profile (env names only, never values)')
     .action(
-      run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/agent-profiles/{id}', { params: { path: { id } } }))),
-      ),
+      run(async (ctx, given: string) => {
+        const id = await resolveId(ctx, 'profile', given);
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/agent-profiles/{id}', { params: { path: { id } } })));
+      }),
     );
   noun
     .command('create')
@@ -86,4 +94,5 @@ export function profiles(program: Command): void {
         else ctx.out.line(`created agent profile ${paint(ctx.out, 'bold', profile.id)} (${profile.name})`);
       }),
     );
+  addProfileActions(noun);
 }

@@ -4,6 +4,7 @@ import { CliError, usage } from '../errors';
 import { type Out, paint } from '../output';
 import { askText, pick } from '../picker';
 import type { ParentQuestion, Question, QuestionItem } from '../schemas';
+import { resolveId } from '../conventions/resolve-id';
 import { collect, listTasks } from './noun-helpers';
 
 // `kandev questions`: what waits on someone: operator questions (answered here) and autopilot tasks'
@@ -136,7 +137,7 @@ export function addQuestionCommands(program: Command): void {
     );
   program
     .command('answer')
-    .argument('<question>', 'the question id')
+    .argument('<question>', 'the question id (or a unique prefix)')
     .option(
       '-o, --option <label|number>',
       'the chosen option, by label or number (one per question, in order)',
@@ -145,7 +146,8 @@ export function addQuestionCommands(program: Command): void {
     .option('-t, --text <answer>', 'a free-text answer (one per question without options, in order)', collect)
     .description('answer an operator question: a picker on a terminal, --option/--text in scripts')
     .action(
-      run(async (ctx, id: string, options: AnswerOptions) => {
+      run(async (ctx, given: string, options: AnswerOptions) => {
+        const id = await resolveId(ctx, 'question', given);
         const question = await operatorQuestion(ctx, id);
         if (question.state !== 'pending')
           throw new CliError('conflict', `question ${id} is ${question.state}, not pending`);

@@ -1,45 +1,61 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { run } from '../context';
+import { age, applyList, byText, byTime, listOptions, type ListOptions, printTable } from '../conventions/lists';
 import { paint } from '../output';
-import type { Repository } from '../schemas';
-import {
-  addNoun,
-  allWorkspaces,
-  collect,
-  idArg,
-  listTasks,
-  printList,
-  printOne,
-  shortTime,
-  workspaceOf,
-} from './noun-helpers';
+import { resolveId } from '../conventions/resolve-id';
+import type { Repository, Task, Workspace } from '../schemas';
+import { addNoun, allWorkspaces, collect, idArg, listTasks, printOne, shortTime, workspaceOf } from './noun-helpers';
 import { profiles } from './profiles';
 import { sessions } from './runtime-nouns';
+import { addTaskActions, TASK_STATES } from './actions/task-actions';
 
 // `kandev <noun> ls|show|create` for workspaces, repos, tasks, sessions and profiles (singular too).
 
+const WORKSPACE_SORTS = {
+  oldest: byTime<Workspace>((w) => w.created_at, false),
+  newest: byTime<Workspace>((w) => w.created_at, true),
+  name: byText<Workspace>((w) => w.name),
+};
+const REPO_SORTS = {
+  oldest: byTime<Repository>((r) => r.created_at, false),
+  newest: byTime<Repository>((r) => r.created_at, true),
+  name: byText<Repository>((r) => r.name),
+};
+const TASK_SORTS = {
+  oldest: byTime<Task>((t) => t.created_at, false),
+  newest: byTime<Task>((t) => t.created_at, true),
+  updated: byTime<Task>((t) => (typeof t.updated_at === 'string' ? t.updated_at : t.created_at), true),
+  state: byText<Task>((t) => `${TASK_STATES.indexOf(t.state)}`),
+  title: byText<Task>((t) => t.title),
+};
+
+interface TaskListOptions extends ListOptions {
+  workspace?: string;
+  archived?: boolean;
+  state?: string;
+  search?: string;
+}
+
 function workspaces(program: Command): void {
   const noun = addNoun(program, ['workspaces', 'workspace'], 'list, show and create workspaces');
-  noun
-    .command('ls')
-    .description('list workspaces, oldest first')
-    .action(
-      run(async (ctx) =>
-        printList(ctx, await allWorkspaces(ctx), ['ID', 'NAME', 'CREATED'], (w) => [
-          w.id,
-          w.name,
-          shortTime(w.created_at),
-        ]),
-      ),
-    );
+  listOptions(noun.command('ls').description('list workspaces'), WORKSPACE_SORTS).action(
+    run(async (ctx, options: ListOptions) =>
+      printTable(ctx, applyList(await allWorkspaces(ctx), options, WORKSPACE_SORTS), [
+        { header: 'ID', cell: (w) => w.id },
+        { header: 'NAME', cell: (w) => w.name },
+        { header: 'CREATED', cell: (w) => shortTime(w.created_at) },
+      ]),
+    ),
+  );
   noun
     .command('show')
     .argument(idArg('workspace'))
     .description('show one workspace')
     .action(
-      run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/workspaces/{id}', { params: { path: { id } } }))),
-      ),
+      run(async (ctx, given: string) => {
+        const id = await resolveId(ctx, 'workspace', given);
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/workspaces/{id}', { params: { path: { id } } })));
+      }),
     );
   noun
     .command('create')
@@ -56,31 +72,35 @@ function workspaces(program: Command): void {
 
 function repositories(program: Command): void {
   const noun = addNoun(program, ['repos', 'repo'], 'list, show and register repositories');
-  noun
-    .command('ls')
-    .option('-w, --workspace <id>', 'only this workspace')
-    .description('list repositories, oldest first')
-    .action(
-      run(async (ctx, options: { workspace?: string }) => {
-        const repos = await ctx.api.all('repositories', (page) =>
-          ctx.api.rest.GET('/api/repositories', { params: { query: { workspace_id: options.workspace, ...page } } }),
-        );
-        printList(ctx, repos, ['ID', 'NAME', 'PROVIDER', 'SOURCE'], (r: Repository) => [
-          r.id,
-          r.name,
-          r.provider ?? '-',
-          r.remote_url ?? r.local_path ?? '-',
-        ]);
-      }),
-    );
+  listOptions(
+    noun.command('ls').option('-w, --workspace <id>', 'only this workspace').description('list repositories'),
+    REPO_SORTS,
+  ).action(
+    run(async (ctx, options: ListOptions & { workspace?: string }) => {
+      const workspace =
+        options.workspace === undefined ? undefined : await resolveId(ctx, 'workspace', options.workspace);
+      const repos = await ctx.api.all('repositories', (page) =>
+        ctx.api.rest.GET('/api/repositories', { params: { query: { workspace_id: workspace, ...page } } }),
+      );
+      printTable(ctx, applyList(repos, options, REPO_SORTS), [
+        { header: 'ID', cell: (r) => r.id },
+        { header: 'NAME', cell: (r) => r.name },
+        { header: 'PROVIDER', cell: (r) => r.provider ?? '-' },
+        { header: 'SOURCE', cell: (r) => r.remote_url ?? r.local_path ?? '-' },
+        { header: 'WORKSPACE', cell: (r) => r.workspace_id, wide: true },
+        { header: 'CREATED', cell: (r) => shortTime(r.created_at), wide: true },
+      ]);
+    }),
+  );
   noun
     .command('show')
     .argument(idArg('repository'))
     .description('show one repository')
     .action(
-      run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/repositories/{id}', { params: { path: { id } } }))),
-      ),
+      run(async (ctx, given: string) => {
+        const id = await resolveId(ctx, 'repository', given);
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/repositories/{id}', { params: { path: { id } } })));
+      }),
     );
   noun
     .command('create')
@@ -116,34 +136,46 @@ function repositories(program: Command): void {
 
 function tasks(program: Command): void {
   const noun = addNoun(program, ['tasks', 'task'], 'list, show and create tasks');
-  noun
-    .command('ls')
-    .option('-w, --workspace <id>', 'only this workspace (default: every workspace)')
-    .option('--archived', 'include archived tasks')
-    .description('list tasks, oldest first')
-    .action(
-      run(async (ctx, options: { workspace?: string; archived?: boolean }) =>
-        printList(
-          ctx,
-          await listTasks(ctx, options.workspace, options.archived),
-          ['ID', 'STATE', 'PENDING', 'TITLE'],
-          (t) => [
-            t.id,
-            t.archived_at === null || t.archived_at === undefined ? t.state : `${t.state} (archived)`,
-            t.pending_action ?? '-',
-            t.title,
-          ],
-        ),
-      ),
-    );
+  listOptions(
+    noun
+      .command('ls')
+      .option('-w, --workspace <id>', 'only this workspace (default: every workspace)')
+      .option('--archived', 'include archived tasks')
+      .addOption(new Option('-s, --state <state>', 'only this state').choices(TASK_STATES))
+      .option('-q, --search <text>', 'only titles containing this text (any case)')
+      .description('list tasks'),
+    TASK_SORTS,
+  ).action(
+    run(async (ctx, options: TaskListOptions) => {
+      const needle = options.search?.toLowerCase();
+      const tasks = (await listTasks(ctx, options.workspace, options.archived)).filter(
+        (t) =>
+          (options.state === undefined || t.state === options.state) &&
+          (needle === undefined || t.title.toLowerCase().includes(needle)),
+      );
+      printTable(ctx, applyList(tasks, options, TASK_SORTS), [
+        { header: 'ID', cell: (t) => t.id },
+        {
+          header: 'STATE',
+          cell: (t) => (t.archived_at === null || t.archived_at === undefined ? t.state : `${t.state} (archived)`),
+        },
+        { header: 'PENDING', cell: (t) => t.pending_action ?? '-' },
+        { header: 'AGE', cell: (t) => age(t.created_at), wide: true },
+        { header: 'WORKSPACE', cell: (t) => t.workspace_id, wide: true },
+        { header: 'PROVIDERS', cell: (t) => t.providers.join(',') || '-', wide: true },
+        { header: 'TITLE', cell: (t) => t.title },
+      ]);
+    }),
+  );
   noun
     .command('show')
     .argument(idArg('task'))
     .description('show one task')
     .action(
-      run(async (ctx, id: string) =>
-        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/tasks/{id}', { params: { path: { id } } }))),
-      ),
+      run(async (ctx, given: string) => {
+        const id = await resolveId(ctx, 'task', given);
+        printOne(ctx, await ctx.api.ok(ctx.api.rest.GET('/api/tasks/{id}', { params: { path: { id } } })));
+      }),
     );
   noun
     .command('create')
@@ -164,9 +196,13 @@ function tasks(program: Command): void {
           const body = {
             workspace_id: await workspaceOf(ctx, options.workspace),
             title,
-            repository_ids: options.repo,
-            agent_profile_id: options.profile,
-            parent_id: options.parent,
+            repository_ids:
+              options.repo === undefined
+                ? undefined
+                : await Promise.all(options.repo.map((repo) => resolveId(ctx, 'repository', repo))),
+            agent_profile_id:
+              options.profile === undefined ? undefined : await resolveId(ctx, 'profile', options.profile),
+            parent_id: options.parent === undefined ? undefined : await resolveId(ctx, 'task', options.parent),
             autopilot: options.autopilot,
           };
           const task = await ctx.api.ok(ctx.api.rest.POST('/api/tasks', { body }));
@@ -175,6 +211,7 @@ function tasks(program: Command): void {
         },
       ),
     );
+  addTaskActions(noun);
 }
 
 export function addResourceCommands(program: Command): void {

@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
 import { firstLine, paint, table } from '../output';
 import { run } from '../context';
+import { resolveId } from '../conventions/resolve-id';
 
 export function addToolsCommand(program: Command): void {
   program
     .command('tools')
-    .argument('<session>', 'the session id')
+    .argument('<session>', 'the session id (or a unique prefix)')
     .description('the tools a session is served, with its revision and providers')
     .action(
-      run(async (ctx, session: string) => {
+      run(async (ctx, given: string) => {
+        const session = await resolveId(ctx, 'session', given);
         const tools = await ctx.api.ok(
           ctx.api.rest.GET('/api/sessions/{id}/tools', { params: { path: { id: session } } }),
         );

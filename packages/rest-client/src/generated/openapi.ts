@@ -1409,6 +1409,8 @@ export interface components {
       surface: 'kanban_task' | 'office_task' | 'configuration';
       revision: number;
       applied_revision: number;
+      last_error: string | null;
+      refresh_error: string | null;
       created_at: string;
       updated_at: string;
     };

@@ -40,6 +40,10 @@ export const SessionSummaryViewSchema = z
     surface: SurfaceSchema,
     revision: z.number().int(),
     applied_revision: z.number().int(),
+    /** Why it failed (or the latest warning about its agent), so a list shows it without a read per row. */
+    last_error: z.string().nullable(),
+    /** Why the last live tool refresh did not land. */
+    refresh_error: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -56,6 +60,8 @@ export function toSessionSummaryView(session: AgentSession): SessionSummaryView 
     surface: session.surface,
     revision: session.revision,
     applied_revision: session.appliedRevision,
+    last_error: session.lastError,
+    refresh_error: session.refreshError,
     created_at: session.createdAt,
     updated_at: session.updatedAt,
   };
