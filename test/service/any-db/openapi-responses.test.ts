@@ -123,6 +123,8 @@ describe('OpenAPI response schemas', () => {
     await call('get', '/api/tasks', {}, { workspace_id: ws.id });
     await call('get', '/api/tasks/:id', { id: task.id });
     await call('patch', '/api/tasks/:id', { id: task.id }, { title: 't2' });
+    await call('patch', '/api/tasks/:id', { id: task.id }, { state: 'in_progress' });
+    await call('post', '/api/tasks/:id/unarchive', { id: task.id }, {});
     await call('get', '/api/tasks/:id/messages', { id: task.id });
     const session = launchConfigFor({ id: 'openapi-session', taskId: task.id, workspaceId: ws.id });
     await backend.uow.read.sessions.insert(sessionRow(session, { at: '2026-12-01T10:00:00.000Z', state: 'completed' }));

@@ -58,7 +58,7 @@ describe('parent questions over REST', () => {
     expect(root.body).toMatchObject({ autopilot: false, pending_action: null });
     const list = await api.request<{ tasks: { id: string; pending_action: string | null }[]; next_cursor: null }>(
       'GET',
-      `/api/tasks?workspace_id=${f.workspaceId}`,
+      `/api/tasks?workspace_id=${f.workspaceId}&sort=created_asc`,
     );
     expect(list.status).toBe(200);
     expect(list.body.tasks.map((t) => [t.id, t.pending_action])).toEqual([

@@ -156,7 +156,7 @@ describe('REST listings and task archive', () => {
     expect(listed.body.tasks.map((t) => t.id)).toEqual([kept.id]);
     const all = await api.request<{ tasks: Listed[] }>(
       'GET',
-      `/api/tasks?workspace_id=${workspaceId}&include_archived=true`,
+      `/api/tasks?workspace_id=${workspaceId}&include_archived=true&sort=created_asc`,
     );
     expect(all.body.tasks.map((t) => t.id)).toEqual([task.taskId, kept.id]);
 

@@ -33,6 +33,7 @@ import { SessionReconciler } from '../runtime/provider-refresh/provider-reconcil
 import { SessionService } from '../runtime/session-control/session-service';
 import { createUnitOfWork, type UnitOfWork } from '../platform/store/unit-of-work';
 import { pendingActionsOf } from '../runtime/parent-questions/pending-action';
+import { attentionOf } from '../runtime/parent-questions/task-attention';
 import { TaskService } from '../catalogue/tasks/task-service';
 import { createToolHandlers } from '../agent-api/tools/tool-handler-registry';
 import { applyAgentGone } from '../runtime/turns/turn-outcome';
@@ -192,7 +193,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
     replicas,
   });
   const prompts = turns.drainer;
-  const tasks = new TaskService({ uow, clock, pendingActions: pendingActionsOf });
+  const tasks = new TaskService({ uow, clock, pendingActions: pendingActionsOf, attention: attentionOf });
   const workspaces =
     config.workspaces === undefined
       ? undefined

@@ -28,17 +28,20 @@ async function listTasks(deps: ToolHandlerDeps, context: ToolCallContext, args: 
     input.parent_id === undefined
       ? undefined
       : (await loadTarget(stores, context, { tool: LIST_TASKS, scope: 'workspace', taskId: input.parent_id })).target;
+  const now = deps.clock().toISOString();
+  // The tool lists in creation order (its own cursor shape), whatever REST defaults to.
   const rows = await stores.tasks.list({
     workspaceId: caller.workspaceId,
     parentId: parent?.id,
-    state: input.state,
+    states: input.state === undefined ? undefined : [input.state],
     includeArchived: input.include_archived ?? false,
-    after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
+    now,
+    sort: 'created_asc',
+    after: after === undefined ? undefined : { at: after.c, id: after.i },
     limit: limit + 1,
   });
   const page = pageOf(rows, limit, (task) => ({ c: task.createdAt, i: task.id }));
   const ids = page.items.map((task) => task.id);
-  const now = deps.clock().toISOString();
   const actions = await deps.uow.transaction((trx) => pendingActionsOf(trx, ids, now));
   const views = page.items.map((task) => toTaskSummaryView(task, actions.get(task.id) ?? null));
   const more = page.nextCursor === null ? '' : '\nMore: pass next_cursor.';

@@ -1,20 +1,22 @@
-import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
-import { DEFAULT_PAGE_LIMIT, decodeCursor, type Page, pageOf } from '../../platform/store/page-cursor';
+import { DEFAULT_PAGE_LIMIT, type Page, pageOf } from '../../platform/store/page-cursor';
 import { newId } from '../../platform/store/row-values';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
 import {
   assertProfileFitsAutopilot,
-  type ListTasksQuery,
+  assertWritable,
   type NewTask,
   type PendingAction,
   type Task,
+  type TaskAttention,
   type TaskDetails,
   toTaskView,
   type UpdateTaskBody,
 } from './task';
+import { type ListTasksQuery, taskCursorOf, taskCursorPosition } from './task-list';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
 import { attachedSetOf } from '../repositories/provider-set';
+import { decideTaskStateChange, refusedStateChange } from './task-state-change';
 
 async function parentCandidate(stores: Stores, parentId: string): Promise<ParentCandidate> {
   const parent = await stores.tasks.findById(parentId);
@@ -36,8 +38,6 @@ async function checkRepositories(stores: Stores, workspaceId: string, ids: reado
   }
 }
 
-const TaskCursorSchema = z.object({ c: z.string().min(1), i: z.string().min(1) }).strict();
-
 /**
  * What each task waits for from someone else, read in the caller's transaction (a stale question found
  * is written down). runtime/parent-questions/pending-action.ts's pendingActionsOf, injected: questions/ sits above tasks/.
@@ -48,12 +48,28 @@ export type PendingActionsOf = (
   now: string,
 ) => Promise<Map<string, PendingAction | null>>;
 
+/**
+ * What a page of tasks badges (newest session, pending questions), read in the caller's transaction.
+ * runtime/parent-questions/task-attention.ts's attentionOf, injected: sessions and questions sit above tasks/.
+ */
+export type TaskAttentionOf = (
+  stores: Stores,
+  taskIds: readonly string[],
+  now: string,
+) => Promise<Map<string, TaskAttention>>;
+
+/** A listed task: its details and what its card badges. */
+export type ListedTask = TaskDetails & { attention: TaskAttention };
+
+export const NO_ATTENTION: TaskAttention = { latest_session: null, failed: false, pending_questions: 0 };
+
 export type TaskEventType = 'task.created' | 'task.updated' | 'task.archived';
 
 export interface TaskServiceDeps {
   uow: UnitOfWork;
   clock: () => Date;
   pendingActions: PendingActionsOf;
+  attention: TaskAttentionOf;
 }
 
 export class TaskService {
@@ -117,9 +133,11 @@ export class TaskService {
     id: string,
     at: string,
     known?: TaskDetails,
+    change?: Record<string, { from: unknown; to: unknown }>,
   ): Promise<void> {
     const details = known ?? (await this.readDetails(stores, id));
-    await stores.events.append({ type, taskId: id, sessionId: null, data: { task: toTaskView(details) }, at });
+    const data = change === undefined ? { task: toTaskView(details) } : { task: toTaskView(details), change };
+    await stores.events.append({ type, taskId: id, sessionId: null, data, at });
   }
 
   /** What the task waits for, read in the caller's transaction (a stale question found is written down). */
@@ -137,7 +155,11 @@ export class TaskService {
     return this.readDetails(stores, id);
   }
 
-  /** Title and parent only; reparenting rejects self, cycles and other workspaces. */
+  /**
+   * Title, parent and state. Reparenting rejects self, cycles and other workspaces; a state change must
+   * be a move task-state-change.ts allows (409 naming from and to) on a task that is not archived. All
+   * or nothing; one task.updated event, with `change.state: {from, to}` when the state moved.
+   */
   async update(id: string, body: UpdateTaskBody): Promise<TaskDetails> {
     return this.deps.uow.transaction(async (stores) => {
       const task = await stores.tasks.findById(id);
@@ -145,39 +167,76 @@ export class TaskService {
       if (body.parent_id !== undefined && body.parent_id !== null) {
         assertValidParent(task, await parentCandidate(stores, body.parent_id));
       }
-      if (body.title !== undefined || body.parent_id !== undefined) {
+      const decision = body.state === undefined ? undefined : decideTaskStateChange(task.state, body.state);
+      if (decision?.kind === 'refused') throw refusedStateChange(id, decision);
+      const state = decision?.kind === 'move' ? decision.to : undefined;
+      if (state !== undefined) assertWritable(task);
+      if (body.title !== undefined || body.parent_id !== undefined || state !== undefined) {
         const now = this.deps.clock().toISOString();
-        await stores.tasks.update(id, { title: body.title, parentId: body.parent_id, updatedAt: now });
-        await this.recordEventWithin(stores, 'task.updated', id, now);
+        await stores.tasks.update(id, { title: body.title, parentId: body.parent_id, state, updatedAt: now });
+        const change = state === undefined ? undefined : { state: { from: task.state, to: state } };
+        await this.recordEventWithin(stores, 'task.updated', id, now, undefined, change);
       }
       return this.readDetails(stores, id);
     });
   }
 
-  /** One page of a workspace's tasks (creation order), each with what it waits for. */
-  async list(query: ListTasksQuery): Promise<Page<TaskDetails>> {
+  /**
+   * POST /api/tasks/:id/unarchive: the task is writable again and listed without `include_archived`
+   * (a task.updated event). Its sessions stay as archiving left them; a new launch makes a fresh
+   * workspace. Unarchiving a task that is not archived changes nothing.
+   */
+  async unarchive(id: string): Promise<TaskDetails> {
+    return this.deps.uow.transaction(async (stores) => {
+      if ((await stores.tasks.findById(id)) === undefined) throw new AppError('not_found', `task ${id} not found`);
+      const now = this.deps.clock().toISOString();
+      if (await stores.tasks.unarchive(id, now)) {
+        await this.recordEventWithin(stores, 'task.updated', id, now, undefined, {
+          archived: { from: true, to: false },
+        });
+      }
+      return this.readDetails(stores, id);
+    });
+  }
+
+  /**
+   * One page of a workspace's tasks in the query's order (default newest first), filtered, each with
+   * what it waits for and what its card badges; a fixed number of queries per page.
+   */
+  async list(query: ListTasksQuery): Promise<Page<ListedTask>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    const after = query.cursor === undefined ? undefined : decodeCursor(TaskCursorSchema, query.cursor);
+    const sort = query.sort ?? 'created_desc';
+    const after = query.cursor === undefined ? undefined : taskCursorPosition(sort, query.cursor);
     return this.deps.uow.transaction(async (stores) => {
       if ((await stores.workspaces.findById(query.workspace_id)) === undefined) {
         throw new AppError('not_found', `workspace ${query.workspace_id} not found`);
       }
+      const now = this.deps.clock().toISOString();
       const rows = await stores.tasks.list({
         workspaceId: query.workspace_id,
         parentId: query.parent_id,
+        states: query.state,
         includeArchived: query.include_archived ?? false,
-        after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
+        autopilot: query.autopilot,
+        provider: query.provider,
+        titleContains: query.q,
+        pendingQuestion: query.pending_question,
+        failed: query.failed,
+        now,
+        sort,
+        after,
         limit: limit + 1,
       });
-      const page = pageOf(rows, limit, (task) => ({ c: task.createdAt, i: task.id }));
-      const now = this.deps.clock().toISOString();
-      const actions = await this.deps.pendingActions(
-        stores,
-        page.items.map((task) => task.id),
-        now,
-      );
-      const items: TaskDetails[] = [];
-      for (const task of page.items) items.push(await this.attachedOf(stores, task, actions.get(task.id) ?? null));
+      const page = pageOf(rows, limit, (task) => taskCursorOf(sort, task));
+      const ids = page.items.map((task) => task.id);
+      const attention = await this.deps.attention(stores, ids, now);
+      const attached = await stores.tasks.attachedRepositoriesOf(ids);
+      const items = page.items.map((task): ListedTask => {
+        const seen = attention.get(task.id) ?? NO_ATTENTION;
+        // The same rule as pendingActionsOf: a task with a question pending waits for clarification.
+        const pendingAction = seen.pending_questions > 0 ? 'clarification' : null;
+        return { task, ...attachedSetOf(attached.get(task.id) ?? []), pendingAction, attention: seen };
+      });
       return { items, nextCursor: page.nextCursor };
     });
   }

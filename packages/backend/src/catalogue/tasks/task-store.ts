@@ -1,8 +1,8 @@
-import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
 import { AppError } from '@kandev/protocol';
 import { columnsOf, toBoolean, toIsoString, toNullableIsoString } from '../../platform/store/row-values';
 import { type TaskState, TaskStateSchema } from '@kandev/protocol';
 import type { Task, TaskAttachment } from './task';
+import { containsPattern, type TaskListFilter } from './task-list';
 import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { Sql } from '../../platform/store/sql';
 
@@ -40,16 +40,6 @@ export interface TaskPatch {
   description?: string | null;
   state?: TaskState;
   updatedAt: string;
-}
-
-export interface TaskListFilter {
-  workspaceId: string;
-  parentId?: string;
-  state?: TaskState;
-  includeArchived: boolean;
-  /** The position of the previous page's last task. */
-  after?: CreationPosition;
-  limit: number;
 }
 
 /** One repository attached to a task, with the provider (and checkout) stored on the repository row. */
@@ -146,14 +136,104 @@ export class TaskStore {
     return changed > 0;
   }
 
-  /** One page of a workspace's tasks in creation order (ties by id), strictly after `after`. */
+  /** Clears archived_at; false when the task was not archived. */
+  async unarchive(id: string, now: string): Promise<boolean> {
+    const changed = await this.db('tasks')
+      .where({ id })
+      .whereNotNull('archived_at')
+      .update({ archived_at: null, updated_at: now });
+    return changed > 0;
+  }
+
+  /**
+   * One page of a workspace's tasks in the filter's order (ties by id, the same direction), strictly
+   * after `after`. Each filter is an indexed column or an EXISTS on an indexed child table.
+   */
   async list(filter: TaskListFilter): Promise<Task[]> {
     const query = this.rows().where({ workspace_id: filter.workspaceId });
     if (filter.parentId !== undefined) void query.where({ parent_id: filter.parentId });
-    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (filter.states !== undefined) void query.whereIn('state', [...filter.states]);
     if (!filter.includeArchived) void query.whereNull('archived_at');
-    const rows = await inCreationOrder(query, filter.after, filter.limit);
+    if (filter.autopilot !== undefined) void query.where({ autopilot: filter.autopilot });
+    if (filter.titleContains !== undefined) {
+      void query.whereRaw("lower(title) like ? escape '\\'", [containsPattern(filter.titleContains)]);
+    }
+    if (filter.provider !== undefined) void query.whereExists(this.withProvider(filter.provider));
+    if (filter.pendingQuestion !== undefined) {
+      void query.where((q) => {
+        const pending = (sub: typeof q) =>
+          void sub.whereExists(this.pendingOperatorQuestion(filter.now)).orWhereExists(this.pendingParentQuestion());
+        if (filter.pendingQuestion === true) pending(q);
+        else void q.whereNot(pending);
+      });
+    }
+    if (filter.failed === true) void query.whereExists(this.newestSessionFailed());
+    if (filter.failed === false) void query.whereNotExists(this.newestSessionFailed());
+    const column = filter.sort.startsWith('created') ? 'created_at' : 'updated_at';
+    const order = filter.sort.endsWith('desc') ? 'desc' : 'asc';
+    const beyond = order === 'desc' ? '<' : '>';
+    const after = filter.after;
+    if (after !== undefined) {
+      void query.where((q) => {
+        void q
+          .where(column, beyond, after.at)
+          .orWhere((same) => void same.where(column, '=', after.at).where('id', beyond, after.id));
+      });
+    }
+    const rows = await query
+      .orderBy([
+        { column, order },
+        { column: 'id', order },
+      ])
+      .limit(filter.limit);
     return rows.map(fromRow);
+  }
+
+  private withProvider(provider: string) {
+    return this.db('task_repositories as tr')
+      .join('repositories as r', 'r.id', 'tr.repository_id')
+      .where('tr.task_id', this.db.ref('tasks.id'))
+      .where('r.provider', provider)
+      .select(this.db.raw('1'));
+  }
+
+  /** The rows runtime/parent-questions/pending-action.ts reads: pending and unexpired. */
+  private pendingOperatorQuestion(now: string) {
+    return this.db('questions as q')
+      .where('q.task_id', this.db.ref('tasks.id'))
+      .where('q.state', 'pending')
+      .where('q.expires_at', '>', now)
+      .select(this.db.raw('1'));
+  }
+
+  private pendingParentQuestion() {
+    return this.db('parent_questions as pq')
+      .where('pq.child_task_id', this.db.ref('tasks.id'))
+      .where('pq.status', 'pending')
+      .select(this.db.raw('1'));
+  }
+
+  /** The task's newest session (creation order, ties by id) is failed. */
+  private newestSessionFailed() {
+    return this.db('sessions as s')
+      .where('s.task_id', this.db.ref('tasks.id'))
+      .where('s.state', 'failed')
+      .whereNotExists(
+        this.db('sessions as later')
+          .where('later.task_id', this.db.ref('s.task_id'))
+          .where((q) => {
+            void q
+              .where('later.created_at', '>', this.db.ref('s.created_at'))
+              .orWhere(
+                (same) =>
+                  void same
+                    .where('later.created_at', '=', this.db.ref('s.created_at'))
+                    .where('later.id', '>', this.db.ref('s.id')),
+              );
+          })
+          .select(this.db.raw('1')),
+      )
+      .select(this.db.raw('1'));
   }
 
   /** The task and its ancestors, nearest first (one recursive query; bounded against corrupt data). */
@@ -215,17 +295,27 @@ export class TaskStore {
 
   /** Every repository attached to the task, in attach order (the first is the primary), in ONE query. */
   async attachedRepositories(taskId: string): Promise<AttachedRepository[]> {
-    const rows: AttachedRow[] = await this.db('task_repositories as tr')
+    return (await this.attachedRepositoriesOf([taskId])).get(taskId) ?? [];
+  }
+
+  /** Each task's attached repositories in attach order, for a page of tasks in ONE query. */
+  async attachedRepositoriesOf(taskIds: readonly string[]): Promise<Map<string, AttachedRepository[]>> {
+    const byTask = new Map<string, AttachedRepository[]>(taskIds.map((id) => [id, []]));
+    if (taskIds.length === 0) return byTask;
+    const rows: (AttachedRow & { task_id: string })[] = await this.db('task_repositories as tr')
       .join('repositories as r', 'r.id', 'tr.repository_id')
-      .where('tr.task_id', taskId)
+      .whereIn('tr.task_id', [...taskIds])
       .orderBy([{ column: 'tr.created_at' }, { column: 'tr.repository_id' }])
-      .select('tr.repository_id', 'r.provider', 'r.local_path', 'tr.base_branch', 'tr.created_at');
-    return rows.map((row) => ({
-      repositoryId: row.repository_id,
-      provider: row.provider,
-      localPath: row.local_path,
-      baseBranch: row.base_branch,
-      attachedAt: toIsoString(row.created_at),
-    }));
+      .select('tr.task_id', 'tr.repository_id', 'r.provider', 'r.local_path', 'tr.base_branch', 'tr.created_at');
+    for (const row of rows) {
+      byTask.get(row.task_id)?.push({
+        repositoryId: row.repository_id,
+        provider: row.provider,
+        localPath: row.local_path,
+        baseBranch: row.base_branch,
+        attachedAt: toIsoString(row.created_at),
+      });
+    }
+    return byTask;
   }
 }

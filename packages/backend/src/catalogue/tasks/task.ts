@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  AppError,
-  MAX_PAGE_LIMIT,
-  type Provider,
-  ProviderSchema,
-  type TaskState,
-  TaskStateSchema,
-} from '@kandev/protocol';
+import { AppError, type Provider, ProviderSchema, type TaskState, TaskStateSchema } from '@kandev/protocol';
 import { IdSchema } from '../../platform/store/id-schema';
 
 export interface Task {
@@ -87,24 +80,11 @@ export const UpdateTaskBodySchema = z
   .object({
     title: TitleSchema.optional(),
     parent_id: IdSchema.nullable().optional(),
+    /** An operator's move on the board; task-state-change.ts says which moves are allowed. */
+    state: TaskStateSchema.optional(),
   })
   .strict();
 export type UpdateTaskBody = z.infer<typeof UpdateTaskBodySchema>;
-
-/** GET /api/tasks: a workspace's tasks, a page at a time. */
-export const ListTasksQuerySchema = z
-  .object({
-    workspace_id: IdSchema,
-    parent_id: IdSchema.optional(),
-    include_archived: z
-      .enum(['true', 'false'])
-      .transform((v) => v === 'true')
-      .optional(),
-    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),
-    cursor: z.string().min(1).max(512).optional(),
-  })
-  .strict();
-export type ListTasksQuery = z.infer<typeof ListTasksQuerySchema>;
 
 /** `autopilot` is decided once, at creation; an update that mentions it is rejected as a whole. */
 export function rejectImmutableTaskFields(body: unknown): void {
@@ -133,6 +113,32 @@ export const TaskViewSchema = z
   .strict()
   .meta({ id: 'Task' });
 export type TaskView = z.infer<typeof TaskViewSchema>;
+
+/**
+ * What a board card badges, read for a whole page at once (GET /api/tasks items): the task's newest
+ * session (its state and last error) and how many questions wait on the task.
+ */
+export const TaskAttentionSchema = z
+  .object({
+    latest_session: z
+      .object({ id: z.string(), state: z.string(), last_error: z.string().nullable(), updated_at: z.string() })
+      .nullable()
+      .describe('the newest session (creation order), null when none was launched'),
+    failed: z.boolean().describe('the newest session is `failed`'),
+    pending_questions: z
+      .number()
+      .int()
+      .describe('operator questions pending and unexpired plus parent questions pending'),
+  })
+  .strict()
+  .meta({ id: 'TaskAttention' });
+export type TaskAttention = z.infer<typeof TaskAttentionSchema>;
+
+/** GET /api/tasks items: the task view plus `attention`. */
+export const TaskListItemViewSchema = TaskViewSchema.extend({ attention: TaskAttentionSchema })
+  .strict()
+  .meta({ id: 'TaskListItem' });
+export type TaskListItemView = z.infer<typeof TaskListItemViewSchema>;
 
 export function toTaskView({ task, repositoryIds, providers, pendingAction }: TaskDetails): TaskView {
   return {

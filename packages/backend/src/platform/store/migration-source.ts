@@ -17,6 +17,7 @@ import * as replicaWakeups from './migrations/20261202-016-replica-wakeups';
 import * as messageStreamKeys from './migrations/20261204-017-message-stream-keys';
 import * as permissionGrants from './migrations/20261204-018-permission-grants';
 import * as sessionHistory from './migrations/20261205-019-session-history';
+import * as listIndexes from './migrations/20261205-020-list-indexes';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -43,6 +44,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261204-017-message-stream-keys', messageStreamKeys],
   ['20261204-018-permission-grants', permissionGrants],
   ['20261205-019-session-history', sessionHistory],
+  ['20261205-020-list-indexes', listIndexes],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

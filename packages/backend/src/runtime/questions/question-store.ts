@@ -163,6 +163,19 @@ export class QuestionStore {
     };
   }
 
+  /** How many operator questions each of these tasks has pending (and not yet expired) at `now`. */
+  async pendingCountsOf(taskIds: readonly string[], now: string): Promise<Map<string, number>> {
+    if (taskIds.length === 0) return new Map();
+    const rows: { task_id: string; count: number | string }[] = await this.db('questions')
+      .whereIn('task_id', [...taskIds])
+      .where({ state: 'pending' })
+      .where('expires_at', '>', now)
+      .groupBy('task_id')
+      .select('task_id')
+      .count({ count: '*' });
+    return new Map(rows.map((row) => [row.task_id, Number(row.count)]));
+  }
+
   /** Which of these tasks have an operator question still pending (and not yet expired) at `now`. */
   async taskIdsWithPending(taskIds: readonly string[], now: string): Promise<string[]> {
     if (taskIds.length === 0) return [];

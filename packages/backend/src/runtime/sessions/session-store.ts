@@ -144,6 +144,29 @@ export class SessionStore {
     return rows.map(fromRow);
   }
 
+  /** Each task's newest session (creation order, ties by id), for a page of tasks in ONE query. */
+  async newestOfTasks(taskIds: readonly string[]): Promise<AgentSession[]> {
+    if (taskIds.length === 0) return [];
+    const rows = await this.rows()
+      .whereIn('task_id', [...taskIds])
+      .whereNotExists(
+        this.db('sessions as later')
+          .where('later.task_id', this.db.ref('sessions.task_id'))
+          .where((q) => {
+            void q
+              .where('later.created_at', '>', this.db.ref('sessions.created_at'))
+              .orWhere(
+                (same) =>
+                  void same
+                    .where('later.created_at', '=', this.db.ref('sessions.created_at'))
+                    .where('later.id', '>', this.db.ref('sessions.id')),
+              );
+          })
+          .select(this.db.raw('1')),
+      );
+    return rows.map(fromRow);
+  }
+
   /** Every session in one of the states, oldest first (boot reconcile). */
   async listByStates(states: readonly AgentSessionState[]): Promise<AgentSession[]> {
     const rows = await this.rows()
