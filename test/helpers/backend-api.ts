@@ -40,9 +40,11 @@ export interface PromptItemBody {
   source: string;
   /** 'answer': a parent's answer to the session's question (drains first). */
   priority: 'normal' | 'answer';
-  status: 'queued' | 'dispatched' | 'completed' | 'failed';
+  status: 'queued' | 'dispatched' | 'completed' | 'failed' | 'cancelled';
   stop_reason: string | null;
   error: string | null;
+  /** Sent to the agent (dispatched_at set). */
+  delivered: boolean;
   created_at: string;
   dispatched_at: string | null;
   finished_at: string | null;

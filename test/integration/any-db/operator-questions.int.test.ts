@@ -90,8 +90,9 @@ describe('operator questions through backend + agentctl + MCP client', () => {
     expect(call.progress).toContainEqual(expect.stringContaining(`question ${pending.id} is waiting`));
 
     expect((await api.request('POST', `/api/questions/${pending.id}/answer`, ANSWER)).status).toBe(409);
-    expect((await api.request('GET', `/api/questions?state=pending&task_id=${task.id}`)).body).toEqual({
+    expect((await api.request('GET', `/api/questions?state=pending&task_id=${task.id}`)).body).toMatchObject({
       questions: [],
+      next_cursor: null,
     });
   });
 

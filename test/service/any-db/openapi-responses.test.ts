@@ -132,6 +132,15 @@ describe('OpenAPI response schemas', () => {
     await call('get', '/api/tasks/:id/sessions', { id: task.id });
     await call('get', '/api/sessions/:id/prompts', { id: session.sessionId });
     await call('get', '/api/tasks/:id/timeline', { id: task.id });
+    const failed = launchConfigFor({ id: 'openapi-failed', taskId: task.id, workspaceId: ws.id });
+    await backend.uow.read.sessions.insert(sessionRow(failed, { at: '2026-12-01T10:00:01.000Z', state: 'failed' }));
+    const queued = (await call('post', '/api/sessions/:id/prompts', { id: failed.sessionId }, { prompt: 'p' })) as {
+      queued_prompt_id?: string;
+    };
+    await call('delete', '/api/sessions/:id/prompts/:prompt_id', {
+      id: failed.sessionId,
+      prompt_id: queued.queued_prompt_id ?? '',
+    });
     await call('post', '/api/tokens', {}, { name: 'second' });
     await call('get', '/api/tokens');
     await call('post', '/api/console/login-links', {}, {});
@@ -194,6 +203,8 @@ describe('OpenAPI response schemas', () => {
     await call('post', '/api/sessions/:id/prompts', { id }, { prompt: 'hello' });
     await call('post', '/api/sessions/:id/stop', { id }, {});
     await call('post', '/api/sessions/:id/resume', { id }, {});
+    await call('post', '/api/sessions/:id/stop', { id }, {});
+    await call('post', '/api/sessions/:id/relaunch', { id }, {});
   });
 
   test('every route with a response schema was checked above, or is listed with why not', () => {

@@ -115,7 +115,10 @@ describe('parent questions over REST', () => {
     const api = await serve(h, cleanup);
     const f = await asked(h);
     expect(await api.request('GET', '/api/questions')).toMatchObject({ status: 200, body: { questions: [] } });
-    expect((await api.request('GET', `/api/questions?task_id=${f.child}`)).body).toEqual({ questions: [] });
+    expect((await api.request('GET', `/api/questions?task_id=${f.child}`)).body).toMatchObject({
+      questions: [],
+      next_cursor: null,
+    });
     const before = await h.db('parent_questions').select();
     const answer = await api.request('POST', `/api/questions/${f.id}/answer`, {
       answers: [{ question_index: 0, option: 'Postgres' }],

@@ -86,13 +86,19 @@ describe('REST listings and task archive', () => {
     await insertSession('s4', two, 'failed');
     await insertSession('s5', one, 'cancelled');
 
-    expect(await allPages(api, '/api/sessions', 'sessions')).toEqual(['s1', 's2', 's3', 's4', 's5']);
-    expect(await allPages(api, '/api/sessions?state=waiting_for_input', 'sessions')).toEqual(['s1', 's3']);
-    expect(await allPages(api, `/api/sessions?task_id=${one.taskId}`, 'sessions')).toEqual(['s1', 's2', 's5']);
+    // Newest first by default (equal creation times: by id, the same direction).
+    expect(await allPages(api, '/api/sessions', 'sessions')).toEqual(['s5', 's4', 's3', 's2', 's1']);
+    expect(await allPages(api, '/api/sessions?sort=created_asc', 'sessions')).toEqual(['s1', 's2', 's3', 's4', 's5']);
+    expect(await allPages(api, '/api/sessions?state=waiting_for_input', 'sessions')).toEqual(['s3', 's1']);
+    expect(await allPages(api, `/api/sessions?task_id=${one.taskId}&sort=created_asc`, 'sessions')).toEqual([
+      's1',
+      's2',
+      's5',
+    ]);
     expect(await allPages(api, '/api/sessions?executor=remote', 'sessions')).toEqual(['s3']);
     expect(await allPages(api, `/api/tasks/${two.taskId}/sessions`, 'sessions')).toEqual(['s3', 's4']);
 
-    const listed = await api.request<SessionPage>('GET', '/api/sessions?limit=1');
+    const listed = await api.request<SessionPage>('GET', '/api/sessions?limit=1&sort=created_asc');
     expect(listed.body.sessions[0]).toEqual({
       id: 's1',
       task_id: one.taskId,
@@ -103,6 +109,7 @@ describe('REST listings and task archive', () => {
       applied_revision: 1,
       last_error: null,
       refresh_error: null,
+      health: 'ok',
       created_at: AT,
       updated_at: AT,
     });
@@ -115,6 +122,9 @@ describe('REST listings and task archive', () => {
     ['/api/sessions?executor='],
     ['/api/sessions?cursor=eyJ4IjoxfQ'],
     ['/api/sessions?task=1'],
+    ['/api/sessions?sort=oldest'],
+    ['/api/sessions?failed=yes'],
+    ['/api/sessions?state=failed,sleeping'],
   ])('GET %s is 400', async (path) => {
     const { api } = await serve(cleanup);
     const response = await api.request<{ error: { message: string } }>('GET', path);

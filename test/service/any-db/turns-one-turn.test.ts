@@ -98,6 +98,7 @@ describe('one turn (in process)', () => {
         priority: 'normal',
         status: 'completed',
         stop_reason: 'end_turn',
+        delivered: true,
         error: null,
         created_at: expect.any(String),
         dispatched_at: expect.any(String),

@@ -201,6 +201,18 @@ export class PromptQueueStore {
     return updated > 0;
   }
 
+  /**
+   * queued -> cancelled, only while still queued for this session (a claim by the drainer wins the
+   * race); queue.changed on the same connection. False when it was no longer queued.
+   */
+  async cancelQueued(id: string, sessionId: string, now: string): Promise<boolean> {
+    const updated = await this.db('prompt_queue')
+      .where({ id, session_id: sessionId, status: 'queued' })
+      .update({ status: 'cancelled', finished_at: now, error: 'cancelled by the operator before delivery' });
+    if (updated > 0) await this.recordQueueChanged(id, sessionId, now);
+    return updated > 0;
+  }
+
   /** dispatched -> queued: agentctl refused it, so it was never delivered; it keeps its place. */
   async requeue(id: string, sessionId: string): Promise<boolean> {
     const updated = await this.db('prompt_queue')

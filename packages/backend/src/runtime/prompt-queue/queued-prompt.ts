@@ -3,9 +3,10 @@ import { z } from 'zod';
 
 /**
  * queued -> dispatched (the drainer claimed it and sends it to agentctl) -> completed | failed.
- * dispatched -> queued only when agentctl refused it (nothing was delivered).
+ * dispatched -> queued only when agentctl refused it (nothing was delivered). queued -> cancelled: the
+ * operator withdrew it before delivery (DELETE /api/sessions/:id/prompts/:prompt_id).
  */
-export const PROMPT_STATUSES = ['queued', 'dispatched', 'completed', 'failed'] as const;
+export const PROMPT_STATUSES = ['queued', 'dispatched', 'completed', 'failed', 'cancelled'] as const;
 export type PromptStatus = (typeof PROMPT_STATUSES)[number];
 
 /**
@@ -89,6 +90,9 @@ export const QueuedPromptViewSchema = z
         '`failed`: why it failed; `completed`: a warning about its turn, e.g. that the agent never connected ' +
           'to its MCP server and had no kandev tools in it (null when there is none)',
       ),
+    delivered: z
+      .boolean()
+      .describe('sent to the agent (`dispatched_at` is set); false while `queued` and for a `cancelled` prompt'),
     created_at: z.string(),
     dispatched_at: z.string().nullable(),
     finished_at: z.string().nullable(),
@@ -107,6 +111,7 @@ export function toQueuedPromptView(prompt: QueuedPrompt): QueuedPromptView {
     status: prompt.status,
     stop_reason: prompt.stopReason,
     error: prompt.error,
+    delivered: prompt.dispatchedAt !== null,
     created_at: prompt.createdAt,
     dispatched_at: prompt.dispatchedAt,
     finished_at: prompt.finishedAt,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { askUserQuestionTool } from '@kandev/protocol';
 import type { RouteDoc } from '../../platform/openapi/openapi';
 import { IdParamsSchema } from '../../platform/store/id-schema';
-import { AnswerBodySchema, QuestionViewSchema } from './question';
-import { AnsweredQuestionViewSchema, ListQuestionsQuerySchema } from './question-routes';
+import { AnswerBodySchema, ListQuestionsQuerySchema, QuestionCountsSchema, QuestionViewSchema } from './question';
+import { AnsweredQuestionViewSchema } from './question-routes';
 
 /** `a`, `b`, `c`: a long field list that still wraps in Markdown. */
 const fields = (...names: string[]) => names.map((name) => `\`${name}\``).join(', ');
@@ -15,16 +15,23 @@ export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
     method: 'get',
     path: '/api/questions',
     operationId: 'listQuestions',
-    summary: 'List operator questions, oldest first',
-    description: 'Operator questions only, never parent questions.',
+    summary: 'List operator questions, oldest first, with counts per state',
+    description:
+      'Operator questions only, never parent questions: the inbox. Filters: `state`, `task_id`, ' +
+      '`workspace_id`; a page at a time (`next_cursor`). `counts` has how many questions are in each state ' +
+      'under the same filters except `state`, so one call fills the inbox tabs.',
     query: ListQuestionsQuerySchema,
     ok: {
       status: 200,
-      description: `\`{questions: [question]}\`; a question is an object ${QUESTION}`,
+      description: `\`{questions: [question], next_cursor, counts: {pending, answered, expired, cancelled}}\`; a question is an object ${QUESTION}`,
       schema: z
-        .object({ questions: z.array(QuestionViewSchema) })
+        .object({
+          questions: z.array(QuestionViewSchema),
+          next_cursor: z.string().nullable(),
+          counts: QuestionCountsSchema,
+        })
         .strict()
-        .meta({ id: 'QuestionList' }),
+        .meta({ id: 'QuestionPage' }),
     },
   },
   {

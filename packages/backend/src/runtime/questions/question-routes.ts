@@ -1,13 +1,9 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { parseInput } from '../../platform/http/parse';
-import { IdParamsSchema, IdSchema } from '../../platform/store/id-schema';
-import { QuestionStateSchema, QuestionViewSchema, toQuestionView } from './question';
+import { z } from 'zod';
+import { IdParamsSchema } from '../../platform/store/id-schema';
+import { ListQuestionsQuerySchema, QuestionViewSchema, toQuestionView } from './question';
 import type { QuestionService } from './question-service';
-
-export const ListQuestionsQuerySchema = z
-  .object({ state: QuestionStateSchema.optional(), task_id: IdSchema.optional() })
-  .strict();
 
 /** POST /api/questions/:id/answer: the question, and where its answer went. */
 export const AnsweredQuestionViewSchema = QuestionViewSchema.extend({
@@ -24,8 +20,12 @@ export function createQuestionRoutes(questions: QuestionService): Router {
   const router = Router();
   router.get('/api/questions', async (req, res) => {
     const query = parseInput(ListQuestionsQuerySchema, req.query, 'query');
-    const { now, questions: found } = await questions.list({ state: query.state, taskId: query.task_id });
-    res.json({ questions: found.map((question) => toQuestionView(question, now)) });
+    const page = await questions.page(query);
+    res.json({
+      questions: page.questions.map((question) => toQuestionView(question, page.now)),
+      next_cursor: page.nextCursor,
+      counts: page.counts,
+    });
   });
   router.get('/api/questions/:id', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

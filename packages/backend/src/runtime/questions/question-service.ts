@@ -5,9 +5,13 @@ import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../../platform/store/row-values';
+import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../../platform/store/page-cursor';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import {
   type AskUserQuestionArgs,
+  type ListQuestionsQuery,
+  QuestionCursorSchema,
+  type QuestionPage,
   type ClosedReason,
   describeAnswers,
   effectiveState,
@@ -178,6 +182,29 @@ export class QuestionService {
     const rows = await this.deps.uow.read.questions.list({ state: stored, taskId: filter.taskId });
     const questions = filter.state === undefined ? rows : rows.filter((q) => effectiveState(q, now) === filter.state);
     return { now, questions };
+  }
+
+  /** GET /api/questions: a page of questions (oldest first) and the count in each state, one read. */
+  async page(query: ListQuestionsQuery): Promise<QuestionPage> {
+    const now = this.deps.clock().toISOString();
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const after = query.cursor === undefined ? undefined : decodeCursor(QuestionCursorSchema, query.cursor);
+    const scope = { taskId: query.task_id, workspaceId: query.workspace_id, now };
+    return this.deps.uow.transaction(async (stores) => {
+      const rows = await stores.questions.listPage({
+        ...scope,
+        state: query.state,
+        after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
+        limit: limit + 1,
+      });
+      const page = pageOf(rows, limit, (question) => ({ c: question.createdAt, i: question.id }));
+      return {
+        now,
+        questions: page.items,
+        nextCursor: page.nextCursor,
+        counts: await stores.questions.countsByState(scope),
+      };
+    });
   }
 
   async get(id: string): Promise<{ now: string; question: Question }> {

@@ -1,5 +1,6 @@
 import type { Sql } from '../../platform/store/sql';
 import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
+import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
@@ -16,6 +17,15 @@ import {
   QuestionStateSchema,
   StoredQuestionItemSchema,
 } from './question';
+
+export interface QuestionPageFilter {
+  state?: QuestionState;
+  taskId?: string;
+  workspaceId?: string;
+  now: string;
+  after?: CreationPosition;
+  limit: number;
+}
 
 interface QuestionRow {
   id: string;
@@ -161,6 +171,57 @@ export class QuestionStore {
       count: Number(row?.count ?? 0),
       oldestAskedAt: oldest === null ? null : toIsoString(oldest),
     };
+  }
+
+  /**
+   * One page of questions in creation order (ties by id) strictly after `after`, by the state a reader
+   * sees at `now` (a stored pending question past its expiry reads as expired), task and workspace.
+   */
+  async listPage(filter: QuestionPageFilter): Promise<Question[]> {
+    const query = this.filtered(filter);
+    if (filter.state !== undefined) void this.inEffectiveState(query, filter.state, filter.now);
+    const rows = (await inCreationOrder(query, filter.after, filter.limit)) as QuestionRow[];
+    return rows.map(fromRow);
+  }
+
+  /** How many questions are in each state a reader sees at `now`, under the page's other filters. */
+  async countsByState(
+    filter: Omit<QuestionPageFilter, 'state' | 'after' | 'limit'>,
+  ): Promise<Record<QuestionState, number>> {
+    const effective = this.db.raw(
+      "case when questions.state = 'pending' and questions.expires_at <= ? then 'expired' else questions.state end",
+      [filter.now],
+    );
+    const rows = (await this.filtered(filter)
+      .select({ state: effective })
+      .count({ count: '*' })
+      .groupBy(effective)) as { state: string; count: number | string }[];
+    const counts: Record<QuestionState, number> = { pending: 0, answered: 0, expired: 0, cancelled: 0 };
+    for (const row of rows) {
+      const state = QuestionStateSchema.safeParse(row.state);
+      if (state.success) counts[state.data] += Number(row.count);
+    }
+    return counts;
+  }
+
+  private filtered(filter: { taskId?: string; workspaceId?: string }) {
+    const query = this.db('questions');
+    if (filter.taskId !== undefined) void query.where('questions.task_id', filter.taskId);
+    if (filter.workspaceId !== undefined) {
+      // A subquery, not a join: the page's order columns stay unambiguous.
+      void query.whereIn('questions.task_id', this.db('tasks').where('workspace_id', filter.workspaceId).select('id'));
+    }
+    return query;
+  }
+
+  private inEffectiveState(query: ReturnType<Sql>, state: QuestionState, now: string) {
+    if (state === 'pending') return query.where('questions.state', 'pending').where('questions.expires_at', '>', now);
+    if (state !== 'expired') return query.where('questions.state', state);
+    return query.where((q) => {
+      void q
+        .where('questions.state', 'expired')
+        .orWhere((late) => void late.where('questions.state', 'pending').where('questions.expires_at', '<=', now));
+    });
   }
 
   /** How many operator questions each of these tasks has pending (and not yet expired) at `now`. */

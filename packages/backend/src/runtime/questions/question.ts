@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError, type askUserQuestionTool, QuestionSchema } from '@kandev/protocol';
+import { AppError, type askUserQuestionTool, MAX_PAGE_LIMIT, QuestionSchema } from '@kandev/protocol';
+import { IdSchema } from '../../platform/store/id-schema';
 import { issuesOf } from '../../platform/http/parse';
 
 // Pure: what an operator question holds, the tool's and the answer's schemas, answer validation, views.
@@ -173,4 +174,37 @@ export function describeAnswers(question: Question): string {
       return `- ${item?.prompt ?? answer.question_id} -> ${answer.option ?? answer.text ?? ''}`;
     })
     .join('\n');
+}
+
+/** GET /api/questions: the inbox, a page at a time, oldest first. */
+export const ListQuestionsQuerySchema = z
+  .object({
+    state: QuestionStateSchema.optional().describe(
+      'the state a reader sees: a pending question past its expiry is `expired`',
+    ),
+    task_id: IdSchema.optional(),
+    workspace_id: IdSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),
+    cursor: z.string().min(1).max(512).optional(),
+  })
+  .strict();
+export type ListQuestionsQuery = z.infer<typeof ListQuestionsQuerySchema>;
+
+export const QuestionCursorSchema = z.object({ c: z.string().min(1).max(64), i: z.string().min(1).max(128) }).strict();
+
+/** How many questions are in each state, under the list's filters other than `state`. */
+export const QuestionCountsSchema = z
+  .object({
+    pending: z.number().int(),
+    answered: z.number().int(),
+    expired: z.number().int(),
+    cancelled: z.number().int(),
+  })
+  .strict();
+
+export interface QuestionPage {
+  now: string;
+  questions: Question[];
+  nextCursor: string | null;
+  counts: Record<QuestionState, number>;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Router } from 'express';
 import { parseInput } from '../../platform/http/parse';
-import { IdParamsSchema } from '../../platform/store/id-schema';
+import { IdParamsSchema, IdSchema } from '../../platform/store/id-schema';
 import { EnqueuePromptBodySchema, type PromptService } from './prompt-service';
 import { PROMPT_STATUSES, toQueuedPromptView } from '../prompt-queue/queued-prompt';
 
@@ -16,6 +16,8 @@ export const EnqueuedPromptViewSchema = z
   })
   .strict()
   .meta({ id: 'EnqueuedPrompt' });
+
+export const PromptParamsSchema = z.object({ id: IdSchema, prompt_id: IdSchema }).strict();
 
 /** An operator's prompts for a session: queue one (202, it runs when the agent is free), list them. */
 export function createPromptRoutes(prompts: PromptService): Router {
@@ -36,6 +38,10 @@ export function createPromptRoutes(prompts: PromptService): Router {
   router.get('/api/sessions/:id/prompts', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     res.json({ items: (await prompts.list(id)).map(toQueuedPromptView) });
+  });
+  router.delete('/api/sessions/:id/prompts/:prompt_id', async (req, res) => {
+    const { id, prompt_id } = parseInput(PromptParamsSchema, req.params, 'path');
+    res.json(toQueuedPromptView(await prompts.cancel(id, prompt_id)));
   });
   return router;
 }

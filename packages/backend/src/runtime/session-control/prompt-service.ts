@@ -65,6 +65,37 @@ export class PromptService {
     return recorded;
   }
 
+  /**
+   * Withdraws a prompt the session has not been given yet (queued → cancelled, queue.changed). Its
+   * conversation entry stays (what the operator wrote). A prompt already delivered is a 409: cancel
+   * the turn instead. Cancelling a cancelled prompt again changes nothing.
+   */
+  async cancel(sessionId: string, promptId: string): Promise<QueuedPrompt> {
+    const now = this.deps.clock().toISOString();
+    const cancelled = await this.deps.uow.transaction(async (stores) => {
+      await requireSession(stores, sessionId);
+      const prompt = await stores.promptQueue.findById(promptId);
+      if (prompt === undefined || prompt.sessionId !== sessionId) {
+        throw new AppError('not_found', `prompt ${promptId} of session ${sessionId} not found`);
+      }
+      if (prompt.status === 'cancelled') return prompt;
+      if (prompt.status !== 'queued' || !(await stores.promptQueue.cancelQueued(promptId, sessionId, now))) {
+        const status = prompt.status === 'queued' ? 'dispatched' : prompt.status;
+        throw new AppError(
+          'failed_precondition',
+          `prompt ${promptId} is ${status}: it was delivered to the agent; cancel the turn instead ` +
+            `(POST /api/sessions/${sessionId}/cancel)`,
+          { prompt_id: promptId, status },
+        );
+      }
+      const after = await stores.promptQueue.findById(promptId);
+      if (after === undefined) throw new AppError('internal', `prompt ${promptId} vanished while cancelling`);
+      return after;
+    });
+    this.deps.logger.info({ sessionId, promptId }, 'queued prompt cancelled');
+    return cancelled;
+  }
+
   /** Every prompt of the session, oldest first. */
   async list(sessionId: string): Promise<QueuedPrompt[]> {
     await requireSession(this.deps.uow.read, sessionId);

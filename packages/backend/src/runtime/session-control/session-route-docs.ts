@@ -8,7 +8,7 @@ import { ListSessionsQuerySchema, SessionSummaryViewSchema, TaskSessionsQuerySch
 import { CancelTurnViewSchema, EmptyBodySchema } from './session-routes';
 import { LaunchedSessionViewSchema, SessionViewSchema } from './session-view';
 import { SessionToolsViewSchema } from './session-tools';
-import { EnqueuedPromptViewSchema } from './prompt-routes';
+import { EnqueuedPromptViewSchema, PromptParamsSchema } from './prompt-routes';
 
 const LAUNCHED = '`{session_id, mcp_url, mcp_token, launch_config}` (the token is shown only here)';
 const SUMMARIES = {
@@ -38,6 +38,13 @@ export const TASK_ARCHIVE_ROUTE_DOC: RouteDoc = {
   ok: { status: 204, description: 'archived' },
 };
 
+/** POST /api/sessions/:id/relaunch: the launch answer plus the session it replaces. */
+const RelaunchedSessionViewSchema = LaunchedSessionViewSchema.extend({
+  relaunched_from: z.string().describe('the ended session this one replaces'),
+})
+  .strict()
+  .meta({ id: 'RelaunchedSession' });
+
 export const SESSION_ROUTE_DOCS: RouteDoc[] = [
   {
     method: 'post',
@@ -65,9 +72,13 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     method: 'get',
     path: '/api/sessions',
     operationId: 'listSessions',
-    summary: 'List sessions, filtered',
+    summary: 'List sessions, newest first, filtered',
+    description:
+      'Filters combine with AND: `state` (comma-separated), `task_id`, `executor`, `failed`. `sort` is ' +
+      '`created_desc` (default) or `created_asc`; pass `next_cursor` back with the same query (a cursor from ' +
+      'another sort is a 400). Each summary carries `last_error`, `refresh_error` and `health`.',
     query: ListSessionsQuerySchema,
-    ok: SUMMARIES,
+    ok: { ...SUMMARIES, description: 'a page of session summaries' },
   },
   {
     method: 'get',
@@ -95,7 +106,9 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     ok: {
       status: 200,
       description:
-        '`state`, `last_error` (why it failed, or the latest warning about its agent, e.g. no MCP ' +
+        '`state`, `health` (`failed`; `stuck`: live but agentctl is unreachable or its agent exited; `warning`: ' +
+        'an error is reported; `ok`), `exit_reason` (why the agent process ended, from agentctl), ' +
+        '`last_error` (why it failed, or the latest warning about its agent, e.g. no MCP ' +
         'connection), the stored (desired) launch config, `revision`, `applied_revision` and ' +
         '`refresh_error`, plus what agentctl reports: `tools` (the effective tool names) and `agent` ' +
         '`{status, pid, acp_session_id, loaded, current_prompt_id, exit_reason, mode_id, ' +
@@ -116,6 +129,24 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     body: ResumeSessionBodySchema,
     ok: { status: 200, description: LAUNCHED, schema: LaunchedSessionViewSchema },
     errors: { 409: 'the session cannot be resumed in its state', ...AGENTCTL_DOWN },
+  },
+  {
+    method: 'post',
+    path: '/api/sessions/:id/relaunch',
+    operationId: 'relaunchSession',
+    summary: 'Relaunch an ended session as a new session',
+    description:
+      'A new session for the same task, launched as the given one was (its executor, surface and title ' +
+      "ownership; the task's agent profile), with a fresh workspace check and MCP token. The given session " +
+      'must have ended (`completed`, `failed`, `cancelled`); it and its prompts stay as they are (prompts bound ' +
+      'to it are not moved). While another session of the task is `created` or live, the relaunch is refused.',
+    params: IdParamsSchema,
+    body: EmptyBodySchema,
+    ok: { status: 201, description: `${LAUNCHED} plus \`relaunched_from\``, schema: RelaunchedSessionViewSchema },
+    errors: {
+      409: 'the session has not ended, another session of the task is live (named in `details`), or the task is archived',
+      ...AGENTCTL_DOWN,
+    },
   },
   {
     method: 'post',
@@ -175,5 +206,19 @@ export const PROMPT_ROUTE_DOCS: RouteDoc[] = [
         .strict()
         .meta({ id: 'QueuedPromptList' }),
     },
+  },
+  {
+    method: 'delete',
+    path: '/api/sessions/:id/prompts/:prompt_id',
+    operationId: 'cancelQueuedPrompt',
+    summary: 'Cancel a queued prompt before it is delivered',
+    description:
+      'Only a `queued` prompt (not yet sent to the agent) is cancelled: it becomes `cancelled` and a ' +
+      '`queue.changed` event follows; its conversation entry stays. A prompt already delivered (`dispatched`, ' +
+      '`completed`, `failed`) is a 409 (cancel the turn with `POST /api/sessions/:id/cancel`). Cancelling a ' +
+      'cancelled prompt again answers it unchanged.',
+    params: PromptParamsSchema,
+    ok: { status: 200, description: 'the prompt, now `cancelled`', schema: QueuedPromptViewSchema },
+    errors: { 404: 'an unknown session, or no such prompt of this session', 409: 'the prompt was already delivered' },
   },
 ];

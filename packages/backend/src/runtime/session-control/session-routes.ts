@@ -66,6 +66,12 @@ export function createSessionRoutes(sessions: SessionService): Router {
     parseInput(ResumeSessionBodySchema, req.body ?? {}, 'request body');
     res.json(toLaunchedView(await sessions.resume(id)));
   });
+  router.post('/api/sessions/:id/relaunch', async (req, res) => {
+    const { id } = parseInput(IdParamsSchema, req.params, 'path');
+    parseInput(EmptyBodySchema, req.body ?? {}, 'request body');
+    const launched = await sessions.relaunch(id);
+    res.status(201).json({ ...toLaunchedView(launched), relaunched_from: launched.relaunchedFrom });
+  });
   router.get('/api/sessions/:id', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');
     const { session, runtime } = await sessions.get(id);

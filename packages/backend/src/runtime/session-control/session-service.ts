@@ -10,7 +10,7 @@ import { loadLaunchConfig } from '../launch-config/launch-config-loader';
 import { generateMcpToken } from '../launch-config/mcp-token';
 import type { RuntimeSessionControl } from './runtime-session-control';
 import { runtimeReport } from './runtime-report';
-import { canResume, isLive } from '../sessions/session-lifecycle';
+import { canResume, isEnded, isLive } from '../sessions/session-lifecycle';
 import type { SessionLanes } from '../sessions/session-lanes';
 import type { RefreshScheduler } from '../provider-refresh/provider-reconciler';
 import { type LaunchedSession, SessionStarter, type SessionStarterDeps } from './session-starter';
@@ -58,6 +58,43 @@ export class SessionService {
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.starter = new SessionStarter(deps);
+  }
+
+  /**
+   * POST /api/sessions/:id/relaunch: a new session for the ended session's task, launched as it was
+   * (its executor, surface and title ownership; the task's agent profile, read as at any launch). The
+   * old session and its prompts stay as they are. Refused (409) while the session has not ended (stop
+   * or resume it instead) and while another session of the task is live or not yet started: one agent
+   * works a task at a time. Relaunches of one session are serialised on its lane.
+   */
+  relaunch(sessionId: string): Promise<LaunchedSession & { relaunchedFrom: string }> {
+    return this.deps.lanes.run(sessionId, async () => {
+      const old = await this.require(sessionId, this.deps.uow.read.sessions);
+      if (!isEnded(old.state)) {
+        throw new AppError(
+          'failed_precondition',
+          `session ${sessionId} is ${old.state}; relaunch an ended session (stop it first, or resume it)`,
+          { session_id: sessionId, state: old.state },
+        );
+      }
+      const running = (await this.deps.uow.read.sessions.listByTask(old.taskId)).find(
+        (session) => session.state === 'created' || isLive(session.state),
+      );
+      if (running !== undefined) {
+        throw new AppError(
+          'failed_precondition',
+          `task ${old.taskId} already has session ${running.id} (${running.state}); stop it before relaunching`,
+          { session_id: running.id, state: running.state },
+        );
+      }
+      const launched = await this.launch(old.taskId, {
+        executor: old.executor,
+        surface: old.surface,
+        owns_task_title: old.launchConfig.ownsTaskTitle,
+      });
+      this.deps.logger.info({ sessionId: launched.session.id, relaunchedFrom: sessionId }, 'session relaunched');
+      return { ...launched, relaunchedFrom: sessionId };
+    });
   }
 
   /** Builds the launch config from one consistent read, persists the session (created), starts it. */
@@ -174,7 +211,7 @@ export class SessionService {
       if ((await stores.tasks.findById(taskId)) === undefined) {
         throw new AppError('not_found', `task ${taskId} not found`);
       }
-      return listSessions(stores, { ...query, task_id: taskId });
+      return listSessions(stores, { ...query, task_id: taskId }, 'created_asc');
     });
   }
 

@@ -11,6 +11,7 @@ import {
   SYSTEM_PROMPT_DELIVERIES,
 } from '@kandev/protocol';
 import { type AgentSession, AgentSessionStateSchema } from '../sessions/agent-session';
+import { SESSION_HEALTHS, sessionHealth } from '../sessions/session-health';
 
 // The session views REST sends, as zod schemas: the view functions return their output types, so the
 // documented schema (GET /api/openapi.json, components) and what the handlers send cannot drift apart.
@@ -126,6 +127,13 @@ export const SessionViewSchema = z
     tools: z.array(z.string()).nullable().describe('the effective tool names; null when agentctl cannot be asked'),
     connection_count: z.number().int().nullable(),
     last_error: z.string().nullable(),
+    exit_reason: z
+      .string()
+      .nullable()
+      .describe('why the agent process ended, from agentctl (null: it runs, never ran, or agentctl was not reached)'),
+    health: z
+      .enum(SESSION_HEALTHS)
+      .describe('the board badge: `failed`, `stuck` (live but agentctl or its agent is gone), `warning` or `ok`'),
     acp_session_id: z.string().nullable(),
     agentctl: AgentctlReachSchema.extend({
       launch_config: LaunchConfigViewSchema.nullable().describe('the config as agentctl received it'),
@@ -152,6 +160,11 @@ export function toSessionView(session: AgentSession, runtime: RuntimeReport): Se
     tools: runtime.tools,
     connection_count: runtime.connectionCount,
     last_error: session.lastError,
+    exit_reason: runtime.agent?.exitReason ?? null,
+    health: sessionHealth({
+      ...session,
+      runtime: { reachable: runtime.agentctl.reachable, agentStatus: runtime.agent?.status ?? null },
+    }),
     acp_session_id: session.acpSessionId,
     agentctl: {
       ...runtime.agentctl,

@@ -35,7 +35,10 @@ export interface StateColumns {
 
 export interface SessionListFilter {
   taskId?: string;
-  state?: AgentSessionState;
+  /** Any of these states (an empty list matches none). */
+  states?: readonly AgentSessionState[];
+  /** Descending creation order (`after` then means older than it). */
+  newestFirst?: boolean;
   executor?: string;
   /** The position of the previous page's last session. */
   after?: CreationPosition;
@@ -138,9 +141,9 @@ export class SessionStore {
   async list(filter: SessionListFilter): Promise<AgentSession[]> {
     const query = this.rows();
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
-    if (filter.state !== undefined) void query.where({ state: filter.state });
+    if (filter.states !== undefined) void query.whereIn('state', [...filter.states]);
     if (filter.executor !== undefined) void query.where({ executor: filter.executor });
-    const rows = await inCreationOrder(query, filter.after, filter.limit);
+    const rows = await inCreationOrder(query, filter.after, filter.limit, filter.newestFirst === true);
     return rows.map(fromRow);
   }
 
