@@ -25,7 +25,8 @@ describe('backend REST: agent profiles', () => {
     cleanup.defer(() => server.close());
     const api = new BackendApi(`http://127.0.0.1:${server.port}`);
     const countTasks = async () => Number((await db('tasks').count<{ n: number }[]>({ n: '*' }))[0]?.n);
-    return { api, workspaceId: await api.workspace('main'), countTasks };
+    const command = (id: string) => backend.uow.read.agentProfiles.findCommand(id);
+    return { api, workspaceId: await api.workspace('main'), countTasks, command, db };
   }
 
   const plain = { name: 'Plain', command: 'plain-agent', supports_mcp: false };
@@ -71,7 +72,7 @@ describe('backend REST: agent profiles', () => {
     const patched = await api.request<Json>('PATCH', path, { permission_policy: 'allow_all' });
     expect(patched).toEqual({ status: 200, body: { ...denied, permission_policy: 'allow_all' } });
     expectError(await api.request('PATCH', path, { permission_policy: 'everything' }), 400, 'invalid_argument');
-    expectError(await api.request('PATCH', path, { permission_policy: 'ask', name: 'x' }), 400, 'invalid_argument');
+    expectError(await api.request('PATCH', path, { permission_policy: 'ask', model: 'x' }), 400, 'invalid_argument');
     expectError(await api.request('PATCH', path, {}), 400, 'invalid_argument');
     expectError(
       await api.request('PATCH', '/api/agent-profiles/ghost', { permission_policy: 'ask' }),
@@ -79,6 +80,43 @@ describe('backend REST: agent profiles', () => {
       'not_found',
     );
     expect((await api.request<Json>('GET', path)).body).toEqual({ ...denied, permission_policy: 'allow_all' });
+  });
+
+  test('PATCH edits any field; env is a write-only merge patch, sealed at rest; refusals change nothing', async () => {
+    const { api, workspaceId, command, db } = await setup();
+    const created = await api.create<Json>('/api/agent-profiles', { ...mcp, env: { API_KEY: 's3cret', KEEP: 'kept' } });
+    await api.create('/api/agent-profiles', plain);
+    const path = `/api/agent-profiles/${String(created.id)}`;
+    const edited = await api.request<Json>('PATCH', path, {
+      name: 'Renamed',
+      command: 'other-agent',
+      args: ['--fast'],
+      env: { API_KEY: 'n3w-secret', KEEP: undefined, GONE: null, ADDED: 'v' },
+    });
+    expect(edited).toEqual({
+      status: 200,
+      body: {
+        ...created,
+        name: 'Renamed',
+        command: 'other-agent',
+        args: ['--fast'],
+        env_keys: ['ADDED', 'API_KEY', 'KEEP'],
+      },
+    });
+    expect(JSON.stringify(edited.body)).not.toContain('n3w-secret');
+    expect((await command(String(created.id)))?.env).toEqual({ API_KEY: 'n3w-secret', KEEP: 'kept', ADDED: 'v' });
+    const stored = JSON.stringify(await db('agent_profiles').where({ id: created.id }).first('env'));
+    expect(stored).not.toContain('n3w-secret');
+    const removed = await api.request<Json>('PATCH', path, { env: { API_KEY: null } });
+    expect(removed.body).toMatchObject({ env_keys: ['ADDED', 'KEEP'] });
+
+    // Refused, nothing changed: a taken name, no field, supports_mcp off under an autopilot task.
+    expectError(await api.request('PATCH', path, { name: 'Plain', command: 'x' }), 409, 'already_exists');
+    expectError(await api.request('PATCH', path, {}), 400, 'invalid_argument');
+    expectError(await api.request('PATCH', path, { env: { 'bad-key': 'v' } }), 400, 'invalid_argument');
+    await api.task(workspaceId, { title: 'pilot', autopilot: true, agent_profile_id: created.id });
+    expectError(await api.request('PATCH', path, { supports_mcp: false, name: 'Off' }), 409, 'failed_precondition');
+    expect((await api.request<Json>('GET', path)).body).toEqual({ ...removed.body });
   });
 
   test('strict bodies: duplicate name 409, unknown field 400, bad env key 400, missing fields 400', async () => {

@@ -44,8 +44,13 @@ export const AGENT_PROFILE_ROUTE_DOCS: RouteDoc[] = [
     method: 'patch',
     path: '/api/agent-profiles/:id',
     operationId: 'updateAgentProfile',
-    summary: "Change an agent profile's permission policy",
-    description: 'Sessions started from then on carry the new policy; running sessions keep theirs until resumed.',
+    summary: 'Edit an agent profile',
+    description:
+      'Any of `name`, `command`, `args`, `env`, `supports_mcp`, `permission_policy`; all or nothing. `env` is ' +
+      'a merge patch (values are write-only: the answer lists `env_keys` only): a string sets a variable, ' +
+      '`null` removes it, others are kept. Sessions started from then on carry the change; running sessions ' +
+      'keep theirs until resumed. A taken name is a 409, as is `supports_mcp: false` while an autopilot ' +
+      'task uses the profile.',
     params: IdParamsSchema,
     body: UpdateAgentProfileBodySchema,
     ok: { status: 200, description: 'the profile', schema: AgentProfileRestViewSchema },

@@ -2,7 +2,13 @@ import { AppError } from '@kandev/protocol';
 import { isUniqueViolation } from '../../platform/store/constraint-errors';
 import { newId } from '../../platform/store/row-values';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
-import type { AgentProfile, CreateAgentProfileBody, UpdateAgentProfileBody } from './agent-profile';
+import {
+  type AgentProfile,
+  type CreateAgentProfileBody,
+  MAX_ENV_ENTRIES,
+  patchedEnvKeys,
+  type UpdateAgentProfileBody,
+} from './agent-profile';
 
 function nameTaken(name: string, cause?: unknown): AppError {
   return new AppError('already_exists', `an agent profile named ${name} already exists`, { name }, { cause });
@@ -45,10 +51,41 @@ export class AgentProfileService {
     return profile;
   }
 
-  /** Changes the permission policy; sessions started from then on carry it (running ones keep theirs). */
+  /**
+   * Changes the fields given, all or nothing; sessions started from then on carry them (running ones
+   * keep theirs until resumed). Refused: a name another profile has (409), more env entries than
+   * allowed (400), and `supports_mcp: false` while an autopilot task uses the profile (409).
+   */
   async update(id: string, body: UpdateAgentProfileBody): Promise<AgentProfile> {
-    if (!(await this.deps.uow.read.agentProfiles.updatePermissionPolicy(id, body.permission_policy))) {
-      throw new AppError('not_found', `agent profile ${id} not found`);
+    try {
+      await this.deps.uow.transaction(async (stores) => {
+        const current = await stores.agentProfiles.findById(id);
+        if (current === undefined) throw new AppError('not_found', `agent profile ${id} not found`);
+        if (body.name !== undefined && body.name !== current.name) {
+          if ((await stores.agentProfiles.findByName(body.name)) !== undefined) throw nameTaken(body.name);
+        }
+        if (body.env !== undefined && patchedEnvKeys(Object.keys(current.env), body.env).length > MAX_ENV_ENTRIES) {
+          throw new AppError('invalid_argument', `env holds at most ${MAX_ENV_ENTRIES} entries`, { field: 'env' });
+        }
+        if (body.supports_mcp === false && (await stores.agentProfiles.isUsedByAutopilotTask(id))) {
+          throw new AppError(
+            'failed_precondition',
+            `agent profile ${current.name} is used by an autopilot task, which needs the MCP tool set`,
+            { agent_profile_id: id },
+          );
+        }
+        await stores.agentProfiles.update(id, {
+          name: body.name,
+          command: body.command,
+          args: body.args,
+          env: body.env,
+          supportsMcp: body.supports_mcp,
+          permissionPolicy: body.permission_policy,
+        });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error) && body.name !== undefined) throw nameTaken(body.name, error);
+      throw error;
     }
     return this.get(id);
   }

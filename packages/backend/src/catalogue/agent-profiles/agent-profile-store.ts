@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type AgentCommand, PermissionPolicySchema } from '@kandev/protocol';
 import type { SecretBox } from '../../platform/secrets/secret-box';
+import { sendWrite } from '../../platform/store/driver/store-transaction';
 import { parseJsonColumn, toBoolean, toIsoString } from '../../platform/store/row-values';
 import type { AgentProfile } from './agent-profile';
 import type { Sql } from '../../platform/store/sql';
@@ -26,6 +27,16 @@ interface FullAgentProfileRow extends AgentProfileRow {
 export type ProfileCommand = Pick<AgentCommand, 'command' | 'args' | 'env' | 'supportsMcp' | 'permissionPolicy'>;
 
 /** A profile to insert; `env` defaults to none, `permissionPolicy` to ask. */
+export interface AgentProfilePatch {
+  name?: string;
+  command?: string;
+  args?: string[];
+  /** A string sets the (plain) value, which is sealed on write; null removes the key. */
+  env?: Record<string, string | null>;
+  supportsMcp?: boolean;
+  permissionPolicy?: AgentProfile['permissionPolicy'];
+}
+
 export type NewAgentProfile = Omit<AgentProfile, 'env' | 'permissionPolicy'> & {
   env?: Record<string, string>;
   permissionPolicy?: AgentProfile['permissionPolicy'];
@@ -98,9 +109,39 @@ export class AgentProfileStore {
     });
   }
 
-  /** False when no such profile exists. */
-  async updatePermissionPolicy(id: string, policy: AgentProfile['permissionPolicy']): Promise<boolean> {
-    return (await this.db('agent_profiles').where({ id }).update({ permission_policy: policy })) > 0;
+  /**
+   * Writes the fields given; `env` as a merge patch over the stored (sealed) values: new values are
+   * sealed here, removed keys dropped, the rest kept sealed as they are. False when no such profile.
+   */
+  async update(id: string, patch: AgentProfilePatch): Promise<boolean> {
+    const row = await this.db<AgentProfileRow>('agent_profiles').where({ id }).first('id', 'env');
+    if (row === undefined) return false;
+    const changes: Record<string, unknown> = {};
+    if (patch.name !== undefined) changes.name = patch.name;
+    if (patch.command !== undefined) changes.command = patch.command;
+    if (patch.args !== undefined) changes.args = JSON.stringify(patch.args);
+    if (patch.supportsMcp !== undefined) changes.supports_mcp = patch.supportsMcp;
+    if (patch.permissionPolicy !== undefined) changes.permission_policy = patch.permissionPolicy;
+    if (patch.env !== undefined) {
+      const env = parseJsonColumn(EnvSchema, row.env ?? '{}', 'agent_profiles.env');
+      for (const [key, value] of Object.entries(patch.env)) {
+        if (value === null) delete env[key];
+        else env[key] = this.secrets.seal(value);
+      }
+      changes.env = JSON.stringify(env);
+    }
+    if (Object.keys(changes).length > 0) {
+      await sendWrite(this.db, this.db('agent_profiles').where({ id }).update(changes));
+    }
+    return true;
+  }
+
+  /** Whether an autopilot task (archived or not) names this profile: it must keep supporting MCP. */
+  async isUsedByAutopilotTask(id: string): Promise<boolean> {
+    const row = await this.db<{ id: string; agent_profile_id: string | null; autopilot: boolean }>('tasks')
+      .where({ agent_profile_id: id, autopilot: true })
+      .first('id');
+    return row !== undefined;
   }
 
   async findById(id: string): Promise<AgentProfile | undefined> {

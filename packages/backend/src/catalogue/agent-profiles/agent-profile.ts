@@ -21,7 +21,7 @@ export interface AgentProfile {
 
 /** Environment variable names: upper case letters, digits and underscores, not starting with a digit. */
 export const ENV_KEY_PATTERN = /^[A-Z_][A-Z0-9_]*$/;
-const MAX_ENV_ENTRIES = 100;
+export const MAX_ENV_ENTRIES = 100;
 
 const EnvSchema = z
   .record(z.string().max(200).regex(ENV_KEY_PATTERN, 'env keys must match ^[A-Z_][A-Z0-9_]*$'), z.string().max(32_768))
@@ -48,9 +48,39 @@ export const CreateAgentProfileBodySchema = z
   .strict();
 export type CreateAgentProfileBody = z.infer<typeof CreateAgentProfileBodySchema>;
 
-/** PATCH /api/agent-profiles/:id: only the permission policy changes; it applies from the next session start. */
-export const UpdateAgentProfileBodySchema = z.object({ permission_policy: PermissionPolicySchema }).strict();
+/**
+ * PATCH /api/agent-profiles/:id: any field of the profile; applies from the next session start. `env` is
+ * a merge patch, since values are write-only (never shown, so never sent back): a key with a string sets
+ * that value, a key with null removes it, keys not named keep their values.
+ */
+export const UpdateAgentProfileBodySchema = z
+  .object({
+    name: CreateAgentProfileBodySchema.shape.name.optional(),
+    command: CreateAgentProfileBodySchema.shape.command.optional(),
+    args: CreateAgentProfileBodySchema.shape.args,
+    env: z
+      .record(
+        z.string().max(200).regex(ENV_KEY_PATTERN, 'env keys must match ^[A-Z_][A-Z0-9_]*$'),
+        z.string().max(32_768).nullable(),
+      )
+      .optional()
+      .describe('a merge patch: a string sets the variable, null removes it, unnamed variables are kept'),
+    supports_mcp: z.boolean().optional(),
+    permission_policy: PermissionPolicySchema.optional(),
+  })
+  .strict()
+  .refine((body) => Object.values(body).some((value) => value !== undefined), 'name at least one field to change');
 export type UpdateAgentProfileBody = z.infer<typeof UpdateAgentProfileBodySchema>;
+
+/** The env variable names a merge patch leaves (the store applies the values, sealing new ones). */
+export function patchedEnvKeys(current: readonly string[], patch: Record<string, string | null>): string[] {
+  const keys = new Set(current);
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) keys.delete(key);
+    else keys.add(key);
+  }
+  return [...keys];
+}
 
 /** What the configuration tools show an agent: arguments and environment are left out. */
 export interface AgentProfileView {
