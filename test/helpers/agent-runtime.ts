@@ -39,7 +39,7 @@ export interface RuntimeSessionView {
   agent: AgentView | null;
 }
 
-export type PromptStatus = 'queued' | 'dispatched' | 'completed' | 'failed';
+export type PromptStatus = 'queued' | 'dispatched' | 'completed' | 'failed' | 'cancelled';
 
 export interface QueuedPromptView {
   id: string;
@@ -49,6 +49,8 @@ export interface QueuedPromptView {
   status: PromptStatus;
   stop_reason: string | null;
   error: string | null;
+  /** Sent to the agent (dispatched_at set). */
+  delivered: boolean;
   created_at: string;
   dispatched_at: string | null;
   finished_at: string | null;
