@@ -44,6 +44,9 @@ function matches(task: Task, filters: Filters, facts: TaskFacts): boolean {
   return true;
 }
 
+/** The paging part of a GET /api/tasks query. */
+type PageQuery = Pick<TaskQuery, 'workspace_id' | 'limit' | 'cursor'>;
+
 interface Page {
   tasks: Task[];
   next_cursor: string | null;
@@ -53,7 +56,9 @@ interface Page {
  * A page of GET /api/tasks. The filters ride along as query parameters; a backend whose document does
  * not list them yet refuses them (400), which `firstTasks` handles.
  */
-const getPage = (query: TaskQuery & Filters): Promise<Page> => ok(api.GET('/api/tasks', { params: { query } }));
+const getPage = (query: PageQuery & Filters): Promise<Page> =>
+  // The filters come from the address as text; the backend checks them (400, handled by firstTasks).
+  ok(api.GET('/api/tasks', { params: { query: query as TaskQuery } }));
 
 /** A page list served by the backend: newest first, filtered there, the cursor for the next page. */
 function served(workspaceId: string, filters: Filters, page: Page): TaskList {

@@ -2,7 +2,6 @@ import { type Command, Option } from 'commander';
 import { type Ctx, run } from '../context';
 import { age, applyList, byText, byTime, cut, listOptions, type ListOptions, printTable } from '../conventions/lists';
 import { resolveId } from '../conventions/resolve-id';
-import type { paths } from '@kandev/rest-client';
 import type { SessionSummary } from '../schemas';
 import { launch, type LaunchOptions, printLaunched } from './launch';
 import { addNoun, idArg, printOne } from './noun-helpers';
@@ -10,8 +9,6 @@ import { addSessionActions } from './actions/session-actions';
 import { agentSummary } from './session-agent';
 
 // `kandev sessions …`: what runs a task's agent (profiles: profiles.ts).
-
-type ListSessionsQuery = NonNullable<paths['/api/sessions']['get']['parameters']['query']>;
 
 const SESSION_STATES = ['created', 'starting', 'running', 'waiting_for_input', 'completed', 'failed', 'cancelled'];
 
@@ -68,9 +65,8 @@ export function sessions(program: Command): void {
   ).action(
     run(async (ctx, options: ListSessionsOptions) => {
       const task = options.task === undefined ? undefined : await resolveId(ctx, 'task', options.task);
-      // commander checked --state against SESSION_STATES.
-      const state = options.state as ListSessionsQuery['state'];
-      const filter = { task_id: task, state, executor: options.executor };
+      // commander checked --state against SESSION_STATES (the query also takes several, comma-separated).
+      const filter = { task_id: task, state: options.state, executor: options.executor };
       const all = await ctx.api.all('sessions', (page) =>
         ctx.api.rest.GET('/api/sessions', { params: { query: { ...filter, ...page } } }),
       );

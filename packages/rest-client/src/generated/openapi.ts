@@ -149,8 +149,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change an agent profile's permission policy
-     * @description Sessions started from then on carry the new policy; running sessions keep theirs until resumed.
+     * Edit an agent profile
+     * @description Any of `name`, `command`, `args`, `env`, `supports_mcp`, `permission_policy`; all or nothing. `env` is a merge patch (values are write-only: the answer lists `env_keys` only): a string sets a variable, `null` removes it, others are kept. Sessions started from then on carry the change; running sessions keep theirs until resumed. A taken name is a 409, as is `supports_mcp: false` while an autopilot task uses the profile.
      */
     patch: operations['updateAgentProfile'];
     trace?: never;
@@ -163,8 +163,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List a workspace's tasks, oldest first, a page at a time
-     * @description Archived tasks only with `include_archived=true`.
+     * List a workspace's tasks, newest first, a page at a time
+     * @description Archived tasks only with `include_archived=true`. `sort` is `created_desc` (default), `created_asc`, `updated_desc` or `updated_asc`; pass `next_cursor` back with the same query for the next page (a cursor from another sort is a 400). `q` matches a title containing the text, case-insensitive (ASCII letters on SQLite). Filters combine with AND: `state` (comma-separated), `autopilot`, `provider`, `pending_question`, `failed`. Each item carries `attention`, what its board card badges.
      */
     get: operations['listTasks'];
     put?: never;
@@ -198,10 +198,30 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a task's title or parent
-     * @description `autopilot` is fixed at creation (400).
+     * Change a task's title, parent or state
+     * @description `autopilot` is fixed at creation (400). An operator moves `state` only along these moves: todo → in_progress | done; in_progress → todo | review | done; review → in_progress | done; done → todo | in_progress; the same state is no change. Any other move, or a state change on an archived task, is a 409 naming `from` and `to` (nothing changes). A change records one `task.updated` event; a state move adds `data.change.state: {from, to}`.
      */
     patch: operations['updateTask'];
+    trace?: never;
+  };
+  '/api/tasks/{id}/unarchive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Unarchive a task
+     * @description Clears `archived_at`: the task is listed again and takes launches and prompts (a `task.updated` event with `data.change.archived: {from: true, to: false}`). Its sessions stay as archiving left them; the next launch makes a fresh workspace. A task that is not archived is returned unchanged.
+     */
+    post: operations['unarchiveTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/tasks/{id}/workspace-sources': {
@@ -272,7 +292,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List sessions, filtered */
+    /**
+     * List sessions, newest first, filtered
+     * @description Filters combine with AND: `state` (comma-separated), `task_id`, `executor`, `failed`. `sort` is `created_desc` (default) or `created_asc`; pass `next_cursor` back with the same query (a cursor from another sort is a 400). Each summary carries `last_error`, `refresh_error` and `health`.
+     */
     get: operations['listSessions'];
     put?: never;
     post?: never;
@@ -339,6 +362,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/relaunch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Relaunch an ended session as a new session
+     * @description A new session for the same task, launched as the given one was (its executor, surface and title ownership; the task's agent profile), with a fresh workspace check and MCP token. The given session must have ended (`completed`, `failed`, `cancelled`); it and its prompts stay as they are (prompts bound to it are not moved). While another session of the task is `created` or live, the relaunch is refused.
+     */
+    post: operations['relaunchSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions/{id}/stop': {
     parameters: {
       query?: never;
@@ -394,6 +437,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/prompts/{prompt_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Cancel a queued prompt before it is delivered
+     * @description Only a `queued` prompt (not yet sent to the agent) is cancelled: it becomes `cancelled` and a `queue.changed` event follows; its conversation entry stays. A prompt already delivered (`dispatched`, `completed`, `failed`) is a 409 (cancel the turn with `POST /api/sessions/:id/cancel`). Cancelling a cancelled prompt again answers it unchanged.
+     */
+    delete: operations['cancelQueuedPrompt'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/tasks/{id}/messages': {
     parameters: {
       query?: never;
@@ -442,8 +505,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List operator questions, oldest first
-     * @description Operator questions only, never parent questions.
+     * List operator questions, oldest first, with counts per state
+     * @description Operator questions only, never parent questions: the inbox. Filters: `state`, `task_id`, `workspace_id`; a page at a time (`next_cursor`). `counts` has how many questions are in each state under the same filters except `state`, so one call fills the inbox tabs.
      */
     get: operations['listQuestions'];
     put?: never;
@@ -968,7 +1031,7 @@ export interface components {
       message_id: string;
       session_id: string | null;
       /** @enum {string} */
-      status: 'queued' | 'dispatched' | 'completed' | 'failed';
+      status: 'queued' | 'dispatched' | 'completed' | 'failed' | 'cancelled';
       /** @description parent questions this prompt superseded */
       superseded_question_ids: string[];
     };
@@ -1293,8 +1356,15 @@ export interface components {
       answered_at: string | null;
       expires_at: string;
     };
-    QuestionList: {
+    QuestionPage: {
       questions: components['schemas']['Question'][];
+      next_cursor: string | null;
+      counts: {
+        pending: number;
+        answered: number;
+        expired: number;
+        cancelled: number;
+      };
     };
     QueuedPrompt: {
       id: string;
@@ -1304,16 +1374,27 @@ export interface components {
       /** @enum {string} */
       priority: 'normal' | 'answer';
       /** @enum {string} */
-      status: 'queued' | 'dispatched' | 'completed' | 'failed';
+      status: 'queued' | 'dispatched' | 'completed' | 'failed' | 'cancelled';
       stop_reason: string | null;
       /** @description `failed`: why it failed; `completed`: a warning about its turn, e.g. that the agent never connected to its MCP server and had no kandev tools in it (null when there is none) */
       error: string | null;
+      /** @description sent to the agent (`dispatched_at` is set); false while `queued` and for a `cancelled` prompt */
+      delivered: boolean;
       created_at: string;
       dispatched_at: string | null;
       finished_at: string | null;
     };
     QueuedPromptList: {
       items: components['schemas']['QueuedPrompt'][];
+    };
+    RelaunchedSession: {
+      session_id: string;
+      mcp_url: string;
+      /** @description shown only here: the backend keeps its SHA-256 */
+      mcp_token: string;
+      launch_config: components['schemas']['LaunchConfig'];
+      /** @description the ended session this one replaces */
+      relaunched_from: string;
     };
     Replicas: {
       /** @description this backend process (random per start) */
@@ -1365,6 +1446,13 @@ export interface components {
       tools: string[] | null;
       connection_count: number | null;
       last_error: string | null;
+      /** @description why the agent process ended, from agentctl (null: it runs, never ran, or agentctl was not reached) */
+      exit_reason: string | null;
+      /**
+       * @description the board badge: `failed`, `stuck` (live but agentctl or its agent is gone), `warning` or `ok`
+       * @enum {string}
+       */
+      health: 'ok' | 'warning' | 'stuck' | 'failed';
       acp_session_id: string | null;
       agentctl: {
         reachable: boolean;
@@ -1409,8 +1497,15 @@ export interface components {
       surface: 'kanban_task' | 'office_task' | 'configuration';
       revision: number;
       applied_revision: number;
+      /** @description why it failed, or the latest warning about its agent */
       last_error: string | null;
+      /** @description why the last live refresh did not land */
       refresh_error: string | null;
+      /**
+       * @description `failed`, `warning` (an error is reported) or `ok`; `stuck` needs agentctl: GET /api/sessions/:id
+       * @enum {string}
+       */
+      health: 'ok' | 'warning' | 'stuck' | 'failed';
       created_at: string;
       updated_at: string;
     };
@@ -1503,8 +1598,37 @@ export interface components {
       created_at: string;
       updated_at: string;
     };
+    TaskAttention: {
+      /** @description the newest session (creation order), null when none was launched */
+      latest_session: {
+        id: string;
+        state: string;
+        last_error: string | null;
+        updated_at: string;
+      } | null;
+      /** @description the newest session is `failed` */
+      failed: boolean;
+      /** @description operator questions pending and unexpired plus parent questions pending */
+      pending_questions: number;
+    };
+    TaskListItem: {
+      id: string;
+      workspace_id: string;
+      parent_id: string | null;
+      title: string;
+      /** @enum {string} */
+      state: 'todo' | 'in_progress' | 'review' | 'done';
+      autopilot: boolean;
+      pending_action: 'clarification' | null;
+      repository_ids: string[];
+      providers: ('github' | 'gitlab')[];
+      archived_at: string | null;
+      created_at: string;
+      updated_at: string;
+      attention: components['schemas']['TaskAttention'];
+    };
     TaskPage: {
-      tasks: components['schemas']['Task'][];
+      tasks: components['schemas']['TaskListItem'][];
       next_cursor: string | null;
     };
     TimelineEntry:
@@ -1525,7 +1649,7 @@ export interface components {
            * @description queued → dispatched (delivered to the agent) → completed | failed
            * @enum {string}
            */
-          status: 'queued' | 'dispatched' | 'completed' | 'failed';
+          status: 'queued' | 'dispatched' | 'completed' | 'failed' | 'cancelled';
           queued_at: string;
           delivered_at: string | null;
           finished_at: string | null;
@@ -2169,8 +2293,16 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          name?: string;
+          command?: string;
+          args?: string[];
+          /** @description a merge patch: a string sets the variable, null removes it, unnamed variables are kept */
+          env?: {
+            [key: string]: string | null;
+          };
+          supports_mcp?: boolean;
           /** @enum {string} */
-          permission_policy: 'ask' | 'allow_all' | 'deny_all';
+          permission_policy?: 'ask' | 'allow_all' | 'deny_all';
         };
       };
     };
@@ -2199,6 +2331,19 @@ export interface operations {
         include_archived?: 'true' | 'false';
         limit?: number;
         cursor?: string;
+        /** @description default `created_desc` (newest first) */
+        sort?: 'created_desc' | 'created_asc' | 'updated_desc' | 'updated_asc';
+        /** @description title contains this text, case-insensitive */
+        q?: string;
+        /** @description one state or several, comma-separated */
+        state?: string;
+        autopilot?: 'true' | 'false';
+        /** @description a repository attached to the task has this provider */
+        provider?: 'github' | 'gitlab';
+        /** @description `true`: the task waits on a pending operator or parent question */
+        pending_question?: 'true' | 'false';
+        /** @description `true`: the task's newest session is `failed` */
+        failed?: 'true' | 'false';
       };
       header?: never;
       path?: never;
@@ -2206,7 +2351,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description a page of tasks */
+      /** @description a page of tasks, each with `attention` */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2328,7 +2473,49 @@ export interface operations {
         'application/json': {
           title?: string;
           parent_id?: string | null;
+          /** @enum {string} */
+          state?: 'todo' | 'in_progress' | 'review' | 'done';
         };
+      };
+    };
+    responses: {
+      /** @description the task; `pending_action` is `"clarification"` while it waits for an answer from its parent or the operator, else `null` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Task'];
+        };
+      };
+      400: components['responses']['InvalidInput'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description a state move the table does not allow, or the task is archived */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      415: components['responses']['UnsupportedMediaType'];
+    };
+  };
+  unarchiveTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
       };
     };
     responses: {
@@ -2533,9 +2720,14 @@ export interface operations {
       query?: {
         cursor?: string;
         limit?: number;
-        state?: 'created' | 'starting' | 'running' | 'waiting_for_input' | 'completed' | 'failed' | 'cancelled';
+        /** @description one state or several, comma-separated */
+        state?: string;
         task_id?: string;
         executor?: string;
+        /** @description `true`: only `failed` sessions; `false`: all but those */
+        failed?: 'true' | 'false';
+        /** @description default `created_desc` (newest first) */
+        sort?: 'created_desc' | 'created_asc';
       };
       header?: never;
       path?: never;
@@ -2543,7 +2735,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description a page of session summaries, oldest first */
+      /** @description a page of session summaries */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2594,7 +2786,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description `state`, `last_error` (why it failed, or the latest warning about its agent, e.g. no MCP connection), the stored (desired) launch config, `revision`, `applied_revision` and `refresh_error`, plus what agentctl reports: `tools` (the effective tool names) and `agent` `{status, pid, acp_session_id, loaded, current_prompt_id, exit_reason, mode_id, system_prompt_delivery, mcp_connected}`: `mode_id` the ACP session mode set for the permission policy (null: none offered), `system_prompt_delivery` how the system prompt reached the agent (`spec_append`, `first_prompt`, `kept` by a loaded session, or `none`), `mcp_connected` whether the agent listed its MCP tools (false: it has no kandev tools) */
+      /** @description `state`, `health` (`failed`; `stuck`: live but agentctl is unreachable or its agent exited; `warning`: an error is reported; `ok`), `exit_reason` (why the agent process ended, from agentctl), `last_error` (why it failed, or the latest warning about its agent, e.g. no MCP connection), the stored (desired) launch config, `revision`, `applied_revision` and `refresh_error`, plus what agentctl reports: `tools` (the effective tool names) and `agent` `{status, pid, acp_session_id, loaded, current_prompt_id, exit_reason, mode_id, system_prompt_delivery, mcp_connected}`: `mode_id` the ACP session mode set for the permission policy (null: none offered), `system_prompt_delivery` how the system prompt reached the agent (`spec_append`, `first_prompt`, `kept` by a loaded session, or `none`), `mcp_connected` whether the agent listed its MCP tools (false: it has no kandev tools) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2638,6 +2830,64 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       /** @description the session cannot be resumed in its state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description agentctl cannot serve it (recorded `failed` with `last_error`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description agentctl's deadline */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  relaunchSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description `{session_id, mcp_url, mcp_token, launch_config}` (the token is shown only here) plus `relaunched_from` */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RelaunchedSession'];
+        };
+      };
+      400: components['responses']['InvalidInput'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description the session has not ended, another session of the task is live (named in `details`), or the task is archived */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2819,6 +3069,50 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
     };
   };
+  cancelQueuedPrompt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        prompt_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the prompt, now `cancelled` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QueuedPrompt'];
+        };
+      };
+      400: components['responses']['InvalidInput'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      /** @description an unknown session, or no such prompt of this session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the prompt was already delivered */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listMessages: {
     parameters: {
       query?: {
@@ -2880,8 +3174,12 @@ export interface operations {
   listQuestions: {
     parameters: {
       query?: {
+        /** @description the state a reader sees: a pending question past its expiry is `expired` */
         state?: 'pending' | 'answered' | 'expired' | 'cancelled';
         task_id?: string;
+        workspace_id?: string;
+        limit?: number;
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -2889,13 +3187,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description `{questions: [question]}`; a question is an object with `id`, `task_id`, `session_id`, `call_id`, `kind`, `state`, `questions`, `context`, `answers`, `answered_by`, `closed_reason`, `created_at`, `answered_at`, `expires_at` */
+      /** @description `{questions: [question], next_cursor, counts: {pending, answered, expired, cancelled}}`; a question is an object with `id`, `task_id`, `session_id`, `call_id`, `kind`, `state`, `questions`, `context`, `answers`, `answered_by`, `closed_reason`, `created_at`, `answered_at`, `expires_at` */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['QuestionList'];
+          'application/json': components['schemas']['QuestionPage'];
         };
       };
       400: components['responses']['InvalidInput'];
