@@ -2,7 +2,7 @@
 // kind of entry from the rows that hold it (prompts with their delivery and outcome, tool calls with
 // arguments, result and duration, questions kept with their answers, session states, tool-list
 // revisions), each attributed to its session and dated; pages that neither repeat nor skip; refusals.
-import { migrateToLatest, MIGRATION_SOURCE, openTestDatabase } from '@kandev/backend/testing';
+import { MIGRATION_SOURCE, openTestDatabase } from '@kandev/backend/testing';
 import { useCleanup } from '../../helpers/cleanup';
 import type { BackendApi } from '../../helpers/backend-api';
 import { tempDir } from '../../helpers/processes';
@@ -260,7 +260,9 @@ describe('task timeline (in process)', () => {
       event('task.updated', { task: {} }, null),
       event('tools.changed', tools, 's'),
     ]);
-    expect(await migrateToLatest(db)).toEqual(['20261205-019-session-history']);
+    // Exactly migration 019 (later ones are not this test's business).
+    const [, applied] = (await db.migrate.up({ migrationSource: MIGRATION_SOURCE })) as [number, string[]];
+    expect(applied).toEqual(['20261205-019-session-history']);
     const rows: { kind: string; payload: string; session_id: string }[] = await db('session_history').orderBy('id');
     expect(rows.map((row) => [row.session_id, row.kind, JSON.parse(row.payload) as unknown])).toEqual([
       ['s', 'state_change', state],

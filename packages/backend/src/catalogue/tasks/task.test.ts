@@ -19,11 +19,14 @@ describe('CreateTaskBodySchema', () => {
 });
 
 describe('UpdateTaskBodySchema', () => {
-  test.each([{}, { title: 'x' }, { parent_id: null }, { parent_id: 'p', title: 'x' }])('accepts %j', (body) => {
-    expect(UpdateTaskBodySchema.safeParse(body).success).toBe(true);
-  });
+  test.each([{}, { title: 'x' }, { parent_id: null }, { parent_id: 'p', title: 'x' }, { state: 'done' }])(
+    'accepts %j',
+    (body) => {
+      expect(UpdateTaskBodySchema.safeParse(body).success).toBe(true);
+    },
+  );
 
-  test.each([{ state: 'done' }, { autopilot: false }, { workspace_id: 'w' }])('rejects %j', (body) => {
+  test.each([{ state: 'sleeping' }, { autopilot: false }, { workspace_id: 'w' }])('rejects %j', (body) => {
     expect(UpdateTaskBodySchema.safeParse(body).success).toBe(false);
   });
 });
