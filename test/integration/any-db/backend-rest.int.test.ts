@@ -148,7 +148,7 @@ describe('backend REST: workspaces, repositories, errors', () => {
       ['POST', '/api/workspaces', { name: 'w', color: 'red' }, 'color'],
       ['POST', '/api/repositories', { workspace_id: workspaceId, local_path: '/srv/a', private: true }, 'private'],
       ['POST', '/api/tasks', { workspace_id: workspaceId, title: 't', priority: 1 }, 'priority'],
-      ['PATCH', `/api/tasks/${task.id}`, { state: 'done' }, 'state'],
+      ['PATCH', `/api/tasks/${task.id}`, { priority: 1 }, 'priority'],
       ['POST', `/api/tasks/${task.id}/sessions`, { question_capability: 'none' }, 'question_capability'],
     ];
     for (const [method, path, body, field] of requests) {
