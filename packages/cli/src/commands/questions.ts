@@ -6,6 +6,7 @@ import { askText, pick } from '../picker';
 import type { ParentQuestion, Question, QuestionItem } from '../schemas';
 import { resolveId } from '../conventions/resolve-id';
 import { allWorkspaces, collect } from './noun-helpers';
+import type { operations } from '@kandev/rest-client';
 
 // `kandev questions`: what waits on someone: operator questions (answered here) and autopilot tasks'
 // questions to their parent (answered by the parent's agent). `kandev answer`: pick, or --option/--text.
@@ -75,7 +76,7 @@ interface AnswerOptions {
   text?: string[];
 }
 
-type AnswerBody = { question_index: number; option?: string; text?: string };
+type AnswerBody = operations['answerQuestion']['requestBody']['content']['application/json']['answers'][number];
 
 async function collectAnswers(ctx: Ctx, question: Question, options: AnswerOptions): Promise<AnswerBody[]> {
   const givenOptions = [...(options.option ?? [])];

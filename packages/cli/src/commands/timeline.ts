@@ -17,7 +17,7 @@ function durationOf(ms: number | null): string {
 }
 
 /** The entry's status word and one line saying what happened. */
-export function describe(entry: Entry): { status: string; duration: string; what: string } {
+export function summarize(entry: Entry): { status: string; duration: string; what: string } {
   switch (entry.kind) {
     case 'prompt':
       return {
@@ -71,7 +71,7 @@ function timelineCommand(command: Command): void {
       const entries = await ctx.api.upTo('entries', options.limit, (page) =>
         ctx.api.rest.GET('/api/tasks/{id}/timeline', { params: { path: { id }, query: page } }),
       );
-      const described = entries.map((entry) => ({ entry, ...describe(entry) }));
+      const described = entries.map((entry) => ({ entry, ...summarize(entry) }));
       if (ctx.json) return ctx.out.json(entries);
       printTable(ctx, described, [
         { header: 'AT', cell: (d) => shortTime(d.entry.at) },
