@@ -9,6 +9,12 @@ import { CliError, kindOfStatus } from './errors';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** Reads one page of a listing. */
+export type PageReader<K extends string, T> = (query: {
+  limit: number;
+  cursor?: string;
+}) => Promise<Answer<Record<K, T[]> & { next_cursor: string | null }>>;
+
 /** What every generated-client call resolves to: the documented answer, or the parsed refusal. */
 export interface Answer<T> {
   data?: T;
@@ -101,23 +107,24 @@ export class ApiClient {
     return answer.data as T;
   }
 
-  /** Every page of a cursor-paginated listing, in order: `page(cursor)` reads one (limit 200). */
-  async all<K extends string, T>(
-    key: K,
-    page: (query: {
-      limit: number;
-      cursor?: string;
-    }) => Promise<Answer<Record<K, T[]> & { next_cursor: string | null }>>,
-  ): Promise<T[]> {
+  /** Every page of a cursor-paginated listing, in order: `page(query)` reads one. */
+  async all<K extends string, T>(key: K, page: PageReader<K, T>): Promise<T[]> {
+    return this.upTo(key, undefined, page);
+  }
+
+  /** The listing's first `limit` items in the server's order (every item without a limit): reads
+   *  pages only until it has them, so `--limit 5` costs one small request however long the list. */
+  async upTo<K extends string, T>(key: K, limit: number | undefined, page: PageReader<K, T>): Promise<T[]> {
     const items: T[] = [];
     let cursor: string | undefined;
     do {
+      const want = limit === undefined ? 200 : Math.min(200, limit - items.length);
       const read: Record<K, T[]> & { next_cursor: string | null } = await this.ok(
-        page({ limit: 200, ...(cursor === undefined ? {} : { cursor }) }),
+        page({ limit: want, ...(cursor === undefined ? {} : { cursor }) }),
       );
       items.push(...read[key]);
       cursor = read.next_cursor ?? undefined;
-    } while (cursor !== undefined);
-    return items;
+    } while (cursor !== undefined && (limit === undefined || items.length < limit));
+    return limit === undefined ? items : items.slice(0, limit);
   }
 }

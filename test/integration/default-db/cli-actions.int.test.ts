@@ -28,17 +28,6 @@ describe('kandev CLI verbs against a real backend', () => {
     return { url, token: daemon.apiToken, rest };
   }
 
-  async function routes(kandev: Awaited<ReturnType<typeof backend>>): Promise<Set<string>> {
-    const document = (await (await kandev.rest('GET', '/api/openapi.json')).json()) as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    return new Set(
-      Object.entries(document.paths).flatMap(([path, ops]) =>
-        Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
-      ),
-    );
-  }
-
   test('tokens ls|create|revoke: the token shown once, refused once revoked; revoke needs --yes off a terminal', async () => {
     const kandev = await backend();
     const created = await runCli(kandev, ['tokens', 'create', 'ci']);
@@ -91,6 +80,25 @@ describe('kandev CLI verbs against a real backend', () => {
     expect(wide.stdout).toContain('API_KEY');
     const shown = await runCli(kandev, ['--json', 'profiles', 'show', profile.id]);
     expect(shown.stdout + wide.stdout + edited.stdout).not.toContain('sekrit-value');
+
+    // Every field; env is a merge: --env sets, --unset-env removes, the variables not named are kept.
+    await runCli(kandev, ['profiles', 'edit', profile.id, '--env', 'OTHER=kept-value']);
+    const everything = await cliJson<{ name: string; command: string; args: string[]; env_keys: string[] }>(kandev, [
+      'profiles',
+      'edit',
+      profile.id,
+      ...['--name', 'renamed', '--command', process.execPath, '--arg', '--version', '--arg', 'x'],
+      ...['--env', 'TOKEN=new-sekrit', '--unset-env', 'API_KEY'],
+    ]);
+    expect(everything).toMatchObject({ name: 'renamed', command: process.execPath, args: ['--version', 'x'] });
+    expect([...everything.env_keys].sort()).toEqual(['OTHER', 'TOKEN']);
+    expect(JSON.stringify(everything)).not.toMatch(/sekrit|kept-value/);
+    const both = await runCli(kandev, ['profiles', 'edit', profile.id, '--env', 'X=1', '--unset-env', 'X']);
+    expect(both).toMatchObject({ code: 2, stderr: expect.stringContaining('both name X') as unknown });
+    const pair = await runCli(kandev, ['profiles', 'edit', profile.id, '--unset-env', 'X=1']);
+    expect(pair.code).toBe(2);
+    const after = await cliJson<{ env_keys: string[]; name: string }>(kandev, ['profiles', 'show', profile.id]);
+    expect([after.name, [...after.env_keys].sort()]).toEqual(['renamed', ['OTHER', 'TOKEN']]);
 
     const nothing = await runCli(kandev, ['profiles', 'edit', profile.id]);
     expect(nothing).toMatchObject({ code: 2, stderr: expect.stringContaining('nothing to change') as unknown });
@@ -152,17 +160,19 @@ describe('kandev CLI verbs against a real backend', () => {
     expect(badState.code).toBe(2);
     expect(badState.stderr).toMatch(/Allowed choices are todo, in_progress, review, done/);
 
-    // Routes added alongside these verbs: exercised once the backend serves them.
-    const served = await routes(kandev);
-    if (served.has('POST /api/tasks/{id}/unarchive')) {
-      const back = await cliJson<{ archived_at: unknown }>(kandev, ['tasks', 'unarchive', task.id]);
-      expect(back.archived_at).toBeNull();
-      // Served with unarchive: PATCH takes a state along the allowed transitions (else 409, exit 5).
-      const moved = await cliJson<{ state: string }>(kandev, ['tasks', 'state', task.id.slice(0, 10), 'in_progress']);
-      expect(moved.state).toBe('in_progress');
-      const refused = await runCli(kandev, ['tasks', 'state', task.id, 'todo']);
-      if (refused.code !== 0) expect(refused.code).toBe(5);
-    }
+    const back = await cliJson<{ archived_at: unknown }>(kandev, ['tasks', 'unarchive', task.id]);
+    expect(back.archived_at).toBeNull();
+    const moved = await cliJson<{ state: string }>(kandev, ['tasks', 'state', task.id.slice(0, 10), 'in_progress']);
+    expect(moved.state).toBe('in_progress');
+    const shown = await runCli(kandev, ['tasks', 'state', task.id, 'review']);
+    expect(shown.stdout).toBe(`moved task ${task.id} (Sources): review\n`);
+    // review → todo skips back over the work: refused (409, exit 5), the state kept.
+    const refused = await runCli(kandev, ['tasks', 'state', task.id, 'todo']);
+    expect(refused).toMatchObject({
+      code: 5,
+      stderr: expect.stringContaining('cannot move from review to todo') as unknown,
+    });
+    expect(await cliJson<{ state: string }>(kandev, ['tasks', 'show', task.id])).toMatchObject({ state: 'review' });
   });
 
   test('sessions, prompts and messages: resume, cancel, stop, queued prompts, the conversation, AGE and ERROR', async () => {
@@ -223,23 +233,42 @@ describe('kandev CLI verbs against a real backend', () => {
     const limited = await cliJson<Created[]>(kandev, ['sessions', 'ls', '--sort', 'oldest', '--limit', '1']);
     expect(limited.map((s) => s.id)).toEqual([session]);
 
-    const served = await routes(kandev);
-    if (served.has('POST /api/sessions/{id}/relaunch')) {
-      // The stopped session's task gets a new session, launched as it was.
-      const relaunched = await runCli(kandev, ['sessions', 'relaunch', session.slice(0, 10)]);
-      const fresh = /^relaunched session (\S+)/.exec(relaunched.stdout)?.[1] ?? '';
-      expect(fresh).not.toBe('');
-      expect(fresh).not.toBe(session);
-      if (served.has('DELETE /api/sessions/{id}/prompts/{prompt_id}')) {
-        await runCli(kandev, ['prompt', fresh, 'to be cancelled']);
-        const listed = await cliJson<{ id: string; status: string }[]>(kandev, ['prompts', 'ls', fresh]);
-        // An MCP-only session has no agent to deliver to: the prompt stays queued until cancelled.
-        const queued = listed.find((p) => p.status === 'queued');
-        expect(queued).toBeDefined();
-        const cancelled = await runCli(kandev, ['prompts', 'cancel', '--yes', fresh, queued?.id.slice(0, 10) ?? '']);
-        expect(cancelled.stdout).toBe(`cancelled prompt ${queued?.id}\n`);
-      }
-    }
+    // --failed and its opposite: the server filters, and the task list badges the failed task.
+    const onlyFailed = await cliJson<Created[]>(kandev, ['sessions', 'ls', '--failed']);
+    expect(onlyFailed.map((s) => s.id)).toEqual([failed[0]?.id]);
+    const notFailed = await cliJson<Created[]>(kandev, ['sessions', 'ls', '--no-failed']);
+    expect(notFailed.map((s) => s.id)).toEqual([session]);
+    const states = await cliJson<Created[]>(kandev, ['sessions', 'ls', '--state', 'cancelled,failed', '--limit', '5']);
+    expect(states.map((s) => s.id)).toEqual([failed[0]?.id, session]);
+    expect((await runCli(kandev, ['sessions', 'ls', '--state', 'cancelled,gone'])).code).toBe(2);
+    const failedTasks = await cliJson<Created[]>(kandev, ['tasks', 'ls', '--failed']);
+    expect(failedTasks.map((t) => t.id)).toEqual([other.id]);
+    const taskTable = await runCli(kandev, ['tasks', 'ls', '--failed']);
+    expect(taskTable.stdout.split('\n')[1]).toMatch(new RegExp(`^${other.id}\\s+todo\\s+failed\\s+Broken$`));
+
+    // The stopped session's task gets a new session, launched as it was.
+    const relaunched = await runCli(kandev, ['sessions', 'relaunch', session.slice(0, 10)]);
+    const fresh = /^relaunched session (\S+)/.exec(relaunched.stdout)?.[1] ?? '';
+    expect(fresh).not.toBe('');
+    expect(fresh).not.toBe(session);
+    await runCli(kandev, ['prompt', fresh, 'to be cancelled']);
+    const listed = await cliJson<{ id: string; status: string }[]>(kandev, ['prompts', 'ls', fresh]);
+    // An MCP-only session has no agent to deliver to: the prompt stays queued until cancelled.
+    const queued = listed.find((p) => p.status === 'queued');
+    expect(queued).toBeDefined();
+    const cancelled = await runCli(kandev, ['prompts', 'cancel', '--yes', fresh, queued?.id.slice(0, 10) ?? '']);
+    expect(cancelled.stdout).toBe(`cancelled prompt ${queued?.id}\n`);
+    const after = await cliJson<{ id: string; status: string }[]>(kandev, ['prompts', 'ls', fresh]);
+    expect(after.map((p) => [p.id, p.status])).toContainEqual([queued?.id, 'cancelled']);
+    // Cancelling it again changes nothing; -o json prints the prompt the backend answered with.
+    const again = await cliJson<{ id: string; status: string }>(kandev, [
+      'prompts',
+      'cancel',
+      '--yes',
+      fresh,
+      queued?.id ?? '',
+    ]);
+    expect([again.id, again.status]).toEqual([queued?.id, 'cancelled']);
   });
 
   test('an ambiguous id prefix is a usage error naming the candidates; a unique one works', async () => {

@@ -105,7 +105,7 @@ describe('kandev CLI against a real backend', () => {
     expect(listed.sort()).toEqual([profile.id, shipped.id].sort());
 
     const table = await runCli(kandev, ['tasks', 'ls']);
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATE\s+PENDING\s+TITLE$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATE\s+ATTENTION\s+TITLE$/);
     expect(table.stdout).toContain('Fix the importer');
     // Piped: never a colour escape.
     expect(table.stdout).not.toContain('\u001b[');

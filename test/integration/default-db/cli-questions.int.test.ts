@@ -69,6 +69,7 @@ describe('kandev questions and answer', () => {
     const env = await agentTask();
     const questionId = await askQuestion(env);
     const listed = await runCli(env.kandev, ['questions']);
+    expect(listed.stdout.split('\n')[0]).toBe('operator questions: 1 pending, 0 answered, 0 expired, 0 cancelled');
     expect(listed.stdout).toContain(`${questionId}  operator question, task ${env.taskId}`);
     expect(listed.stdout).toMatch(/1\) Which database\?\n +1\. SQLite\n +2\. Postgres — the server one\n/);
 
@@ -83,6 +84,12 @@ describe('kandev questions and answer', () => {
     expect(answered.stdout).toBe(`answered ${questionId}: Postgres (delivered to the waiting agent)\n`);
     await waitForReply(env, 'You chose Postgres.');
     expect((await cliJson<PendingQuestions>(env.kandev, ['questions'])).questions).toEqual([]);
+    // The counts cover every state; `questions ls` is the same list.
+    const counts = { pending: 0, answered: 1, expired: 0, cancelled: 0 };
+    expect(await cliJson<PendingQuestions>(env.kandev, ['questions', 'ls'])).toMatchObject({ counts });
+    expect((await runCli(env.kandev, ['questions', 'ls'])).stdout).toBe(
+      'operator questions: 0 pending, 1 answered, 0 expired, 0 cancelled\nno pending questions\n',
+    );
 
     const again = await runCli(env.kandev, ['answer', questionId, '--option', '1']);
     expect(again.code).toBe(5);

@@ -229,3 +229,24 @@ describe('session failure fields', () => {
     expect(both.body.sessions).toHaveLength(2);
   });
 });
+
+describe('POST /api/sessions/:id/cancel', () => {
+  const cleanup = useCleanup();
+
+  test('an MCP-only session runs no turns: 200 cancelled false without asking agentctl; ended is a 409', async () => {
+    const { api, agentctl, workspaceId } = await serve(cleanup);
+    const task = await api.task(workspaceId, { title: 't' });
+    const { session_id: id } = await api.launch(task.id);
+    expect(await api.cancelTurn(id)).toEqual({ status: 200, body: { cancelled: false, prompt_id: null } });
+    expect(agentctl.calls.filter((call) => call.startsWith('CancelTurn'))).toEqual([]);
+    // The same answer while agentctl is down: there is nothing of the session's for it to cancel.
+    agentctl.failure = new Error('agentctl is down');
+    expect(await api.cancelTurn(id)).toEqual({ status: 200, body: { cancelled: false, prompt_id: null } });
+    agentctl.failure = undefined;
+
+    expect((await api.request('POST', `/api/sessions/${id}/stop`, {})).status).toBe(200);
+    const ended = await api.request<ErrorBody>('POST', `/api/sessions/${id}/cancel`, {});
+    expect([ended.status, ended.body.error.code]).toEqual([409, 'failed_precondition']);
+    expect(ended.body.error.message).toBe(`session ${id} is cancelled; no turn runs`);
+  });
+});

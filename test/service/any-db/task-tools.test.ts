@@ -190,6 +190,25 @@ describe('task tools: update_task', () => {
     expect(await h.uow.read.tasks.findById('me')).toMatchObject({ title: 'New', description: 'd', state: 'review' });
   });
 
+  test('a state change records the task.updated event the REST PATCH records, change.state {from, to}', async () => {
+    const h = await familyHarness(cleanup);
+    const updates = async () =>
+      (await h.uow.read.events.after(0, { taskId: 'me', types: ['task.updated'] }, 100)).map((e) => e.data);
+    expect(await updates()).toEqual([]);
+    // Agents are not held to the operator's transition table: todo → review is theirs to make.
+    await h.call('s-me', 'update_task_kandev', { state: 'review' });
+    await h.call('s-me', 'update_task_kandev', { title: 'Renamed' });
+    const [moved, renamed, ...rest] = await updates();
+    expect(moved).toMatchObject({
+      task: { id: 'me', state: 'review' },
+      change: { state: { from: 'todo', to: 'review' } },
+    });
+    // The title change is the barrier: it has its event, without a state change.
+    expect(renamed).toMatchObject({ task: { id: 'me', title: 'Renamed', state: 'review' } });
+    expect(renamed).not.toHaveProperty('change');
+    expect(rest).toEqual([]);
+  });
+
   test('autopilot is refused with a clear error; invalid input and other tasks change nothing', async () => {
     const h = await familyHarness(cleanup);
     const autopilot = await expectRefusedUnchanged(

@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { usage } from '../errors';
 import { resolveId } from '../conventions/resolve-id';
 import { fields, table } from '../output';
-import type { Task, Workspace } from '../schemas';
+import type { Workspace } from '../schemas';
 
 // What the noun commands share: list every page, the default workspace, printing lists and objects.
 
@@ -29,24 +29,6 @@ export async function workspaceOf(ctx: Ctx, given: string | undefined): Promise<
       ? 'no workspace yet: create one with `kandev workspaces create <name>`'
       : `${workspaces.length} workspaces: say which with --workspace <id>`,
   );
-}
-
-/** Every task of one workspace, or of every workspace. */
-export async function listTasks(ctx: Ctx, workspace: string | undefined, archived = false): Promise<Task[]> {
-  const workspaceIds =
-    workspace !== undefined
-      ? [await resolveId(ctx, 'workspace', workspace)]
-      : (await allWorkspaces(ctx)).map((w) => w.id);
-  const tasks: Task[] = [];
-  for (const workspaceId of workspaceIds) {
-    const filter = { workspace_id: workspaceId, ...(archived ? { include_archived: 'true' as const } : {}) };
-    tasks.push(
-      ...(await ctx.api.all('tasks', (page) =>
-        ctx.api.rest.GET('/api/tasks', { params: { query: { ...filter, ...page } } }),
-      )),
-    );
-  }
-  return tasks;
 }
 
 export function printList<T>(ctx: Ctx, items: T[], header: string[], row: (item: T) => string[]): void {

@@ -5,14 +5,23 @@ import { type Out, paint } from '../output';
 import { askText, pick } from '../picker';
 import type { ParentQuestion, Question, QuestionItem } from '../schemas';
 import { resolveId } from '../conventions/resolve-id';
-import { collect, listTasks } from './noun-helpers';
+import { allWorkspaces, collect } from './noun-helpers';
+import type { operations } from '@kandev/rest-client';
 
 // `kandev questions`: what waits on someone: operator questions (answered here) and autopilot tasks'
 // questions to their parent (answered by the parent's agent). `kandev answer`: pick, or --option/--text.
 
 async function pendingParentQuestions(ctx: Ctx): Promise<ParentQuestion[]> {
-  const waiting = (await listTasks(ctx, undefined)).filter((task) => task.pending_action === 'clarification');
   const found: ParentQuestion[] = [];
+  // The server names the tasks that wait on a question; only those are asked for their parent questions.
+  const waiting = [];
+  for (const { id: workspace_id } of await allWorkspaces(ctx)) {
+    const query = { workspace_id, pending_question: 'true' as const };
+    const tasks = await ctx.api.all('tasks', (page) =>
+      ctx.api.rest.GET('/api/tasks', { params: { query: { ...query, ...page } } }),
+    );
+    waiting.push(...tasks.filter((task) => task.pending_action === 'clarification'));
+  }
   for (const task of waiting) {
     const { parent_questions: items } = await ctx.api.ok(
       ctx.api.rest.GET('/api/tasks/{id}/parent-questions', { params: { path: { id: task.id } } }),
@@ -67,7 +76,7 @@ interface AnswerOptions {
   text?: string[];
 }
 
-type AnswerBody = { question_index: number; option?: string; text?: string };
+type AnswerBody = operations['answerQuestion']['requestBody']['content']['application/json']['answers'][number];
 
 async function collectAnswers(ctx: Ctx, question: Question, options: AnswerOptions): Promise<AnswerBody[]> {
   const givenOptions = [...(options.option ?? [])];
@@ -125,14 +134,37 @@ export function addQuestionCommands(program: Command): void {
   program
     .command('questions')
     .description('pending operator questions and pending questions to parent tasks')
+    .command('ls', { isDefault: true })
+    .description('pending questions (operator and parent) and how many operator questions are in each state')
     .action(
       run(async (ctx) => {
-        const { questions } = await ctx.api.ok(
-          ctx.api.rest.GET('/api/questions', { params: { query: { state: 'pending' } } }),
+        const query = { state: 'pending' as const };
+        const first = await ctx.api.ok(
+          ctx.api.rest.GET('/api/questions', { params: { query: { ...query, limit: 200 } } }),
         );
+        const questions = [...first.questions];
+        // The counts cover every question; the pending ones may span pages.
+        if (first.next_cursor !== null) {
+          const cursor = first.next_cursor;
+          questions.push(
+            ...(await ctx.api.all('questions', (page) =>
+              ctx.api.rest.GET('/api/questions', {
+                params: { query: { ...query, ...page, cursor: page.cursor ?? cursor } },
+              }),
+            )),
+          );
+        }
         const parent = await pendingParentQuestions(ctx);
-        if (ctx.json) ctx.out.json({ questions, parent_questions: parent });
-        else printQuestions(ctx, questions, parent);
+        if (ctx.json) return ctx.out.json({ questions, parent_questions: parent, counts: first.counts });
+        const { pending, answered, expired, cancelled } = first.counts;
+        ctx.out.line(
+          paint(
+            ctx.out,
+            'dim',
+            `operator questions: ${pending} pending, ${answered} answered, ${expired} expired, ${cancelled} cancelled`,
+          ),
+        );
+        printQuestions(ctx, questions, parent);
       }),
     );
   program

@@ -1,13 +1,15 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { run } from '../context';
-import { age, applyList, byText, byTime, listOptions, type ListOptions, printTable } from '../conventions/lists';
+import { applyList, byText, byTime, listOptions, type ListOptions, printTable } from '../conventions/lists';
 import { paint } from '../output';
 import { resolveId } from '../conventions/resolve-id';
-import type { Repository, Task, Workspace } from '../schemas';
-import { addNoun, allWorkspaces, collect, idArg, listTasks, printOne, shortTime, workspaceOf } from './noun-helpers';
+import type { Repository, Workspace } from '../schemas';
+import { addNoun, allWorkspaces, collect, idArg, printOne, shortTime, workspaceOf } from './noun-helpers';
 import { profiles } from './profiles';
 import { sessions } from './runtime-nouns';
-import { addTaskActions, TASK_STATES } from './actions/task-actions';
+import { addTaskActions } from './actions/task-actions';
+import { taskList } from './task-list';
+import { addTimelineCommands } from './timeline';
 
 // `kandev <noun> ls|show|create` for workspaces, repos, tasks, sessions and profiles (singular too).
 
@@ -21,20 +23,6 @@ const REPO_SORTS = {
   newest: byTime<Repository>((r) => r.created_at, true),
   name: byText<Repository>((r) => r.name),
 };
-const TASK_SORTS = {
-  oldest: byTime<Task>((t) => t.created_at, false),
-  newest: byTime<Task>((t) => t.created_at, true),
-  updated: byTime<Task>((t) => (typeof t.updated_at === 'string' ? t.updated_at : t.created_at), true),
-  state: byText<Task>((t) => `${TASK_STATES.indexOf(t.state)}`),
-  title: byText<Task>((t) => t.title),
-};
-
-interface TaskListOptions extends ListOptions {
-  workspace?: string;
-  archived?: boolean;
-  state?: string;
-  search?: string;
-}
 
 function workspaces(program: Command): void {
   const noun = addNoun(program, ['workspaces', 'workspace'], 'list, show and create workspaces');
@@ -136,37 +124,7 @@ function repositories(program: Command): void {
 
 function tasks(program: Command): void {
   const noun = addNoun(program, ['tasks', 'task'], 'list, show and create tasks');
-  listOptions(
-    noun
-      .command('ls')
-      .option('-w, --workspace <id>', 'only this workspace (default: every workspace)')
-      .option('--archived', 'include archived tasks')
-      .addOption(new Option('-s, --state <state>', 'only this state').choices(TASK_STATES))
-      .option('-q, --search <text>', 'only titles containing this text (any case)')
-      .description('list tasks'),
-    TASK_SORTS,
-  ).action(
-    run(async (ctx, options: TaskListOptions) => {
-      const needle = options.search?.toLowerCase();
-      const tasks = (await listTasks(ctx, options.workspace, options.archived)).filter(
-        (t) =>
-          (options.state === undefined || t.state === options.state) &&
-          (needle === undefined || t.title.toLowerCase().includes(needle)),
-      );
-      printTable(ctx, applyList(tasks, options, TASK_SORTS), [
-        { header: 'ID', cell: (t) => t.id },
-        {
-          header: 'STATE',
-          cell: (t) => (t.archived_at === null || t.archived_at === undefined ? t.state : `${t.state} (archived)`),
-        },
-        { header: 'PENDING', cell: (t) => t.pending_action ?? '-' },
-        { header: 'AGE', cell: (t) => age(t.created_at), wide: true },
-        { header: 'WORKSPACE', cell: (t) => t.workspace_id, wide: true },
-        { header: 'PROVIDERS', cell: (t) => t.providers.join(',') || '-', wide: true },
-        { header: 'TITLE', cell: (t) => t.title },
-      ]);
-    }),
-  );
+  taskList(noun);
   noun
     .command('show')
     .argument(idArg('task'))
@@ -212,6 +170,7 @@ function tasks(program: Command): void {
       ),
     );
   addTaskActions(noun);
+  addTimelineCommands(program, noun);
 }
 
 export function addResourceCommands(program: Command): void {

@@ -1,6 +1,7 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { type Ctx, run } from '../context';
-import { age, applyList, byText, byTime, cut, listOptions, type ListOptions, printTable } from '../conventions/lists';
+import { age, cut, printTable } from '../conventions/lists';
+import { flagQuery, serverListOptions, type ServerListOptions, wordsOf } from '../conventions/server-lists';
 import { resolveId } from '../conventions/resolve-id';
 import type { SessionSummary } from '../schemas';
 import { launch, type LaunchOptions, printLaunched } from './launch';
@@ -12,12 +13,7 @@ import { agentSummary } from './session-agent';
 
 const SESSION_STATES = ['created', 'starting', 'running', 'waiting_for_input', 'completed', 'failed', 'cancelled'];
 
-const SORTS = {
-  oldest: byTime<SessionSummary>((s) => s.created_at, false),
-  newest: byTime<SessionSummary>((s) => s.created_at, true),
-  updated: byTime<SessionSummary>((s) => (typeof s.updated_at === 'string' ? s.updated_at : s.created_at), true),
-  state: byText<SessionSummary>((s) => s.state),
-};
+const ORDERS = { newest: 'created_desc', oldest: 'created_asc' } as const;
 
 /** Why a session is unwell, in its own words: its last error, else a tool refresh that did not land. */
 function errorOf(session: SessionSummary): string | null {
@@ -25,19 +21,17 @@ function errorOf(session: SessionSummary): string | null {
   return text(session.last_error) ?? text(session.refresh_error);
 }
 
-/** The state, with the backend's health word when it says more (`running (stuck)`); absent from older backends. */
+/** The state, with the backend's health word when it says more (`running (warning)`). */
 function stateOf(session: SessionSummary): string {
-  // Not in every backend's document yet: read as what it is, a word or nothing.
-  const health = (session as { health?: unknown }).health;
-  return typeof health === 'string' && health !== 'ok' && health !== session.state
-    ? `${session.state} (${health})`
-    : session.state;
+  const health: string = session.health;
+  return health !== 'ok' && health !== session.state ? `${session.state} (${health})` : session.state;
 }
 
-interface ListSessionsOptions extends ListOptions {
+interface ListSessionsOptions extends ServerListOptions {
   task?: string;
   state?: string;
   executor?: string;
+  failed?: boolean;
 }
 
 /** -o wide asks each listed session's agent how it exited (one request per row, after --limit). */
@@ -54,23 +48,33 @@ async function exitReasons(ctx: Ctx, items: SessionSummary[]): Promise<Map<strin
 
 export function sessions(program: Command): void {
   const noun = addNoun(program, ['sessions', 'session'], 'list, show, launch, stop, resume and cancel sessions');
-  listOptions(
+  serverListOptions(
     noun
       .command('ls')
       .option('-t, --task <id>', 'only this task (id or unique prefix)')
-      .addOption(new Option('-s, --state <state>', 'only this state').choices(SESSION_STATES))
+      .option(
+        '-s, --state <state>',
+        `only these states (comma-separated: ${SESSION_STATES.join(', ')})`,
+        wordsOf(SESSION_STATES),
+      )
+      .option('--failed', 'only failed sessions')
+      .option('--no-failed', 'every session but the failed ones')
       .option('-e, --executor <name>', 'only this executor')
-      .description('list sessions with their age and error'),
-    SORTS,
+      .description('list sessions, newest first, with their age and error'),
+    ORDERS,
   ).action(
     run(async (ctx, options: ListSessionsOptions) => {
       const task = options.task === undefined ? undefined : await resolveId(ctx, 'task', options.task);
-      // commander checked --state against SESSION_STATES (the query also takes several, comma-separated).
-      const filter = { task_id: task, state: options.state, executor: options.executor };
-      const all = await ctx.api.all('sessions', (page) =>
+      const filter = {
+        task_id: task,
+        state: options.state,
+        executor: options.executor,
+        failed: flagQuery(options.failed),
+        sort: ORDERS[(options.sort ?? 'newest') as keyof typeof ORDERS],
+      };
+      const items = await ctx.api.upTo('sessions', options.limit, (page) =>
         ctx.api.rest.GET('/api/sessions', { params: { query: { ...filter, ...page } } }),
       );
-      const items = applyList(all, options, SORTS);
       const exits = await exitReasons(ctx, items);
       printTable(ctx, items, [
         { header: 'ID', cell: (s) => s.id },

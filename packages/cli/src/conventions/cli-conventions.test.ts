@@ -18,7 +18,7 @@ describe('the command tree', () => {
     const help = program.commands.find((c) => c.name() === 'tasks')?.commands.find((c) => c.name() === 'ls');
     let text = '';
     help?.configureOutput({ writeOut: (chunk) => (text += chunk) }).outputHelp();
-    expect(text).toContain('Examples:\n  $ kandev tasks ls --sort newest --limit 20');
+    expect(text).toContain('Examples:\n  $ kandev tasks ls --limit 20');
   });
 
   test('no example names a command that does not exist', () => {

@@ -408,7 +408,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Cancel the running turn */
+    /**
+     * Cancel the running turn
+     * @description Idempotent for a live session: with no turn running (it may have just ended, or the session is MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes.
+     */
     post: operations['cancelTurn'];
     delete?: never;
     options?: never;
@@ -2963,7 +2966,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description `{cancelled, prompt_id}`: the turn ends with `stop_reason: "cancelled"` */
+      /** @description `{cancelled, prompt_id}`: `cancelled: true` names the prompt whose turn ends with `stop_reason: "cancelled"`; `false` when no turn was running */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2980,7 +2983,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      /** @description no turn is running */
+      /** @description the session is not live (created, completed, failed or cancelled) */
       409: {
         headers: {
           [name: string]: unknown;

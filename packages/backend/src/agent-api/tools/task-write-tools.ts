@@ -76,12 +76,9 @@ async function updateTask(deps: ToolHandlerDeps, context: ToolCallContext, args:
   const details = await deps.uow.transaction(async (stores) => {
     const { target } = await loadTarget(stores, context, { tool: UPDATE_TASK, scope: 'own', taskId: input.task_id });
     assertWritable(target);
-    await stores.tasks.update(target.id, {
-      title: input.title,
-      description: input.description,
-      state: input.state,
-      updatedAt: deps.clock().toISOString(),
-    });
+    // The same write and task.updated event as the operator's PATCH (agents skip its transition table).
+    const patch = { title: input.title, description: input.description, state: input.state };
+    await deps.tasks.writeUpdateWithin(stores, target, patch, deps.clock().toISOString());
     return deps.tasks.getWithin(stores, target.id);
   });
   const view = toTaskToolView(details);

@@ -13,6 +13,7 @@ import {
   toTaskView,
   type UpdateTaskBody,
 } from './task';
+import type { TaskPatch } from './task-store';
 import { type ListTasksQuery, taskCursorOf, taskCursorPosition } from './task-list';
 import { assertValidParent, type ParentCandidate } from './task-hierarchy';
 import { attachedSetOf } from '../repositories/provider-set';
@@ -172,13 +173,23 @@ export class TaskService {
       const state = decision?.kind === 'move' ? decision.to : undefined;
       if (state !== undefined) assertWritable(task);
       if (body.title !== undefined || body.parent_id !== undefined || state !== undefined) {
-        const now = this.deps.clock().toISOString();
-        await stores.tasks.update(id, { title: body.title, parentId: body.parent_id, state, updatedAt: now });
-        const change = state === undefined ? undefined : { state: { from: task.state, to: state } };
-        await this.recordEventWithin(stores, 'task.updated', id, now, undefined, change);
+        const patch = { title: body.title, parentId: body.parent_id, state };
+        await this.writeUpdateWithin(stores, task, patch, this.deps.clock().toISOString());
       }
       return this.readDetails(stores, id);
     });
+  }
+
+  /**
+   * Writes a task's fields and records its one task.updated event, with `change.state: {from, to}`
+   * when the state moved: the operator's PATCH and an agent's update_task_kandev record the same
+   * event. The caller has judged the change (transitions, writability) in the same transaction.
+   */
+  async writeUpdateWithin(stores: Stores, task: Task, patch: Omit<TaskPatch, 'updatedAt'>, now: string): Promise<void> {
+    await stores.tasks.update(task.id, { ...patch, updatedAt: now });
+    const moved = patch.state !== undefined && patch.state !== task.state;
+    const change = moved ? { state: { from: task.state, to: patch.state } } : undefined;
+    await this.recordEventWithin(stores, 'task.updated', task.id, now, undefined, change);
   }
 
   /**

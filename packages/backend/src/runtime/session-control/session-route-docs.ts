@@ -162,14 +162,22 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     path: '/api/sessions/:id/cancel',
     operationId: 'cancelTurn',
     summary: 'Cancel the running turn',
+    description:
+      'Idempotent for a live session: with no turn running (it may have just ended, or the session is ' +
+      'MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes.',
     params: IdParamsSchema,
     body: EmptyBodySchema,
     ok: {
       status: 200,
-      description: '`{cancelled, prompt_id}`: the turn ends with `stop_reason: "cancelled"`',
+      description:
+        '`{cancelled, prompt_id}`: `cancelled: true` names the prompt whose turn ends with ' +
+        '`stop_reason: "cancelled"`; `false` when no turn was running',
       schema: CancelTurnViewSchema,
     },
-    errors: { 409: 'no turn is running', 503: 'agentctl is not running' },
+    errors: {
+      409: 'the session is not live (created, completed, failed or cancelled)',
+      503: 'agentctl is not running',
+    },
   },
 ];
 

@@ -256,12 +256,18 @@ export class SessionService {
     });
   }
 
-  /** CancelTurn on agentctl; the turn then ends (completed, stop reason cancelled) and the queue moves on. */
+  /**
+   * CancelTurn on agentctl; the turn then ends (completed, stop reason cancelled) and the queue moves on.
+   * A live session with no turn running answers `cancelled: false` (the turn may have ended as the
+   * operator asked: nothing is wrong); an MCP-only session runs no turns, so that is its answer without
+   * asking agentctl. A session that is not live (not yet started, or ended) is refused.
+   */
   async cancelTurn(id: string): Promise<TurnCancellation> {
     const session = await this.require(id, this.deps.uow.read.sessions);
     if (!isLive(session.state)) {
       throw new AppError('failed_precondition', `session ${id} is ${session.state}; no turn runs`);
     }
+    if (session.launchConfig.agent === null) return { cancelled: false, promptId: null };
     const agentctl = this.deps.agentctls.find(session);
     if (agentctl === undefined) throw new AppError('unavailable', 'agentctl is not running');
     return agentctl.client.cancelTurn(id);

@@ -4,38 +4,50 @@ import { run } from '../../context';
 import { usage } from '../../errors';
 import { paint } from '../../output';
 import { resolveId } from '../../conventions/resolve-id';
-import { rawRequest } from '../../conventions/raw';
-import type { Profile } from '../../schemas';
-import { CliError } from '../../errors';
+import type { operations } from '@kandev/rest-client';
 import { collect } from '../noun-helpers';
 import { envPairs } from '../profile-file';
 
 // `kandev profiles edit|rm`. Env values are write-only: they go to the backend (sealed at rest) and
 // are never printed, here or by any other command; only their names are shown.
 
+type EditBody = operations['updateAgentProfile']['requestBody']['content']['application/json'];
+
 interface EditOptions {
   name?: string;
   command?: string;
   arg?: string[];
   env?: string[];
-  permissionPolicy?: string;
+  unsetEnv?: string[];
+  permissionPolicy?: EditBody['permission_policy'];
+}
+
+/** The env merge patch: `--env` sets a variable, `--unset-env` removes one; others are kept. */
+function envPatch(options: EditOptions): Record<string, string | null> | undefined {
+  if (options.env === undefined && options.unsetEnv === undefined) return undefined;
+  const patch: Record<string, string | null> = { ...envPairs(options.env ?? []) };
+  for (const key of options.unsetEnv ?? []) {
+    if (key in patch) throw usage(`--env and --unset-env both name ${key}`);
+    if (key === '' || key.includes('=')) throw usage('--unset-env wants a variable name (KEY), not KEY=VALUE');
+    patch[key] = null;
+  }
+  return patch;
 }
 
 /** The PATCH body: only what the command line names; nothing named is a usage error. */
-function editBody(options: EditOptions): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
+function editBody(options: EditOptions): EditBody {
+  const body: EditBody = {};
   if (options.name !== undefined) body.name = options.name;
   if (options.command !== undefined) body.command = options.command;
   if (options.arg !== undefined) body.args = options.arg;
-  if (options.env !== undefined) body.env = envPairs(options.env);
+  const env = envPatch(options);
+  if (env !== undefined) body.env = env;
   if (options.permissionPolicy !== undefined) body.permission_policy = options.permissionPolicy;
   if (Object.keys(body).length === 0) {
-    throw usage('nothing to change: give --permission-policy, --name, --command, --arg or --env');
+    throw usage('nothing to change: give --permission-policy, --name, --command, --arg, --env or --unset-env');
   }
   return body;
 }
-
-const profilePath = (id: string) => `/api/agent-profiles/${encodeURIComponent(id)}`;
 
 export function addProfileActions(noun: Command): void {
   noun
@@ -51,15 +63,16 @@ export function addProfileActions(noun: Command): void {
     .option('--name <name>', 'a new name')
     .option('-c, --command <command>', 'a new agent executable')
     .option('-a, --arg <arg>', 'the arguments, in order (repeatable; replaces them all)', collect)
-    .option('--env <KEY=VALUE>', 'the environment (repeatable; replaces it; values are stored sealed)', collect)
+    .option('--env <KEY=VALUE>', 'set a variable (repeatable; others are kept; values are stored sealed)', collect)
+    .option('--unset-env <KEY>', 'remove a variable (repeatable)', collect)
     .description('change an agent profile (sessions started afterwards use it)')
     .action(
       run(async (ctx, given: string, options: EditOptions) => {
         const body = editBody(options);
         const id = await resolveId(ctx, 'profile', given);
-        // Raw: the document's PATCH body has only permission_policy so far; the backend judges the rest.
-        const profile = await rawRequest<Profile>(ctx, 'PATCH', profilePath(id), body);
-        if (profile === undefined) throw new CliError('unexpected', 'the backend answered without a body');
+        const profile = await ctx.api.ok(
+          ctx.api.rest.PATCH('/api/agent-profiles/{id}', { params: { path: { id } }, body }),
+        );
         if (ctx.json) ctx.out.json(profile);
         else ctx.out.line(`changed agent profile ${paint(ctx.out, 'bold', profile.id)} (${profile.name})`);
       }),

@@ -4,13 +4,10 @@ import { run } from '../../context';
 import { age, applyList, byTime, cut, listOptions, type ListOptions, printTable } from '../../conventions/lists';
 import { resolveAmong, resolveId } from '../../conventions/resolve-id';
 import type { Ctx } from '../../context';
-import { rawRequest } from '../../conventions/raw';
 import type { Prompt } from '../../schemas';
 
 // `kandev prompts ls <session>`: a session's prompt queue (queued, delivered, how each turn ended);
 // `kandev prompts cancel <session> <prompt>`: drop a prompt that is still queued.
-
-const promptsPath = (session: string) => `/api/sessions/${encodeURIComponent(session)}/prompts`;
 
 function promptsOf(ctx: Ctx, session: string) {
   return ctx.api.ok(ctx.api.rest.GET('/api/sessions/{id}/prompts', { params: { path: { id: session } } }));
@@ -60,8 +57,12 @@ export function addPromptCommands(program: Command): void {
           items.map((p) => ({ id: p.id, label: `${p.status}: ${cut(p.prompt, 40)}` })),
         );
         await confirm(ctx, `cancel queued prompt ${prompt}`);
-        await rawRequest(ctx, 'DELETE', `${promptsPath(session)}/${encodeURIComponent(prompt)}`);
-        if (ctx.json) ctx.out.json({ cancelled: prompt, session_id: session });
+        const cancelled = await ctx.api.ok(
+          ctx.api.rest.DELETE('/api/sessions/{id}/prompts/{prompt_id}', {
+            params: { path: { id: session, prompt_id: prompt } },
+          }),
+        );
+        if (ctx.json) ctx.out.json(cancelled);
         else ctx.out.line(`cancelled prompt ${prompt}`);
       }),
     );

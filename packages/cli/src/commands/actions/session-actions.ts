@@ -3,14 +3,9 @@ import { confirm } from '../../conventions/confirm';
 import { type Ctx, run } from '../../context';
 import { fields, paint } from '../../output';
 import { resolveId } from '../../conventions/resolve-id';
-import { rawRequest } from '../../conventions/raw';
-import type { Launched } from '../../schemas';
-import { CliError } from '../../errors';
 import { printLaunched } from '../launch';
 
 // `kandev sessions stop|resume|relaunch|cancel`: a session's lifecycle from the command line.
-
-const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
 async function printSession(ctx: Ctx, verb: string, id: string): Promise<void> {
   const session = await ctx.api.ok(ctx.api.rest.GET('/api/sessions/{id}', { params: { path: { id } } }));
@@ -53,8 +48,9 @@ export function addSessionActions(noun: Command): void {
     .action(
       run(async (ctx, given: string) => {
         const id = await resolveId(ctx, 'session', given);
-        const relaunched = await rawRequest<Launched>(ctx, 'POST', `${sessionPath(id)}/relaunch`, {});
-        if (relaunched === undefined) throw new CliError('unexpected', 'relaunch answered without a body');
+        const relaunched = await ctx.api.ok(
+          ctx.api.rest.POST('/api/sessions/{id}/relaunch', { params: { path: { id } }, body: {} }),
+        );
         printLaunched(ctx, relaunched, 'relaunched');
       }),
     );

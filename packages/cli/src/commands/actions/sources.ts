@@ -6,6 +6,7 @@ import { outputOption, printTable } from '../../conventions/lists';
 import { paint } from '../../output';
 import { resolveAmong, resolveId } from '../../conventions/resolve-id';
 import type { Repository, SourceBatch, SourceRemoval } from '../../schemas';
+import type { operations } from '@kandev/rest-client';
 
 // `kandev sources ls|add|rm <task> …`: the repositories attached to a task (its provider set). Adding
 // or removing one refreshes the tools of the task's live sessions; --wait waits for agentctl.
@@ -26,7 +27,7 @@ async function sourceOf(ctx: Ctx, text: string, local: boolean): Promise<Source>
   return { repository_id: await resolveId(ctx, 'repository', text) };
 }
 
-type Source = { local_path: string } | { remote_url: string } | { repository_id: string };
+type Source = operations['addWorkspaceSources']['requestBody']['content']['application/json']['sources'][number];
 
 interface ChangeOptions {
   wait?: boolean;

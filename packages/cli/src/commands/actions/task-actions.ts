@@ -1,24 +1,13 @@
 import { Argument, type Command } from 'commander';
 import { confirm } from '../../conventions/confirm';
 import { type Ctx, run } from '../../context';
-import { CliError } from '../../errors';
 import { paint } from '../../output';
 import { resolveId } from '../../conventions/resolve-id';
-import { rawRequest } from '../../conventions/raw';
 import type { Task } from '../../schemas';
 
 // `kandev tasks archive|unarchive|state`: what an operator changes about a task besides creating it.
 
 export const TASK_STATES = ['todo', 'in_progress', 'review', 'done'];
-
-const taskPath = (id: string) => `/api/tasks/${encodeURIComponent(id)}`;
-
-/** A 2xx answer that must carry the object. */
-async function answered<T>(pending: Promise<T | undefined>): Promise<T> {
-  const value = await pending;
-  if (value === undefined) throw new CliError('unexpected', 'the backend answered without a body');
-  return value;
-}
 
 function printTask(ctx: Ctx, verb: string, task: Task): void {
   if (ctx.json) ctx.out.json(task);
@@ -46,7 +35,8 @@ export function addTaskActions(noun: Command): void {
     .action(
       run(async (ctx, given: string) => {
         const id = await resolveId(ctx, 'task', given);
-        printTask(ctx, 'unarchived', await answered(rawRequest<Task>(ctx, 'POST', `${taskPath(id)}/unarchive`, {})));
+        const task = await ctx.api.ok(ctx.api.rest.POST('/api/tasks/{id}/unarchive', { params: { path: { id } } }));
+        printTask(ctx, 'unarchived', task);
       }),
     );
   noun
@@ -57,7 +47,10 @@ export function addTaskActions(noun: Command): void {
     .action(
       run(async (ctx, given: string, state: string) => {
         const id = await resolveId(ctx, 'task', given);
-        printTask(ctx, 'moved', await answered(rawRequest<Task>(ctx, 'PATCH', taskPath(id), { state })));
+        const task = await ctx.api.ok(
+          ctx.api.rest.PATCH('/api/tasks/{id}', { params: { path: { id } }, body: { state: state as Task['state'] } }),
+        );
+        printTask(ctx, 'moved', task);
       }),
     );
 }
