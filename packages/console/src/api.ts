@@ -83,15 +83,18 @@ export type PermissionPolicy = Schemas['AgentProfile']['permission_policy'];
 export type TaskQuery = operations['listTasks']['parameters']['query'];
 /** POST /api/agent-profiles's body, as the document types it. */
 export type NewAgentProfile = operations['createAgentProfile']['requestBody']['content']['application/json'];
+/** PATCH /api/agent-profiles/:id's body: any field; `env` a merge patch (null removes a variable). */
+export type ProfilePatch = NonNullable<operations['updateAgentProfile']['requestBody']>['content']['application/json'];
+export type TaskListItem = Schemas['TaskListItem'];
+export type TimelineEntry = Schemas['TimelineEntry'];
 
 // The operator's actions and the lists the pages page through, one REST call each.
-const sessionPath = (id: string) => ({ params: { path: { id } } });
-export const cancelTurn = (id: string) => ok(api.POST('/api/sessions/{id}/cancel', { ...sessionPath(id), body: {} }));
-export const stopSession = (id: string) => ok(api.POST('/api/sessions/{id}/stop', { ...sessionPath(id), body: {} }));
-export const resumeSession = (id: string) =>
-  ok(api.POST('/api/sessions/{id}/resume', { ...sessionPath(id), body: {} }));
-export const sessionPrompts = (id: string) => ok(api.GET('/api/sessions/{id}/prompts', sessionPath(id)));
-export const archiveTask = (id: string) => ok(api.DELETE('/api/tasks/{id}', sessionPath(id)));
+const idPath = (id: string) => ({ params: { path: { id } } });
+export const cancelTurn = (id: string) => ok(api.POST('/api/sessions/{id}/cancel', { ...idPath(id), body: {} }));
+export const stopSession = (id: string) => ok(api.POST('/api/sessions/{id}/stop', { ...idPath(id), body: {} }));
+export const resumeSession = (id: string) => ok(api.POST('/api/sessions/{id}/resume', { ...idPath(id), body: {} }));
+export const sessionPrompts = (id: string) => ok(api.GET('/api/sessions/{id}/prompts', idPath(id)));
+export const archiveTask = (id: string) => ok(api.DELETE('/api/tasks/{id}', idPath(id)));
 export const removeSource = (id: string, repositoryId: string) =>
   ok(
     api.DELETE('/api/tasks/{id}/workspace-sources/{repository_id}', {
@@ -100,7 +103,7 @@ export const removeSource = (id: string, repositoryId: string) =>
   );
 export const agentProfiles = () => ok(api.GET('/api/agent-profiles'));
 export const createAgentProfile = (body: NewAgentProfile) => ok(api.POST('/api/agent-profiles', { body }));
-export const updateAgentProfile = (id: string, body: { permission_policy: PermissionPolicy }) =>
+export const updateAgentProfile = (id: string, body: ProfilePatch) =>
   ok(api.PATCH('/api/agent-profiles/{id}', { params: { path: { id } }, body }));
 export const deleteAgentProfile = (id: string) =>
   ok(api.DELETE('/api/agent-profiles/{id}', { params: { path: { id } } }));
@@ -108,26 +111,16 @@ export const apiTokens = () => ok(api.GET('/api/tokens'));
 export const createApiToken = (name: string) => ok(api.POST('/api/tokens', { body: { name } }));
 export const revokeApiToken = (id: string) => ok(api.DELETE('/api/tokens/{id}', { params: { path: { id } } }));
 
-/**
- * A route this backend's document does not have yet (it lands with a newer backend): called by path,
- * untyped, and answered like any other; a backend without it answers 404 "no route for ...".
- */
-async function untyped(method: 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown = {}): Promise<unknown> {
-  const answer = fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  }).then(async (response) => ({
-    response,
-    data: undefined,
-    error: response.ok ? undefined : ((await response.json().catch(() => undefined)) as unknown),
-  }));
-  return ok(answer);
-}
-const at = (...parts: string[]): string => parts.map(encodeURIComponent).join('/');
-export const relaunchSession = (id: string) => untyped('POST', `/api/sessions/${at(id)}/relaunch`);
+export const relaunchSession = (id: string) => ok(api.POST('/api/sessions/{id}/relaunch', { ...idPath(id), body: {} }));
 export const cancelPrompt = (id: string, promptId: string) =>
-  untyped('DELETE', `/api/sessions/${at(id, 'prompts', promptId)}`);
-export const unarchiveTask = (id: string) => untyped('POST', `/api/tasks/${at(id)}/unarchive`);
-export const setTaskState = (id: string, state: Task['state']) => untyped('PATCH', `/api/tasks/${at(id)}`, { state });
+  ok(api.DELETE('/api/sessions/{id}/prompts/{prompt_id}', { params: { path: { id, prompt_id: promptId } } }));
+export const unarchiveTask = (id: string) => ok(api.POST('/api/tasks/{id}/unarchive', { ...idPath(id), body: {} }));
+export const setTaskState = (id: string, state: Task['state']) =>
+  ok(api.PATCH('/api/tasks/{id}', { ...idPath(id), body: { state } }));
+/** A task's timeline page (oldest first). */
+export const timelinePage = (id: string, cursor?: string) =>
+  ok(
+    api.GET('/api/tasks/{id}/timeline', {
+      params: { path: { id }, query: { limit: 200, ...(cursor === undefined ? {} : { cursor }) } },
+    }),
+  );

@@ -94,8 +94,8 @@ function Page(props: { route: Route }) {
 function QuestionsLink(props: { current: boolean }) {
   const [count, setCount] = useState<number | undefined>();
   const read = () => {
-    ok(api.GET('/api/questions', { params: { query: { state: 'pending' } } })).then(
-      (r) => setCount(r.questions.length),
+    ok(api.GET('/api/questions', { params: { query: { state: 'pending', limit: 1 } } })).then(
+      (r) => setCount(r.counts.pending),
       () => setCount(undefined),
     );
   };

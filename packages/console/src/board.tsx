@@ -1,11 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
-import { type AgentProfile, api, ok, type Question, type SessionSummary, type Task, type Workspace } from './api';
+import { type AgentProfile, api, ok, type Task, type TaskListItem, type Workspace } from './api';
 import { BoardFilters } from './board-filters';
 import { describeError } from './errors';
 import { useLiveEvents } from './live';
 import { useResource } from './resource';
 import { taskHref } from './route';
-import { type Filters, filtersOf, tasksUpTo, type TaskList } from './task-list';
+import { filtersOf, tasksUpTo, type TaskList } from './task-list';
 import { Status } from './widgets';
 
 const STATES: Task['state'][] = ['todo', 'in_progress', 'review', 'done'];
@@ -23,34 +23,17 @@ interface BoardData {
   workspaceId: string | undefined;
   list: TaskList;
   profiles: AgentProfile[];
-  pending: Question[];
-  /** Per task: its failed and its stuck (starting too long) sessions. */
-  failed: Map<string, number>;
-  stuck: Map<string, number>;
 }
 
-async function troubled(): Promise<{ failed: Map<string, number>; stuck: Map<string, number> }> {
-  const count = (sessions: SessionSummary[], keep: (s: SessionSummary) => boolean) => {
-    const counts = new Map<string, number>();
-    for (const s of sessions.filter(keep)) counts.set(s.task_id, (counts.get(s.task_id) ?? 0) + 1);
-    return counts;
-  };
-  const [failed, starting] = await Promise.all(
-    (['failed', 'starting'] as const).map((state) =>
-      ok(api.GET('/api/sessions', { params: { query: { state, limit: 200 } } })),
-    ),
-  );
-  const now = Date.now();
-  return {
-    failed: count(failed?.sessions ?? [], () => true),
-    stuck: count(starting?.sessions ?? [], (s) => now - Date.parse(s.updated_at ?? s.created_at) > STUCK_MS),
-  };
+/** The task's newest session has been starting too long (its agent never came up). */
+function stuck(task: TaskListItem): boolean {
+  const latest = task.attention.latest_session;
+  return latest?.state === 'starting' && Date.now() - Date.parse(latest.updated_at) > STUCK_MS;
 }
 
 /** The board: a workspace's tasks by state, newest first, searchable, each card badged with what needs the operator. */
 export function Board(props: { params: URLSearchParams }) {
   const [workspaceId, setWorkspaceId] = useState<string | undefined>(props.params.get('workspace') ?? undefined);
-  const filters: Filters = filtersOf(props.params);
   const key = `${workspaceId ?? ''}?${props.params.toString()}`;
   // How many tasks the operator loaded ("load more"): a live re-read reads as many again. A ref, not
   // the data's length: a read in flight when more came must not shrink it back.
@@ -60,24 +43,13 @@ export function Board(props: { params: URLSearchParams }) {
   const board = useResource(key, async (): Promise<BoardData> => {
     const { workspaces } = await ok(api.GET('/api/workspaces', { params: { query: { limit: 200 } } }));
     const current = workspaceId ?? workspaces[0]?.id;
-    const [profiles, pending, trouble] = await Promise.all([
+    const [profiles, list] = await Promise.all([
       ok(api.GET('/api/agent-profiles')),
-      ok(api.GET('/api/questions', { params: { query: { state: 'pending' } } })),
-      troubled(),
-    ]);
-    const facts = { pending: new Set(pending.questions.map((q) => q.task_id)), failed: new Set(trouble.failed.keys()) };
-    const list =
       current === undefined
         ? { tasks: [], more: undefined }
-        : await tasksUpTo(current, filters, facts, wanted.current.count);
-    return {
-      workspaces,
-      workspaceId: current,
-      list,
-      profiles: profiles.agent_profiles,
-      pending: pending.questions,
-      ...trouble,
-    };
+        : tasksUpTo(current, filtersOf(props.params), wanted.current.count),
+    ]);
+    return { workspaces, workspaceId: current, list, profiles: profiles.agent_profiles };
   });
   useLiveEvents('', (event) => {
     if (/^(task|question|parent_question|session)\.|^poll$|^reset$|^stream\.head$/.test(event.type)) board.reload();
@@ -101,7 +73,7 @@ export function Board(props: { params: URLSearchParams }) {
 
   const data = board.data;
   if (data === undefined) return <Status error={board.error}>Loading…</Status>;
-  const filtered = Object.keys(filters).length > 0;
+  const filtered = Object.keys(filtersOf(props.params)).length > 0;
   return (
     <section>
       <div class="toolbar">
@@ -141,12 +113,7 @@ export function Board(props: { params: URLSearchParams }) {
                 .filter((t) => t.state === state)
                 .map((t) => (
                   <li key={t.id}>
-                    <TaskCard
-                      task={t}
-                      questions={data.pending.filter((q) => q.task_id === t.id).length}
-                      failed={data.failed.get(t.id) ?? 0}
-                      stuck={data.stuck.get(t.id) ?? 0}
-                    />
+                    <TaskCard task={t} />
                   </li>
                 ))}
             </ul>
@@ -165,26 +132,28 @@ export function Board(props: { params: URLSearchParams }) {
   );
 }
 
-function TaskCard(props: { task: Task; questions: number; failed: number; stuck: number }) {
+/** A task's card, badged from its `attention`: a failed or stuck newest session, pending questions. */
+function TaskCard(props: { task: TaskListItem }) {
   const { task } = props;
+  const { failed, pending_questions: questions, latest_session: latest } = task.attention;
   return (
     <a class="card" href={taskHref(task.id)} data-task={task.id}>
       <span class="title">{task.title}</span>
       <span class="badges">
-        {props.failed > 0 && (
-          <span class="badge tone-bad" title="a session of this task failed">
+        {failed && (
+          <span class="badge tone-bad" title={latest?.last_error ?? 'the newest session of this task failed'}>
             failed session
           </span>
         )}
-        {props.stuck > 0 && (
+        {stuck(task) && (
           <span class="badge tone-wait" title="a session has been starting for over 5 minutes">
             stuck session
           </span>
         )}
         {task.autopilot && <span class="badge">autopilot</span>}
-        {props.questions > 0 && (
-          <span class="badge attention" title="operator questions waiting for an answer">
-            {props.questions} question{props.questions > 1 ? 's' : ''}
+        {questions > 0 && (
+          <span class="badge attention" title="questions waiting for an answer">
+            {questions} question{questions > 1 ? 's' : ''}
           </span>
         )}
         {task.pending_action !== null && <span class="badge attention">{task.pending_action}</span>}

@@ -81,7 +81,7 @@ function Lazy(props: { summary: ComponentChildren; class?: string; children: () 
   );
 }
 
-function Collapsed(props: { label: string; text: string }) {
+export function Collapsed(props: { label: string; text: string }) {
   return <Lazy summary={props.label}>{() => <pre>{cut(props.text)}</pre>}</Lazy>;
 }
 

@@ -23,8 +23,3 @@ export function describeError(error: unknown): string {
   if (error instanceof SyntaxError) return 'The backend answered something that is not JSON (a proxy in between?).';
   return error instanceof Error ? error.message : String(error);
 }
-
-/** A route the backend does not have yet (an older backend): 404 "no route for ...". */
-export function isMissingRoute(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404 && error.message.startsWith('no route for');
-}

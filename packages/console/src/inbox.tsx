@@ -3,28 +3,45 @@ import { useLiveEvents } from './live';
 import { OperatorQuestions } from './questions';
 import { useResource } from './resource';
 import { taskHref } from './route';
+import { answerText } from './timeline';
 import { Status, When } from './widgets';
 
-type Answered = Question;
+type Counts = Record<Question['state'], number>;
 
 interface Inbox {
   pending: Question[];
-  answered: Answered[];
+  answered: Question[];
+  counts: Counts;
   titles: Map<string, string>;
 }
 
+/** Answered questions shown, newest first. */
+const RECENT = 20;
+
+/** A state's questions (the list is oldest first: every page is read, up to 2,000), and the counts. */
+async function allIn(state: Question['state']): Promise<{ questions: Question[]; counts: Counts }> {
+  const questions: Question[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 10; page++) {
+    const query = { state, limit: 200, ...(cursor === undefined ? {} : { cursor }) };
+    const body = await ok(api.GET('/api/questions', { params: { query } }));
+    questions.push(...body.questions);
+    if (body.next_cursor === null) return { questions, counts: body.counts };
+    cursor = body.next_cursor;
+  }
+  const counts = (await ok(api.GET('/api/questions', { params: { query: { limit: 1 } } }))).counts;
+  return { questions, counts };
+}
+
 async function loadInbox(): Promise<Inbox> {
-  const [pending, answered] = await Promise.all([
-    ok(api.GET('/api/questions', { params: { query: { state: 'pending' } } })),
-    ok(api.GET('/api/questions', { params: { query: { state: 'answered' } } })),
-  ]);
-  const recent = answered.questions.slice(-20).reverse();
+  const [pending, answered] = await Promise.all([allIn('pending'), allIn('answered')]);
+  const recent = answered.questions.slice(-RECENT).reverse();
   const ids = [...new Set([...pending.questions, ...recent].map((q) => q.task_id))];
   const tasks = await Promise.all(
     ids.map((id) => ok(api.GET('/api/tasks/{id}', { params: { path: { id } } })).catch(() => undefined)),
   );
   const titles = new Map(tasks.flatMap((t) => (t === undefined ? [] : [[t.id, t.title] as [string, string]])));
-  return { pending: pending.questions, answered: recent, titles };
+  return { pending: pending.questions, answered: recent, counts: answered.counts, titles };
 }
 
 /** Every question waiting for the operator, by task, answerable here; and the latest answered ones. */
@@ -55,28 +72,24 @@ export function Inbox() {
         ))}
       </div>
       <h2>Answered lately</h2>
+      <p class="muted" data-testid="question-counts">
+        {data.counts.answered} answered · {data.counts.expired} expired · {data.counts.cancelled} cancelled
+      </p>
       {data.answered.length === 0 && <p class="muted">None yet.</p>}
-      <ul class="plain">
+      <ul class="plain answered">
         {data.answered.map((q) => (
-          <li key={q.id}>
+          <li key={q.id} data-question={q.id}>
             <a href={taskHref(q.task_id)}>{data.titles.get(q.task_id) ?? q.task_id}</a>:{' '}
-            {q.questions.map((item) => item.prompt).join(' · ')} <span class="muted">→ {summary(q.answers)}</span>{' '}
-            {q.answered_by != null && <span class="muted">by {q.answered_by}</span>}{' '}
-            <When iso={q.answered_at ?? q.created_at} />
+            {q.kind === 'permission' ? 'Permission request: ' : ''}
+            {q.questions.map((item) => item.prompt).join(' · ')}{' '}
+            <span data-testid="answer">
+              → {answerText(q.answers)}
+              {q.answered_by !== null && <> by {q.answered_by}</>}
+            </span>{' '}
+            at <When iso={q.answered_at ?? q.created_at} />
           </li>
         ))}
       </ul>
     </section>
   );
-}
-
-/** An answer set in a line: the options chosen and texts given. */
-function summary(answers: unknown): string {
-  if (!Array.isArray(answers)) return 'answered';
-  return answers
-    .map((a: unknown) => {
-      const answer = (a ?? {}) as { option?: unknown; text?: unknown };
-      return typeof answer.option === 'string' ? answer.option : typeof answer.text === 'string' ? answer.text : '?';
-    })
-    .join(', ');
 }

@@ -8,26 +8,17 @@ import {
   updateAgentProfile,
 } from './api';
 import { describeError } from './errors';
+import { EditProfile, parseEnv } from './profile-edit';
 import { useResource } from './resource';
 import { ActionButton, Status, When } from './widgets';
 
 const POLICIES: PermissionPolicy[] = ['ask', 'allow_all', 'deny_all'];
 
-/** `KEY=value` lines to an env object; a line without `=` is an error (nothing is sent). */
-function parseEnv(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const line of text.split('\n').map((l) => l.trim())) {
-    if (line === '') continue;
-    const at = line.indexOf('=');
-    if (at <= 0) throw new Error(`"${line.split('=')[0] ?? ''}…": an env line is KEY=value`);
-    env[line.slice(0, at)] = line.slice(at + 1);
-  }
-  return env;
-}
-
-/** Agent profiles: list, create (env values are sent once and never shown again), change policy, delete. */
+/** Agent profiles: list, create and edit (env values are write-only), change policy, delete. */
 export function AgentProfiles() {
   const profiles = useResource('profiles', () => agentProfiles().then((r) => r.agent_profiles));
+  const [editing, setEditing] = useState<string | undefined>();
+  const [saved, setSaved] = useState<string | undefined>();
   const [policyError, setPolicyError] = useState<string | undefined>();
   return (
     <section class="panel" aria-labelledby="profiles-heading">
@@ -64,15 +55,41 @@ export function AgentProfiles() {
                 ))}
               </select>
             </label>{' '}
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                setSaved(undefined);
+                setEditing(p.id);
+              }}
+            >
+              Edit profile
+            </button>{' '}
             <ActionButton
               label="Delete profile"
               confirm={`Delete the profile ${p.name}?`}
               run={() => deleteAgentProfile(p.id).then(profiles.reload)}
             />
+            {editing === p.id && (
+              <EditProfile
+                profile={p}
+                onCancel={() => setEditing(undefined)}
+                onSaved={() => {
+                  setEditing(undefined);
+                  setSaved(`Saved ${p.name}.`);
+                  profiles.reload();
+                }}
+              />
+            )}
           </li>
         ))}
       </ul>
       <Status error={policyError} />
+      {saved !== undefined && (
+        <p class="ok-text" role="status">
+          {saved}
+        </p>
+      )}
       <NewProfile onCreated={profiles.reload} />
     </section>
   );

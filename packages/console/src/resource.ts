@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
-import { describeError, isMissingRoute } from './errors';
+import { describeError } from './errors';
 
 /** Set by the app: a 401 on any read means the sign-in is gone (token revoked, backend reset). */
 export const session = { onUnauthorized: (): void => undefined };
@@ -61,7 +61,7 @@ export function useResource<T>(key: string, load: (key: string) => Promise<T>): 
         (failure: unknown) => {
           if (asked !== current.current) return;
           if (failure instanceof ApiError && failure.status === 401) session.onUnauthorized();
-          if (failure instanceof ApiError && failure.status === 404 && !isMissingRoute(failure)) {
+          if (failure instanceof ApiError && failure.status === 404) {
             setNotFound(true);
             setData(undefined);
             setError(undefined);

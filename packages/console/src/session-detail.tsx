@@ -15,7 +15,7 @@ import {
   sessionTools,
   stopSession,
 } from './api';
-import { describeError, isMissingRoute } from './errors';
+import { describeError } from './errors';
 import { ActionButton, FINISHED, StateBadge, Status, When } from './widgets';
 
 interface Read {
@@ -106,13 +106,7 @@ export function SessionDetail(props: { session: SessionSummary; tick: number; on
           <ActionButton
             label="Relaunch session"
             done="Relaunched as a new session."
-            run={act(() =>
-              relaunchSession(id).catch((e: unknown) => {
-                throw isMissingRoute(e)
-                  ? new Error('This backend cannot relaunch a session yet: launch a new one.')
-                  : e;
-              }),
-            )}
+            run={act(() => relaunchSession(id))}
           />
         )}
       </div>
@@ -130,11 +124,7 @@ export function SessionDetail(props: { session: SessionSummary; tick: number; on
                   label="Cancel prompt"
                   confirm="Drop this prompt from the queue?"
                   done="Cancelled."
-                  run={act(() =>
-                    cancelPrompt(id, p.id).catch((e: unknown) => {
-                      throw isMissingRoute(e) ? new Error('This backend cannot cancel a queued prompt yet.') : e;
-                    }),
-                  )}
+                  run={act(() => cancelPrompt(id, p.id))}
                 />
               </li>
             ))}

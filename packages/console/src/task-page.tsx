@@ -17,11 +17,12 @@ import {
   unarchiveTask,
 } from './api';
 import { Conversation } from './conversation';
-import { describeError, isMissingRoute } from './errors';
+import { describeError } from './errors';
 import { messageOf, upsertMessage, useLiveEvents } from './live';
 import { OperatorQuestions, ParentQuestions } from './questions';
 import { useResource } from './resource';
 import { Reviews } from './reviews';
+import { Timeline } from './timeline';
 import { latestSession, Sessions } from './sessions';
 import { ActionButton, FINISHED, NotFound, StateBadge, Status } from './widgets';
 
@@ -138,6 +139,7 @@ export function TaskPage(props: { id: string }) {
           </div>
           <Conversation messages={data.messages} promptStatus={data.promptStatus} />
           <Sessions task={task} sessions={data.sessions} tick={tick} onChanged={reload} />
+          <Timeline taskId={task.id} />
         </div>
         <aside>
           <Sources task={task} repositories={data.repositories} onChanged={reload} />
@@ -182,15 +184,7 @@ function TaskActions(props: { task: Task; onChanged: () => void }) {
           run={after(() => archiveTask(task.id))}
         />
       ) : (
-        <ActionButton
-          label="Unarchive task"
-          done="Unarchived."
-          run={after(() =>
-            unarchiveTask(task.id).catch((e: unknown) => {
-              throw isMissingRoute(e) ? new Error('This backend cannot unarchive a task yet.') : e;
-            }),
-          )}
-        />
+        <ActionButton label="Unarchive task" done="Unarchived." run={after(() => unarchiveTask(task.id))} />
       )}
       <Status error={moveError} />
     </div>
