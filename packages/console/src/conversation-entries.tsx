@@ -82,7 +82,16 @@ function Lazy(props: { summary: ComponentChildren; class?: string; children: () 
 }
 
 export function Collapsed(props: { label: string; text: string }) {
-  return <Lazy summary={props.label}>{() => <pre>{cut(props.text)}</pre>}</Lazy>;
+  // Focusable: a long line scrolls sideways, and a keyboard must be able to scroll it too.
+  return (
+    <Lazy summary={props.label}>
+      {() => (
+        <pre tabIndex={0} aria-label={props.label}>
+          {cut(props.text)}
+        </pre>
+      )}
+    </Lazy>
+  );
 }
 
 export function ToolCall(props: { message: Message }) {
@@ -120,11 +129,11 @@ export function ToolCall(props: { message: Message }) {
           {() => (
             <>
               {diff.oldText !== null && (
-                <pre class="old" aria-label={`${diff.path} before`}>
+                <pre class="old" tabIndex={0} aria-label={`${diff.path} before`}>
                   {cut(diff.oldText)}
                 </pre>
               )}
-              <pre class="new" aria-label={`${diff.path} after`}>
+              <pre class="new" tabIndex={0} aria-label={`${diff.path} after`}>
                 {cut(diff.newText)}
               </pre>
             </>

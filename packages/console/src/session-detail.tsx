@@ -167,7 +167,7 @@ function Tools(props: { tools: SessionTools; finished: boolean; state: string })
                   <span class="muted">{tool.description}</span>
                 )}
               </summary>
-              <pre>{JSON.stringify(tool.input_schema ?? {}, null, 2)}</pre>
+              <pre tabIndex={0}>{JSON.stringify(tool.input_schema ?? {}, null, 2)}</pre>
             </details>
           </li>
         ))}

@@ -139,7 +139,9 @@ function Body(props: { entry: TimelineEntry }) {
     case 'state_change':
       return (
         <div>
-          Session {entry.previous_state === null ? 'created' : entry.previous_state.replaceAll('_', ' ')} →{' '}
+          {entry.previous_state === null
+            ? 'Session created as'
+            : `Session ${entry.previous_state.replaceAll('_', ' ')} →`}{' '}
           <strong>{entry.state.replaceAll('_', ' ')}</strong>
           {entry.error !== null && <div class="error-text">{entry.error}</div>}
         </div>
