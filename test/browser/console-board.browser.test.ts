@@ -1,6 +1,7 @@
 // The console's lists (Chromium, real backend): a board of 1,000 tasks (the newest on the first page,
 // the oldest reached by "load more"), search and filters; the failed-session and question badges on
-// cards; the sessions page with each failed session's error; the questions inbox with its counts.
+// cards; the sessions page with each failed session's error; the questions inbox with its counts and
+// the answered questions (what, by whom, when). The board's reads are the server's sort, search and filters.
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
 import { consoleBrowser, signedInPage } from '../helpers/console-browser';
@@ -42,6 +43,12 @@ describe('console lists in Chromium', () => {
 
     const browser = await consoleBrowser(cleanup);
     const { page } = await signedInPage(browser, backend.ready.url, backend.apiToken);
+    // The task reads the page makes: the backend sorts, searches and filters, a page at a time.
+    const reads: URLSearchParams[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/tasks') reads.push(url.searchParams);
+    });
     await page.goto(backend.ready.url);
     const card = (n: number) => page.locator('.card', { hasText: title(n) });
     await card(1000).waitFor();
@@ -69,6 +76,8 @@ describe('console lists in Chromium', () => {
     await page.getByTestId('task-count').filter({ hasText: '1 task shown (filtered)' }).waitFor();
     await card(500).waitFor();
     expect(new URL(page.url()).hash).toBe('#/?q=Task+0500');
+    expect(reads.at(-1)?.get('q')).toBe('Task 0500');
+    expect(reads.every((query) => query.get('limit') === '50' && query.get('sort') === 'created_desc')).toBe(true);
     // Filters: no task is done; clearing them brings the newest back.
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await page
@@ -80,6 +89,7 @@ describe('console lists in Chromium', () => {
     await page.getByLabel('State').selectOption('todo');
     await page.getByTestId('task-count').filter({ hasText: '50 tasks shown (filtered), more below' }).waitFor();
     await card(1000).waitFor();
+    expect(reads.at(-1)?.get('state')).toBe('todo');
   });
 
   test('failed and question badges, the sessions page with errors, the questions inbox with counts', async () => {
@@ -129,7 +139,14 @@ describe('console lists in Chromium', () => {
     await page.getByRole('link', { name: 'Curious task' }).first().waitFor();
     await page.getByRole('button', { name: 'Postgres' }).click();
     await page.getByTestId('inbox-count').filter({ hasText: '0 waiting for you.' }).waitFor();
-    await page.getByText('→ Postgres').waitFor();
+    // Answered, it stays in the inbox: what was answered, by whom, when; the counts per state.
+    const answered = page.locator('ul.answered li', { hasText: 'Which database?' });
+    await answered
+      .getByTestId('answer')
+      .filter({ hasText: /→ Postgres by \S+/ })
+      .waitFor();
+    await answered.locator('time').waitFor();
+    await page.getByTestId('question-counts').filter({ hasText: '1 answered · 0 expired · 0 cancelled' }).waitFor();
     await page.getByTestId('questions-count').waitFor({ state: 'detached' });
   });
 });
