@@ -134,11 +134,12 @@ describe('console timeline in Chromium', () => {
     await failed.locator('.error-text').waitFor();
     expect((await failed.locator('.error-text').textContent())?.trim()).not.toBe('');
     // Every entry names its session.
-    const kinds = await timeline
-      .locator('li[data-kind]')
-      .evaluateAll((items) =>
-        items.map((li) => `${li.getAttribute('data-kind')} ${li.textContent?.includes('session ') === true}`),
-      );
+    const items = await timeline.locator('li[data-kind]').all();
+    const kinds = await Promise.all(
+      items.map(
+        async (li) => `${await li.getAttribute('data-kind')} ${((await li.textContent()) ?? '').includes('session ')}`,
+      ),
+    );
     expect(new Set(kinds.map((k) => k.split(' ')[0]))).toEqual(
       new Set(['prompt', 'tool_call', 'question', 'state_change', 'tools_revision']),
     );

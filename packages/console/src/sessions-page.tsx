@@ -13,7 +13,7 @@ interface Page {
   next_cursor: string | null;
 }
 
-/** Every session of every task, filterable by state, with each failed one's error. */
+/** Every session of every task, newest first, filterable by state, each with its last and refresh errors. */
 export function SessionsPage(props: { params: URLSearchParams }) {
   const state = props.params.get('state') ?? '';
   const filter = STATES.find((s) => s === state);
@@ -85,7 +85,10 @@ export function SessionsPage(props: { params: URLSearchParams }) {
                   </td>
                   <td>
                     <StateBadge state={s.state} />
-                    {s.state === 'failed' && <SessionError id={s.id} />}
+                    {s.last_error !== null && <span class="error-text"> {s.last_error}</span>}
+                    {s.refresh_error !== null && (
+                      <span class="error-text"> provider update failed: {s.refresh_error}</span>
+                    )}
                   </td>
                   <td>{s.executor}</td>
                   <td>
@@ -120,15 +123,4 @@ function TaskLink(props: { id: string }) {
     );
   }, [props.id]);
   return <a href={taskHref(props.id)}>{title ?? props.id.slice(0, 8)}</a>;
-}
-
-function SessionError(props: { id: string }) {
-  const [error, setError] = useState<string | null | undefined>();
-  useEffect(() => {
-    ok(api.GET('/api/sessions/{id}', { params: { path: { id: props.id } } })).then(
-      (d) => setError(d.last_error ?? d.agent?.exit_reason ?? null),
-      () => setError(undefined),
-    );
-  }, [props.id]);
-  return error == null ? null : <span class="error-text"> {error}</span>;
 }
