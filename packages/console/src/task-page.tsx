@@ -22,7 +22,7 @@ import { messageOf, upsertMessage, useLiveEvents } from './live';
 import { OperatorQuestions, ParentQuestions } from './questions';
 import { useResource } from './resource';
 import { Reviews } from './reviews';
-import { Timeline } from './timeline';
+import { Timeline, touchesTimeline } from './timeline';
 import { latestSession, Sessions } from './sessions';
 import { ActionButton, FINISHED, NotFound, StateBadge, Status } from './widgets';
 
@@ -91,7 +91,10 @@ export function TaskPage(props: { id: string }) {
   const page = useResource(props.id, loadTask);
   // Bumped on every live event of this task: children that read more (tools, lifecycle) re-read then.
   const [tick, setTick] = useState(0);
+  // Bumped on the events that change the timeline (not on streamed text): it re-reads then.
+  const [timelineTick, setTimelineTick] = useState(0);
   useLiveEvents(`task_id=${encodeURIComponent(props.id)}`, (event) => {
+    if (touchesTimeline(event)) setTimelineTick((n) => n + 1);
     // A conversation entry (a streaming reply: many a second) is applied in place, without a re-read;
     // while a read is in flight it could overwrite the change, so the page reads again after it.
     const message = messageOf(event);
@@ -139,7 +142,7 @@ export function TaskPage(props: { id: string }) {
           </div>
           <Conversation messages={data.messages} promptStatus={data.promptStatus} />
           <Sessions task={task} sessions={data.sessions} tick={tick} onChanged={reload} />
-          <Timeline taskId={task.id} />
+          <Timeline taskId={task.id} tick={timelineTick} />
         </div>
         <aside>
           <Sources task={task} repositories={data.repositories} onChanged={reload} />

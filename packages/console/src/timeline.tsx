@@ -1,6 +1,7 @@
+import { useEffect, useRef } from 'preact/hooks';
 import { type TimelineEntry, timelinePage } from './api';
 import { Collapsed } from './conversation-entries';
-import { type LiveEvent, useLiveEvents } from './live';
+import type { LiveEvent } from './live';
 import { useResource } from './resource';
 import { Status, When } from './widgets';
 
@@ -25,7 +26,7 @@ async function loadTimeline(taskId: string): Promise<TimelineEntry[]> {
 }
 
 /** Whether `event` changes the timeline: a streamed text run does not (only a tool call entry does). */
-function touchesTimeline(event: LiveEvent): boolean {
+export function touchesTimeline(event: LiveEvent): boolean {
   if (event.type === 'message.created' || event.type === 'message.updated') {
     const message = event.data.message as { type?: unknown } | undefined;
     return message?.type === 'tool_call';
@@ -167,12 +168,18 @@ const LABELS: Record<TimelineEntry['kind'], string> = {
   tools_revision: 'tools',
 };
 
-/** The task's timeline, oldest first, kept current by re-reading on the task's events that change it. */
-export function Timeline(props: { taskId: string }) {
+/**
+ * The task's timeline, oldest first, re-read whenever `tick` changes: the task page counts the task's
+ * events that change it (one event stream per page, not one per panel).
+ */
+export function Timeline(props: { taskId: string; tick: number }) {
   const timeline = useResource(props.taskId, loadTimeline);
-  useLiveEvents(`task_id=${encodeURIComponent(props.taskId)}`, (event) => {
-    if (touchesTimeline(event)) timeline.reload();
-  });
+  const seen = useRef(props.tick);
+  useEffect(() => {
+    if (seen.current === props.tick) return;
+    seen.current = props.tick;
+    timeline.reload();
+  }, [props.tick]);
   const entries = timeline.data;
   return (
     <section class="panel" aria-labelledby="timeline-heading">
