@@ -45,10 +45,10 @@ describe('console actions in Chromium', () => {
     await page.getByTestId('chosen-session-state').filter({ hasText: 'waiting for input' }).waitFor();
 
     // A turn that holds; a second prompt waits behind it and says so, in the conversation and the queue.
-    await page.getByLabel('Prompt').fill('hold on');
+    await page.getByLabel('Prompt', { exact: true }).fill('hold on');
     await page.getByRole('button', { name: 'Send prompt' }).click();
     await page.getByText('Holding until cancelled.').waitFor();
-    await page.getByLabel('Prompt').fill('next one please');
+    await page.getByLabel('Prompt', { exact: true }).fill('next one please');
     await page.getByRole('button', { name: 'Send prompt' }).click();
     const queuedEntry = page.locator('li.message.queued', { hasText: 'next one please' });
     await queuedEntry.getByTestId('queued').waitFor();
@@ -76,13 +76,13 @@ describe('console actions in Chromium', () => {
     await confirmed(page, 'Stop session');
     await page.getByTestId('chosen-session-state').filter({ hasText: 'cancelled' }).waitFor();
     await page.getByText('not served: the session is cancelled').waitFor();
-    expect(await page.getByLabel('Prompt').count()).toBe(0);
+    expect(await page.getByLabel('Prompt', { exact: true }).count()).toBe(0);
     expect((await api.request<{ state: string }>('GET', `/api/sessions/${sessionId}`)).body.state).toBe('cancelled');
 
     // Resume it: it runs again and takes prompts.
     await page.getByRole('button', { name: 'Resume session' }).click();
     await page.getByTestId('chosen-session-state').filter({ hasText: 'waiting for input' }).waitFor();
-    await page.getByLabel('Prompt').waitFor();
+    await page.getByLabel('Prompt', { exact: true }).waitFor();
 
     // Archive the task (asked first): archived, no more launches.
     await confirmed(page, 'Archive task');

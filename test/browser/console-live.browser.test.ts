@@ -39,7 +39,7 @@ describe('console live view in Chromium', () => {
     killPid(first.ready.agentctl.pid);
     await banner(page).waitFor();
     // An action while down fails in the operator's words, not the browser's.
-    await page.getByLabel('Prompt').fill('are you there?');
+    await page.getByLabel('Prompt', { exact: true }).fill('are you there?');
     await page.getByRole('button', { name: 'Send prompt' }).click();
     await page.getByText('The backend is unreachable').first().waitFor();
     expect(await page.getByText('Failed to fetch').count()).toBe(0);
@@ -57,7 +57,7 @@ describe('console live view in Chromium', () => {
     await banner(page).waitFor({ state: 'detached' });
     await page.locator('.banner').waitFor({ state: 'detached' });
     // The failure from while it was down is gone once a read succeeded.
-    await page.getByLabel('Prompt').waitFor({ state: 'detached' }); // a failed session takes no prompt
+    await page.getByLabel('Prompt', { exact: true }).waitFor({ state: 'detached' }); // a failed session takes no prompt
     expect(await page.getByText('The backend is unreachable').count()).toBe(0);
   });
 

@@ -34,7 +34,7 @@ async function confirmed(scope: Page | Locator, label: string): Promise<void> {
 }
 
 async function send(page: Page, prompt: string): Promise<void> {
-  await page.getByLabel('Prompt').fill(prompt);
+  await page.getByLabel('Prompt', { exact: true }).fill(prompt);
   await page.getByRole('button', { name: 'Send prompt' }).click();
 }
 

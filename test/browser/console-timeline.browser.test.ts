@@ -48,7 +48,7 @@ const SCRIPT = {
 };
 
 async function send(page: Page, prompt: string): Promise<void> {
-  await page.getByLabel('Prompt').fill(prompt);
+  await page.getByLabel('Prompt', { exact: true }).fill(prompt);
   await page.getByRole('button', { name: 'Send prompt' }).click();
 }
 

@@ -102,12 +102,12 @@ describe('web console in Chromium', () => {
     expect(await toolRow(page, 'get_task_pr_automation_kandev').count()).toBe(0);
 
     // A prompt: the operator's message, then the agent's reply arrives without a reload.
-    await page.getByLabel('Prompt').fill('hello from the console');
+    await page.getByLabel('Prompt', { exact: true }).fill('hello from the console');
     await page.getByRole('button', { name: 'Send prompt' }).click();
     await page.getByText('Scripted agent here. You said: hello from the console').waitFor();
 
     // An operator question: its options are buttons; a click answers it and the agent goes on.
-    await page.getByLabel('Prompt').fill('please ask me something');
+    await page.getByLabel('Prompt', { exact: true }).fill('please ask me something');
     await page.getByRole('button', { name: 'Send prompt' }).click();
     await page.getByText('Which database should the importer use?').waitFor();
     await screenshot(page, 'task-question');
