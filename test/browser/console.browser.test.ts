@@ -109,7 +109,10 @@ describe('web console in Chromium', () => {
     // An operator question: its options are buttons; a click answers it and the agent goes on.
     await page.getByLabel('Prompt', { exact: true }).fill('please ask me something');
     await page.getByRole('button', { name: 'Send prompt' }).click();
-    await page.getByText('Which database should the importer use?').waitFor();
+    await page
+      .getByRole('region', { name: 'Questions for you' })
+      .getByText('Which database should the importer use?')
+      .waitFor();
     await screenshot(page, 'task-question');
     await page.getByRole('button', { name: 'Postgres' }).click();
     await page.getByText('The operator chose Postgres.').waitFor();
