@@ -27,6 +27,8 @@ export type {
   Workspace,
 } from '../../rest-client/src/index';
 
+/** A page of GET /api/sessions. */
+export type SessionPage = Schemas['SessionPage'];
 /** The session as GET /api/sessions/:id answers it (named apart from the SessionDetail view). */
 export type SessionRead = Schemas['Session'];
 /** One asked item of an operator or parent question. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ok, type SessionSummary } from './api';
+import { api, ok, type SessionPage as Page } from './api';
 import { describeError } from './errors';
 import { useLiveEvents } from './live';
 import { useResource } from './resource';
@@ -7,11 +7,6 @@ import { taskHref } from './route';
 import { StateBadge, Status, When } from './widgets';
 
 const STATES = ['created', 'starting', 'running', 'waiting_for_input', 'completed', 'failed', 'cancelled'] as const;
-
-interface Page {
-  sessions: SessionSummary[];
-  next_cursor: string | null;
-}
 
 /** Every session of every task, newest first, filterable by state, each with its last and refresh errors. */
 export function SessionsPage(props: { params: URLSearchParams }) {
