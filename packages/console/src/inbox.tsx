@@ -18,8 +18,9 @@ interface Inbox {
 /** Answered questions shown, newest first. */
 const RECENT = 20;
 
-/** A state's questions (the list is oldest first: every page is read, up to 2,000), and the counts. */
-async function allIn(state: Question['state']): Promise<{ questions: Question[]; counts: Counts }> {
+/** The pending questions (oldest first: every page is read, up to 2,000), and the counts. */
+async function allPending(): Promise<{ questions: Question[]; counts: Counts }> {
+  const state = 'pending' as const;
   const questions: Question[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10; page++) {
@@ -34,8 +35,13 @@ async function allIn(state: Question['state']): Promise<{ questions: Question[];
 }
 
 async function loadInbox(): Promise<Inbox> {
-  const [pending, answered] = await Promise.all([allIn('pending'), allIn('answered')]);
-  const recent = answered.questions.slice(-RECENT).reverse();
+  // The latest answered ones are one page read newest first; the counts ignore `state`, so either has them.
+  const latest = { state: 'answered', sort: 'created_desc', limit: RECENT } as const;
+  const [pending, answered] = await Promise.all([
+    allPending(),
+    ok(api.GET('/api/questions', { params: { query: latest } })),
+  ]);
+  const recent = answered.questions;
   const ids = [...new Set([...pending.questions, ...recent].map((q) => q.task_id))];
   const tasks = await Promise.all(
     ids.map((id) => ok(api.GET('/api/tasks/{id}', { params: { path: { id } } })).catch(() => undefined)),

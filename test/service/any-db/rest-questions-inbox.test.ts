@@ -1,6 +1,6 @@
 // GET /api/questions as the operator's inbox over the backend's real routers (services in process over
 // a real database): state as a reader sees it (a pending question past its expiry is expired), task and
-// workspace filters, cursor pages, and the counts per state under the same filters.
+// workspace filters, cursor pages in either creation order, and the counts per state under the same filters.
 import { createApp, createInProcessBackend, launchConfigFor, listen, sessionRow } from '@kandev/backend/testing';
 import { BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
@@ -83,7 +83,30 @@ describe('GET /api/questions', () => {
     expect(second.next_cursor).toBeNull();
     expect((await get(`task_id=${taskB}`)).counts).toEqual({ pending: 1, answered: 0, expired: 0, cancelled: 0 });
 
-    for (const bad of ['state=open', 'limit=0', 'cursor=nope', 'colour=red']) {
+    // Newest first: the pages walk back in time, and the state filter still applies.
+    const ids = (inbox: Inbox) => inbox.questions.map((q) => q.id);
+    const newest = await get('sort=created_desc&limit=2');
+    expect(ids(newest)).toEqual(['q-5', 'q-4']);
+    const older = await get(`sort=created_desc&limit=2&cursor=${encodeURIComponent(newest.next_cursor ?? '')}`);
+    expect(ids(older)).toEqual(['q-3', 'q-2']);
+    const oldest = await get(`sort=created_desc&limit=2&cursor=${encodeURIComponent(older.next_cursor ?? '')}`);
+    expect(ids(oldest)).toEqual(['q-1']);
+    expect(oldest.next_cursor).toBeNull();
+    expect(ids(await get('sort=created_desc&state=pending'))).toEqual(['q-4', 'q-3', 'q-1']);
+    expect(ids(await get('sort=created_asc&limit=2'))).toEqual(['q-1', 'q-2']);
+
+    // A cursor is a position in one order: passing it with the other sort is refused.
+    for (const mixed of [
+      `cursor=${encodeURIComponent(newest.next_cursor ?? '')}`,
+      `sort=created_asc&cursor=${encodeURIComponent(newest.next_cursor ?? '')}`,
+      `sort=created_desc&workspace_id=${wsA}&state=pending&cursor=${encodeURIComponent(first.next_cursor ?? '')}`,
+    ]) {
+      const refused = await api.request<{ error: { message: string } }>('GET', `/api/questions?${mixed}`);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('pass the same sort');
+    }
+
+    for (const bad of ['state=open', 'limit=0', 'cursor=nope', 'colour=red', 'sort=newest']) {
       expect((await api.request('GET', `/api/questions?${bad}`)).status).toBe(400);
     }
   });

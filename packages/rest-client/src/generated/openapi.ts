@@ -508,8 +508,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List operator questions, oldest first, with counts per state
-     * @description Operator questions only, never parent questions: the inbox. Filters: `state`, `task_id`, `workspace_id`; a page at a time (`next_cursor`). `counts` has how many questions are in each state under the same filters except `state`, so one call fills the inbox tabs.
+     * List operator questions, oldest or newest first, with counts per state
+     * @description Operator questions only, never parent questions: the inbox. Filters: `state`, `task_id`, `workspace_id`; a page at a time (`next_cursor`). `sort` is `created_asc` (default) or `created_desc`; pass `next_cursor` back with the same query (a cursor from another sort is a 400). `counts` has how many questions are in each state under the same filters except `state`, so one call fills the inbox tabs.
      */
     get: operations['listQuestions'];
     put?: never;
@@ -3183,6 +3183,8 @@ export interface operations {
         workspace_id?: string;
         limit?: number;
         cursor?: string;
+        /** @description default `created_asc` (oldest first) */
+        sort?: 'created_desc' | 'created_asc';
       };
       header?: never;
       path?: never;

@@ -15,10 +15,11 @@ export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
     method: 'get',
     path: '/api/questions',
     operationId: 'listQuestions',
-    summary: 'List operator questions, oldest first, with counts per state',
+    summary: 'List operator questions, oldest or newest first, with counts per state',
     description:
       'Operator questions only, never parent questions: the inbox. Filters: `state`, `task_id`, ' +
-      '`workspace_id`; a page at a time (`next_cursor`). `counts` has how many questions are in each state ' +
+      '`workspace_id`; a page at a time (`next_cursor`). `sort` is `created_asc` (default) or `created_desc`; ' +
+      'pass `next_cursor` back with the same query (a cursor from another sort is a 400). `counts` has how many questions are in each state ' +
       'under the same filters except `state`, so one call fills the inbox tabs.',
     query: ListQuestionsQuerySchema,
     ok: {

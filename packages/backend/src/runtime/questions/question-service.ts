@@ -184,20 +184,32 @@ export class QuestionService {
     return { now, questions };
   }
 
-  /** GET /api/questions: a page of questions (oldest first) and the count in each state, one read. */
+  /** GET /api/questions: a page of questions (oldest first by default) and the count in each state, one read. */
   async page(query: ListQuestionsQuery): Promise<QuestionPage> {
     const now = this.deps.clock().toISOString();
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const sort = query.sort ?? 'created_asc';
     const after = query.cursor === undefined ? undefined : decodeCursor(QuestionCursorSchema, query.cursor);
+    // A keyset position only means something in the order it was read in.
+    if (after !== undefined && (after.s ?? 'created_asc') !== sort) {
+      throw new AppError(
+        'invalid_argument',
+        `cursor was returned for sort=${after.s ?? 'created_asc'}; pass the same sort`,
+        {
+          field: 'cursor',
+        },
+      );
+    }
     const scope = { taskId: query.task_id, workspaceId: query.workspace_id, now };
     return this.deps.uow.transaction(async (stores) => {
       const rows = await stores.questions.listPage({
         ...scope,
         state: query.state,
         after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
+        newestFirst: sort === 'created_desc',
         limit: limit + 1,
       });
-      const page = pageOf(rows, limit, (question) => ({ c: question.createdAt, i: question.id }));
+      const page = pageOf(rows, limit, (question) => ({ c: question.createdAt, i: question.id, s: sort }));
       return {
         now,
         questions: page.items,

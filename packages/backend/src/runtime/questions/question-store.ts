@@ -24,6 +24,7 @@ export interface QuestionPageFilter {
   workspaceId?: string;
   now: string;
   after?: CreationPosition;
+  newestFirst?: boolean;
   limit: number;
 }
 
@@ -175,19 +176,24 @@ export class QuestionStore {
   }
 
   /**
-   * One page of questions in creation order (ties by id) strictly after `after`, by the state a reader
+   * One page of questions in creation order, or newest first (ties by id), strictly after `after`, by the state a reader
    * sees at `now` (a stored pending question past its expiry reads as expired), task and workspace.
    */
   async listPage(filter: QuestionPageFilter): Promise<Question[]> {
     const query = this.filtered(filter);
     if (filter.state !== undefined) void this.inEffectiveState(query, filter.state, filter.now);
-    const rows = (await inCreationOrder(query, filter.after, filter.limit)) as QuestionRow[];
+    const rows = (await inCreationOrder(
+      query,
+      filter.after,
+      filter.limit,
+      filter.newestFirst === true,
+    )) as QuestionRow[];
     return rows.map(fromRow);
   }
 
   /** How many questions are in each state a reader sees at `now`, under the page's other filters. */
   async countsByState(
-    filter: Omit<QuestionPageFilter, 'state' | 'after' | 'limit'>,
+    filter: Omit<QuestionPageFilter, 'state' | 'after' | 'limit' | 'newestFirst'>,
   ): Promise<Record<QuestionState, number>> {
     // By stored state, then the pending ones past their expiry moved to expired (a grouped CASE with a
     // bound parameter is not one expression to PostgreSQL).

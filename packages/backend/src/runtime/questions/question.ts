@@ -176,7 +176,10 @@ export function describeAnswers(question: Question): string {
     .join('\n');
 }
 
-/** GET /api/questions: the inbox, a page at a time, oldest first. */
+export const QUESTION_SORTS = ['created_desc', 'created_asc'] as const;
+export type QuestionSort = (typeof QUESTION_SORTS)[number];
+
+/** GET /api/questions: the inbox, a page at a time, oldest first unless `sort` says otherwise. */
 export const ListQuestionsQuerySchema = z
   .object({
     state: QuestionStateSchema.optional().describe(
@@ -186,11 +189,15 @@ export const ListQuestionsQuerySchema = z
     workspace_id: IdSchema.optional(),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),
     cursor: z.string().min(1).max(512).optional(),
+    sort: z.enum(QUESTION_SORTS).optional().describe('default `created_asc` (oldest first)'),
   })
   .strict();
 export type ListQuestionsQuery = z.infer<typeof ListQuestionsQuerySchema>;
 
-export const QuestionCursorSchema = z.object({ c: z.string().min(1).max(64), i: z.string().min(1).max(128) }).strict();
+/** Where the previous page ended (created_at, id) and its order; a cursor without `s` is oldest first. */
+export const QuestionCursorSchema = z
+  .object({ c: z.string().min(1).max(64), i: z.string().min(1).max(128), s: z.enum(QUESTION_SORTS).optional() })
+  .strict();
 
 /** How many questions are in each state, under the list's filters other than `state`. */
 export const QuestionCountsSchema = z
