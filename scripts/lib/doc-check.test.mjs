@@ -70,12 +70,16 @@ describe('links and anchors', () => {
   });
 });
 
+// The planted citations are assembled, so this file does not itself cite what it plants.
+const STYLE_FILE = ['STYLE', 'md'].join('.');
+const ISSUE_14 = ['issue', '14'].join(' ');
+
 describe('citations outside the repository', () => {
   test('planted citations in docs, comments and tests are caught', () => {
     const problems = problemsOf({
-      'docs/a.md': 'As STYLE.md says.\nFixed in issue 14.\nThe provider seed decides.\nSee the style guide §8.\n',
+      'docs/a.md': `As ${STYLE_FILE} says.\nFixed in ${ISSUE_14}.\nThe provider seed decides.\nSee the style guide §8.\n`,
       'packages/x/src/a.ts': '// invariant 6: re-checked\n// see ADR 2026-12-03-provider-update-stream\nconst y = 1;\n',
-      'test/b.test.ts': "test('refused (issue 14)', () => {});\n",
+      'test/b.test.ts': `test('refused (${ISSUE_14})', () => {});\n`,
     });
     assert.deepEqual(
       problems.map((p) => p.replace(/(: cites .*?): .*$/, '$1')),
