@@ -4,29 +4,12 @@
 // the answered questions (what, by whom, when). The board's reads are the server's sort, search and filters.
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { consoleBrowser, signedInPage } from '../helpers/console-browser';
+import { ASK_DATABASE_TURN, consoleBrowser, signedInPage } from '../helpers/console-browser';
 import { TEST_AGENT_MAIN, writeAgentScript } from '../helpers/agent-sessions';
 import { startBackend } from '../helpers/processes';
 
 const ASKING = {
-  turns: [
-    {
-      match: { contains: 'ask me' },
-      steps: [
-        {
-          call_tool: {
-            name: 'ask_user_question_kandev',
-            arguments: {
-              questions: [
-                { id: 'db', prompt: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] },
-              ],
-            },
-          },
-        },
-        { reply: 'Thanks.' },
-      ],
-    },
-  ],
+  turns: [ASK_DATABASE_TURN],
   default: { steps: [{ reply: 'ok' }] },
 };
 

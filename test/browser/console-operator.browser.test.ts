@@ -6,7 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { consoleBrowser, screenshotsOf, seriousViolations, signedInPage } from '../helpers/console-browser';
+import { consoleBrowser, screenshotsOf, sendPrompt, seriousViolations, signedInPage } from '../helpers/console-browser';
 import { TEST_AGENT_MAIN, writeAgentScript } from '../helpers/agent-sessions';
 import { startBackend } from '../helpers/processes';
 
@@ -31,11 +31,6 @@ interface ProfileBody {
 async function confirmed(scope: Page | Locator, label: string): Promise<void> {
   await scope.getByRole('button', { name: label, exact: true }).first().click();
   await scope.getByRole('button', { name: `Yes, ${label.toLowerCase()}` }).click();
-}
-
-async function send(page: Page, prompt: string): Promise<void> {
-  await page.getByLabel('Prompt', { exact: true }).fill(prompt);
-  await page.getByRole('button', { name: 'Send prompt' }).click();
 }
 
 describe('console operator actions in Chromium', () => {
@@ -72,9 +67,9 @@ describe('console operator actions in Chromium', () => {
     expect((await taskNow()).state).toBe('in_progress');
 
     // A prompt queued behind a held turn, cancelled before delivery (asked first): it never runs.
-    await send(page, 'hold on');
+    await sendPrompt(page, 'hold on');
     await page.getByText('Holding until cancelled.').waitFor();
-    await send(page, 'never deliver this');
+    await sendPrompt(page, 'never deliver this');
     const queue = page.getByRole('region', { name: 'Queued prompts' });
     await queue.getByText('never deliver this').waitFor();
     await confirmed(queue, 'Cancel prompt');
@@ -85,12 +80,12 @@ describe('console operator actions in Chromium', () => {
     await page.getByText('Turn cancelled.').waitFor();
     await page.getByTestId('chosen-session-state').filter({ hasText: 'waiting for input' }).waitFor();
     // Barrier: a later prompt is answered, and the cancelled one still was not.
-    await send(page, 'after the cancel');
+    await sendPrompt(page, 'after the cancel');
     await page.getByText('echo: after the cancel').waitFor();
     expect(await page.getByText('echo: never deliver this').count()).toBe(0);
 
     // The agent dies: the session fails; relaunching makes a new session that runs.
-    await send(page, 'die now');
+    await sendPrompt(page, 'die now');
     await page.getByTestId('chosen-session-state').filter({ hasText: 'failed' }).waitFor();
     await page.getByRole('button', { name: 'Relaunch session' }).click();
     await page.getByText('Relaunched as a new session.').waitFor();

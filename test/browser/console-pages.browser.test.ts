@@ -4,29 +4,18 @@
 import type { Page } from 'playwright-core';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { consoleBrowser, screenshotsOf, seriousViolations, signedInPage } from '../helpers/console-browser';
+import {
+  ASK_DATABASE_TURN,
+  consoleBrowser,
+  screenshotsOf,
+  seriousViolations,
+  signedInPage,
+} from '../helpers/console-browser';
 import { TEST_AGENT_MAIN, writeAgentScript } from '../helpers/agent-sessions';
 import { startBackend } from '../helpers/processes';
 
 const SCRIPT = {
-  turns: [
-    {
-      match: { contains: 'ask me' },
-      steps: [
-        {
-          call_tool: {
-            name: 'ask_user_question_kandev',
-            arguments: {
-              questions: [
-                { id: 'db', prompt: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] },
-              ],
-            },
-          },
-        },
-        { reply: 'Thanks.' },
-      ],
-    },
-  ],
+  turns: [ASK_DATABASE_TURN],
   default: { steps: [{ reply: 'A long reply, to see how the conversation wraps on a phone: {{prompt}}' }] },
 };
 

@@ -6,10 +6,16 @@
 // page with its timeline passes axe-core in light and dark and is saved at both sizes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { BackendApi } from '../helpers/backend-api';
 import { useCleanup } from '../helpers/cleanup';
-import { consoleBrowser, screenshotsOf, seriousViolations, signedInPage } from '../helpers/console-browser';
+import {
+  ASK_DATABASE_TURN,
+  consoleBrowser,
+  screenshotsOf,
+  sendPrompt,
+  seriousViolations,
+  signedInPage,
+} from '../helpers/console-browser';
 import { TEST_AGENT_MAIN, writeAgentScript } from '../helpers/agent-sessions';
 import { startBackend } from '../helpers/processes';
 
@@ -19,22 +25,7 @@ const SCRIPT = {
       match: { contains: 'STREAM' },
       steps: [{ reply: 'first half,' }, { wait_for_file: 'release-stream' }, { reply: ' then the rest.' }],
     },
-    {
-      match: { contains: 'ask me' },
-      steps: [
-        {
-          call_tool: {
-            name: 'ask_user_question_kandev',
-            arguments: {
-              questions: [
-                { id: 'db', prompt: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] },
-              ],
-            },
-          },
-        },
-        { reply: 'Thanks.' },
-      ],
-    },
+    ASK_DATABASE_TURN,
     {
       match: { contains: 'permission' },
       steps: [
@@ -46,11 +37,6 @@ const SCRIPT = {
   ],
   default: { steps: [{ reply: 'echo: {{prompt}}' }] },
 };
-
-async function send(page: Page, prompt: string): Promise<void> {
-  await page.getByLabel('Prompt', { exact: true }).fill(prompt);
-  await page.getByRole('button', { name: 'Send prompt' }).click();
-}
 
 describe('console timeline in Chromium', () => {
   const cleanup = useCleanup();
@@ -76,7 +62,7 @@ describe('console timeline in Chromium', () => {
       timeline.locator(`li[data-kind="${kind}"]`, { hasText: text });
 
     // Streaming: the first half shows while the agent holds its turn (it cannot end before the file exists).
-    await send(page, 'STREAM please');
+    await sendPrompt(page, 'STREAM please');
     const reply = page.locator('li.message.agent', { hasText: 'first half,' });
     await reply.waitFor();
     expect(await reply.textContent()).not.toContain('then the rest');
@@ -94,7 +80,7 @@ describe('console timeline in Chromium', () => {
     expect(await streamed.locator('time').first().textContent()).toContain(year);
 
     // An operator question, answered here: the tool call with arguments and result, the answer with who and when.
-    await send(page, 'please ask me');
+    await sendPrompt(page, 'please ask me');
     await page.getByRole('button', { name: 'Postgres' }).click();
     await page.getByText('Thanks.').waitFor();
     const asked = entry('question', 'Which database?');
@@ -112,7 +98,7 @@ describe('console timeline in Chromium', () => {
     await call.locator('pre', { hasText: 'The operator answered' }).waitFor();
 
     // A permission request, allowed once here: kept in the timeline with the answer.
-    await send(page, 'permission please');
+    await sendPrompt(page, 'permission please');
     await page.getByRole('button', { name: 'Allow once' }).click();
     await page.getByText('permission outcome: allow-once').waitFor();
     await entry('question', 'Permission request')
@@ -127,7 +113,7 @@ describe('console timeline in Chromium', () => {
     await entry('tools_revision', /added: .*get_task_pr_automation_kandev/).waitFor();
 
     // The agent dies: a state change to failed with its error.
-    await send(page, 'die now');
+    await sendPrompt(page, 'die now');
     await page.getByTestId('chosen-session-state').filter({ hasText: 'failed' }).waitFor();
     const failed = entry('state_change', '→ failed');
     await failed.waitFor();

@@ -75,3 +75,25 @@ export async function screenshotsOf(page: Page, name: string): Promise<void> {
   await screenshot(page, `${name}-phone`);
   await page.setViewportSize(DESKTOP);
 }
+
+/** A scripted-agent turn: on "ask me" the agent asks which database, then thanks the operator. */
+export const ASK_DATABASE_TURN = {
+  match: { contains: 'ask me' },
+  steps: [
+    {
+      call_tool: {
+        name: 'ask_user_question_kandev',
+        arguments: {
+          questions: [{ id: 'db', prompt: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] }],
+        },
+      },
+    },
+    { reply: 'Thanks.' },
+  ],
+};
+
+/** Types a prompt into the task page's prompt box and sends it. */
+export async function sendPrompt(page: Page, prompt: string): Promise<void> {
+  await page.getByLabel('Prompt', { exact: true }).fill(prompt);
+  await page.getByRole('button', { name: 'Send prompt' }).click();
+}

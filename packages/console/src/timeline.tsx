@@ -103,19 +103,12 @@ function Body(props: { entry: TimelineEntry }) {
           <span class={entry.state === 'pending' ? 'badge attention' : 'badge'}>{entry.state}</span>{' '}
           {entry.question_kind === 'permission' ? 'Permission request: ' : 'Question: '}
           {entry.questions.map((q) => q.prompt).join(' · ')}
-          {entry.answers !== null && (
-            <div data-testid="answer">
-              → {answerText(entry.answers)}
-              {entry.answered_by !== null && <> by {entry.answered_by}</>}
-              {entry.answered_at !== null && (
-                <>
-                  {' '}
-                  at <When iso={entry.answered_at} />
-                </>
-              )}
-            </div>
-          )}
-          {entry.closed_reason !== null && <div class="muted">closed: {entry.closed_reason.replaceAll('_', ' ')}</div>}
+          <Outcome
+            answer={entry.answers === null ? null : answerText(entry.answers)}
+            by={entry.answered_by}
+            at={entry.answered_at}
+            closedReason={entry.closed_reason}
+          />
         </div>
       );
     case 'parent_question':
@@ -123,18 +116,7 @@ function Body(props: { entry: TimelineEntry }) {
         <div>
           <span class={entry.status === 'pending' ? 'badge attention' : 'badge'}>{entry.status}</span> Question to the
           parent task: {entry.questions.map((q) => q.prompt).join(' · ')}
-          {entry.answer !== null && (
-            <div data-testid="answer">
-              → {entry.answer}
-              {entry.answered_at !== null && (
-                <>
-                  {' '}
-                  at <When iso={entry.answered_at} />
-                </>
-              )}
-            </div>
-          )}
-          {entry.closed_reason !== null && <div class="muted">closed: {entry.closed_reason.replaceAll('_', ' ')}</div>}
+          <Outcome answer={entry.answer} by={null} at={entry.answered_at} closedReason={entry.closed_reason} />
         </div>
       );
     case 'state_change':
@@ -199,5 +181,26 @@ export function Timeline(props: { taskId: string; tick: number }) {
         ))}
       </ol>
     </section>
+  );
+}
+
+/** How a question ended: the answer (who gave it and when), or why it closed unanswered. */
+function Outcome(props: { answer: string | null; by: string | null; at: string | null; closedReason: string | null }) {
+  return (
+    <>
+      {props.answer !== null && (
+        <div data-testid="answer">
+          → {props.answer}
+          {props.by !== null && <> by {props.by}</>}
+          {props.at !== null && (
+            <>
+              {' '}
+              at <When iso={props.at} />
+            </>
+          )}
+        </div>
+      )}
+      {props.closedReason !== null && <div class="muted">closed: {props.closedReason.replaceAll('_', ' ')}</div>}
+    </>
   );
 }
