@@ -54,16 +54,7 @@ export function EditProfile(props: { profile: AgentProfile; onSaved: () => void;
   };
   return (
     <form class="stack" onSubmit={submit} aria-label={`Edit profile ${p.name}`}>
-      <label>
-        Name <input value={form.name} onInput={(e) => set({ name: e.currentTarget.value })} required />
-      </label>
-      <label>
-        Command <input value={form.command} onInput={(e) => set({ command: e.currentTarget.value })} required />
-      </label>
-      <label>
-        Arguments (one per line){' '}
-        <textarea rows={2} value={form.args} onInput={(e) => set({ args: e.currentTarget.value })} />
-      </label>
+      <CommandFields form={form} set={set} />
       <label>
         Set environment variables (KEY=value per line; values are never shown)
         <textarea rows={2} value={form.env} autocomplete="off" onInput={(e) => set({ env: e.currentTarget.value })} />
@@ -104,5 +95,30 @@ export function EditProfile(props: { profile: AgentProfile; onSaved: () => void;
         </p>
       )}
     </form>
+  );
+}
+
+interface CommandForm {
+  name: string;
+  command: string;
+  args: string;
+}
+
+/** The name, command and arguments of a profile, as the new and the edit forms both ask for them. */
+export function CommandFields(props: { form: CommandForm; set: (change: Partial<CommandForm>) => void }) {
+  const { form, set } = props;
+  return (
+    <>
+      <label>
+        Name <input value={form.name} onInput={(e) => set({ name: e.currentTarget.value })} required />
+      </label>
+      <label>
+        Command <input value={form.command} onInput={(e) => set({ command: e.currentTarget.value })} required />
+      </label>
+      <label>
+        Arguments (one per line){' '}
+        <textarea rows={2} value={form.args} onInput={(e) => set({ args: e.currentTarget.value })} />
+      </label>
+    </>
   );
 }

@@ -8,7 +8,7 @@ import {
   updateAgentProfile,
 } from './api';
 import { describeError } from './errors';
-import { EditProfile, parseEnv } from './profile-edit';
+import { CommandFields, EditProfile, parseEnv } from './profile-edit';
 import { useResource } from './resource';
 import { ActionButton, Status, When } from './widgets';
 
@@ -134,16 +134,7 @@ function NewProfile(props: { onCreated: () => void }) {
   return (
     <form class="stack" onSubmit={submit} aria-label="New agent profile">
       <h3>New profile</h3>
-      <label>
-        Name <input value={form.name} onInput={(e) => set({ name: e.currentTarget.value })} required />
-      </label>
-      <label>
-        Command <input value={form.command} onInput={(e) => set({ command: e.currentTarget.value })} required />
-      </label>
-      <label>
-        Arguments (one per line){' '}
-        <textarea rows={2} value={form.args} onInput={(e) => set({ args: e.currentTarget.value })} />
-      </label>
+      <CommandFields form={form} set={set} />
       <label>
         Environment (KEY=value per line; values are never shown again)
         <textarea rows={2} value={form.env} autocomplete="off" onInput={(e) => set({ env: e.currentTarget.value })} />
