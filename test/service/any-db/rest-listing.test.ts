@@ -38,6 +38,13 @@ async function serve(cleanup: Cleanup) {
   return { env, api, insertSession };
 }
 
+/** Keyset order: created_at, then id, compared as the database compares them (code unit by code unit). */
+function byPosition(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
+  const left = `${a.created_at} ${a.id}`;
+  const right = `${b.created_at} ${b.id}`;
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 /** Every page of a listing, following next_cursor. */
 async function allPages(api: BackendApi, path: string, key: 'sessions' | 'workspaces'): Promise<string[]> {
   const ids: string[] = [];
@@ -60,9 +67,20 @@ describe('REST listings and task archive', () => {
     const { api } = await serve(cleanup);
     const created: string[] = [];
     for (const name of ['a', 'b', 'c', 'd', 'e']) created.push(await api.workspace(name));
-    expect(await allPages(api, '/api/workspaces', 'workspaces')).toEqual(created);
+    // Workspaces made in the same millisecond tie on created_at and are ordered by id, as the keyset is.
+    const whole = await api.request<{ workspaces: (Listed & { created_at: string })[] }>('GET', '/api/workspaces');
+    const creationOrder = whole.body.workspaces
+      .map(({ id, created_at }) => ({ id, created_at }))
+      .sort((a, b) => byPosition(a, b))
+      .map(({ id }) => id);
+    expect([...creationOrder].sort()).toEqual([...created].sort());
+    expect(await allPages(api, '/api/workspaces', 'workspaces')).toEqual(creationOrder);
     const first = await api.request<{ workspaces: Listed[] }>('GET', '/api/workspaces?limit=1');
-    expect(first.body.workspaces[0]).toEqual({ id: created[0], name: 'a', created_at: expect.any(String) });
+    expect(first.body.workspaces[0]).toEqual({
+      id: creationOrder[0],
+      name: expect.any(String),
+      created_at: expect.any(String),
+    });
   });
 
   test.each([['limit=0'], ['limit=abc'], ['cursor=not-a-cursor'], ['colour=blue']])(
