@@ -13,7 +13,8 @@ import { metricsRoute } from './platform/http/metrics-route';
 import { createLogger } from './platform/logger/logger';
 import { SecretKeyError } from './platform/secrets/secret-key-file';
 import { installShutdown, runShutdown, type ShutdownStep } from './composition/shutdown';
-import { createDatabase, describeDatabase, migrateToLatest } from './platform/store/database';
+import { createDatabase, describeDatabase, dialectOf, migrateToLatest } from './platform/store/database';
+import { newReplicaId } from './platform/cluster/replica-id';
 import { checkpointAndClose, checkpointInBackground } from './platform/store/sqlite/sqlite-database';
 import { prepareWorkspacesDir, WorkspacesDirError } from './runtime/task-workspaces/workspaces-dir';
 
@@ -51,12 +52,15 @@ async function main(): Promise<void> {
     const checkpoints = await checkpointInBackground(db, logger.child({ component: 'database' }));
     if (checkpoints !== undefined) steps.unshift({ name: 'checkpoints', run: () => checkpoints.stop() });
 
-    const agentctl = createAgentctlPort(config, logger);
+    // On a database replicas share, this replica's local agentctl is its own: its endpoint says so.
+    const replicaId = newReplicaId();
+    const agentctl = createAgentctlPort(config, logger, dialectOf(db) === 'postgres' ? replicaId : undefined);
     steps.unshift({ name: 'agentctl', run: () => agentctl.executors.stop() });
     steps.unshift({ name: 'agentctl clients', run: () => agentctl.clients.closeAll() });
     const backend = createBackend(config, {
       logger,
       db,
+      replicaId,
       clock: () => new Date(),
       agentctl,
       gitlab: createGitlabPort(),

@@ -178,6 +178,7 @@ describe('backend stores', () => {
       state: 'created',
       executor: 'local',
       agentctlAddress: null,
+      agentctlReplica: null,
       revision: 1,
       launchConfig: config,
       appliedRevision: 0,
@@ -205,7 +206,7 @@ describe('backend stores', () => {
     });
 
     const at = (second: number) => `2026-08-09T10:00:0${second}.000Z`;
-    const launching = { agentctlAddress: '127.0.0.1:7421' };
+    const launching = { agentctl: { grpcAddress: '127.0.0.1:7421' } };
     expect(await uow.read.sessions.advance(session, { kind: 'launching' }, at(1), launching)).toBe('starting');
     await uow.read.sessions.recordAccepted(session, { revision: 1, providers: ['github'] }, at(1));
     expect(await uow.read.sessions.findById('s')).toMatchObject({

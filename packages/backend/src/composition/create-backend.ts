@@ -25,6 +25,9 @@ import { createQuestionRoutes } from '../runtime/questions/question-routes';
 import { createRepositoryRoutes } from '../catalogue/repositories/repository-routes';
 import { AgentctlLossHandler } from '../runtime/agentctl-repair/agentctl-loss';
 import { AgentctlRepair } from '../runtime/agentctl-repair/agentctl-repair';
+import { ReplicaLocalSessions } from '../runtime/agentctl-repair/replica-local-sessions';
+import { AgentctlRuntimeSessions } from '../runtime/session-control/runtime-session-control';
+import { LeaseStore } from '../platform/cluster/lease-store';
 import { isLive } from '../runtime/sessions/session-lifecycle';
 import { createSessionRoutes } from '../runtime/session-control/session-routes';
 import { runShutdown, type ShutdownStep } from './shutdown';
@@ -145,6 +148,24 @@ function followAgentctls(
   return attach;
 }
 
+/** Work for sessions on this replica's own local agentctl that other replicas hand over, and the sweep for a gone replica's. */
+function replicaLocalSessions(s: BackendServices, ports: BackendPorts): ReplicaLocalSessions {
+  const leases = new LeaseStore(ports.db);
+  const runtime = new AgentctlRuntimeSessions({ agentctls: s.agentctls });
+  return new ReplicaLocalSessions({
+    uow: s.uow,
+    clock: ports.clock,
+    lanes: s.turns.lanes,
+    logger: ports.logger.child({ component: 'replica-local-sessions' }),
+    replicas: s.replicas,
+    leaseHolders: async () => new Set((await leases.listHeld('', ports.clock().getTime())).map((lease) => lease.owner)),
+    reconcile: (sessionId) => s.reconciler.reconcileSoon(sessionId),
+    kick: (sessionId) => s.turns.drainer.kick(sessionId),
+    stopRuntime: (session) => runtime.stop(session),
+    catchUp: () => s.reconciler.sweep(),
+  });
+}
+
 /**
  * The one composition root: every service over one database and the agentctl and GitLab ports, as
  * main.ts runs them and as the in-process tests use them (with fake ports). Nothing runs until
@@ -162,6 +183,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     logger: logger.child({ component: 'reachability' }),
   });
   const attach = followAgentctls(config, services, ports, booted, reachability);
+  const localSessions = replicaLocalSessions(services, ports);
   const tokens = new ApiTokenService({
     ...{ db: ports.db, clock: ports.clock, logger, configured: config.apiToken },
     replicasShareTheDatabase: services.replicas.shared,
@@ -177,6 +199,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     { name: 'reachability', run: () => reachability.stop() },
     { name: 'turns', run: () => turns.stop() }, // after attach: its events finish first
     { name: 'orphan sweeper', run: () => orphans.stop() },
+    { name: 'replica-local sessions', run: () => localSessions.stop() },
     { name: 'reconciler', run: () => reconciler.stop() },
     { name: 'leases', run: () => services.replicas.releaseAll() }, // after all that claims
     { name: 'replica signals', run: () => services.replicas.close() },
@@ -236,6 +259,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       poller.start();
       prPoller.start();
       turns.sweeper.start();
+      localSessions.start();
       eventPruner.start();
     },
 

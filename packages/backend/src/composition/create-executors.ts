@@ -51,8 +51,16 @@ function localExecutor(config: Config, logger: Logger): LocalProcessExecutor {
   });
 }
 
-/** Every configured executor, by name, behind one registry (main.ts and the conformance tests). */
-export function createExecutors(config: Config, logger: Logger, events: AgentctlEvents): ExecutorRegistry {
+/**
+ * Every configured executor, by name, behind one registry (main.ts and the conformance tests).
+ * `localReplica`: this replica's id when replicas share the database (its local agentctl is its own).
+ */
+export function createExecutors(
+  config: Config,
+  logger: Logger,
+  events: AgentctlEvents,
+  localReplica?: string,
+): ExecutorRegistry {
   const log = logger.child({ component: 'executor' });
   const backends = new Map<string, ExecutorBackend>();
   let docker: Dockerode | undefined;
@@ -60,7 +68,7 @@ export function createExecutors(config: Config, logger: Logger, events: Agentctl
   const build = (entry: ExecutorEntry): ExecutorBackend => {
     switch (entry.kind) {
       case 'local':
-        return new LocalExecutorBackend(localExecutor(config, log), entry.name, events);
+        return new LocalExecutorBackend(localExecutor(config, log), entry.name, events, localReplica);
       case 'remote':
         return new RemoteExecutor({
           endpoint: {

@@ -9,10 +9,17 @@ import { EtagCache } from '../integrations/github/etag-cache';
 import { createGithubVerifier, githubClientFor } from '../integrations/github/github-credentials';
 import type { AgentctlPort, GithubPort, GitlabPort } from './backend-ports';
 
-/** The real agentctls: every configured executor, and one gRPC channel per agentctl (closed when it goes). */
-export function createAgentctlPort(config: Config, logger: Logger): AgentctlPort & { clients: AgentctlClients } {
+/**
+ * The real agentctls: every configured executor, and one gRPC channel per agentctl (closed when it goes).
+ * `localReplica`: this replica's id when replicas share the database (createExecutors).
+ */
+export function createAgentctlPort(
+  config: Config,
+  logger: Logger,
+  localReplica?: string,
+): AgentctlPort & { clients: AgentctlClients } {
   const events = new AgentctlEventHub();
-  const executors = createExecutors(config, logger, events);
+  const executors = createExecutors(config, logger, events, localReplica);
   const clients = new AgentctlClients(config.agentctl.callTimeoutMs);
   events.subscribe({ down: (_slot, endpoint) => clients.close(endpoint) });
   return { executors, clients, events };

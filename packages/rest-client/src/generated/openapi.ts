@@ -1407,6 +1407,8 @@ export interface components {
       /** @description which replica holds each agentctl’s Attach stream now */
       attach: {
         grpc_address: string;
+        /** @description the replica whose own local agentctl this is (only it reaches it); null: every replica does */
+        local_to: string | null;
         /** @description the replica id that holds the Attach stream */
         owner: string;
         mine: boolean;

@@ -14,6 +14,7 @@ function session(overrides: Partial<AgentSession> = {}): AgentSession {
     state: 'running',
     executor: 'local',
     agentctlAddress: AGENTCTL,
+    agentctlReplica: null,
     revision: 1,
     launchConfig: {
       sessionId: 's-1',

@@ -9,7 +9,17 @@ export interface LeaseTiming {
 
 export const LEASE_TIMING_DEFAULTS: LeaseTiming = { ttlMs: 10_000, renewMs: 3_000 };
 
-/** The lease that says which replica keeps an agentctl's Attach stream: keyed by its gRPC address. */
-export function attachLeaseName(grpcAddress: string): string {
-  return `attach:${grpcAddress}`;
+/**
+ * The lease that says which replica keeps an agentctl's Attach stream: keyed by its gRPC address, or by
+ * `<address>@<replica>` for a replica's own local agentctl (another replica's may have the same address).
+ */
+export function attachLeaseName(agentctlKey: string): string {
+  return `attach:${agentctlKey}`;
+}
+
+/** An Attach lease's agentctl: its gRPC address, and the replica it is local to (null: every replica reaches it). */
+export function attachedAgentctlOf(leaseName: string): { grpcAddress: string; localTo: string | null } {
+  const key = leaseName.slice(attachLeaseName('').length);
+  const at = key.lastIndexOf('@');
+  return at < 0 ? { grpcAddress: key, localTo: null } : { grpcAddress: key.slice(0, at), localTo: key.slice(at + 1) };
 }

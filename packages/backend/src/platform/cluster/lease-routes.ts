@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { attachLeaseName } from './attach-lease';
+import { attachedAgentctlOf, attachLeaseName } from './attach-lease';
 import { LeaseStore } from './lease-store';
 
 export const ReplicasViewSchema = z
@@ -13,6 +13,10 @@ export const ReplicasViewSchema = z
         z
           .object({
             grpc_address: z.string(),
+            local_to: z
+              .string()
+              .nullable()
+              .describe('the replica whose own local agentctl this is (only it reaches it); null: every replica does'),
             owner: z.string().describe('the replica id that holds the Attach stream'),
             mine: z.boolean(),
             expires_at: z.string().nullable().describe('when the lease runs out unless renewed; null: one replica'),
@@ -45,14 +49,21 @@ export function createReplicaRoutes(deps: ReplicaRoutesDeps): Router {
     if (shared) {
       const held = await store.listHeld(prefix, deps.clock().getTime());
       attach = held.map((lease) => ({
-        grpc_address: lease.name.slice(prefix.length),
+        grpc_address: attachedAgentctlOf(lease.name).grpcAddress,
+        local_to: attachedAgentctlOf(lease.name).localTo,
         owner: lease.owner,
         mine: lease.owner === replicaId,
         expires_at: new Date(lease.expiresAtMs).toISOString(),
       }));
     } else {
       const addresses = [...new Set(deps.attachedAddresses())].sort();
-      attach = addresses.map((address) => ({ grpc_address: address, owner: replicaId, mine: true, expires_at: null }));
+      attach = addresses.map((address) => ({
+        grpc_address: address,
+        local_to: null,
+        owner: replicaId,
+        mine: true,
+        expires_at: null,
+      }));
     }
     const view: ReplicasView = { replica_id: replicaId, shared, attach };
     res.json(view);

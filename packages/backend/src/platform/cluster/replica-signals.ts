@@ -10,8 +10,11 @@ import type { CommitHooks } from '../store/unit-of-work';
 // time but never a decision, and every channel that can lose signals (a dropped PostgreSQL listener)
 // tells its subscribers to resync: re-read everything they wait for.
 
-/** What can be signalled: events were committed; a question or a parent question changed (its id). */
-export const SIGNAL_NAMES = ['events', 'question', 'parent_question'] as const;
+/**
+ * What can be signalled: events were committed; a question or a parent question changed (its id); a
+ * session on a replica's own local agentctl has work only that replica can do (its id).
+ */
+export const SIGNAL_NAMES = ['events', 'question', 'parent_question', 'session'] as const;
 export type SignalName = (typeof SIGNAL_NAMES)[number];
 
 /** One signal with its payload ('' when it has none). */

@@ -63,6 +63,8 @@ export class AgentctlRepair {
 
   /** On this agentctl, or (local, remote: one agentctl serves them all) on one of the executor's that is gone. */
   private placedOn(session: AgentSession, endpoint: AgentctlEndpoint, kind: string): boolean {
+    // Another replica's own local agentctl holds it: never this one's to restore or fail.
+    if (this.deps.agentctls.servedElsewhere(session) !== undefined) return false;
     if (session.agentctlAddress === endpoint.grpcAddress) return true;
     return (
       !isPerSessionKind(kind) && session.agentctlAddress !== null && this.deps.agentctls.find(session) === undefined
@@ -104,12 +106,7 @@ export class AgentctlRepair {
       providers: restored.config.providers,
       toolNames: restored.toolNames,
     };
-    const recorded = await this.deps.uow.read.sessions.recordRestoredOn(
-      session,
-      endpoint.grpcAddress,
-      acknowledged,
-      now,
-    );
+    const recorded = await this.deps.uow.read.sessions.recordRestoredOn(session, endpoint, acknowledged, now);
     this.deps.logger.info({ sessionId, revision: acknowledged.revision, recorded }, 'session restored on agentctl');
     return 'restored';
   }

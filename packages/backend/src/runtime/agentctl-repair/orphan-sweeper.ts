@@ -1,5 +1,6 @@
 import type { Replicas } from '../../platform/cluster/replicas';
 import type { Agentctls, ReachedAgentctl } from '../agentctl/agentctls';
+import { agentctlKey } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import { isEnded } from '../sessions/session-lifecycle';
@@ -49,7 +50,7 @@ export class OrphanSweeper {
   }
 
   private async sweepClaimed(agentctl: ReachedAgentctl): Promise<string[]> {
-    const name = `orphans:${agentctl.endpoint.grpcAddress}`;
+    const name = `orphans:${agentctlKey(agentctl.endpoint)}`;
     const outcome = await this.deps.replicas.once(name, () => this.sweepOne(agentctl));
     return outcome.ran ? outcome.value : []; // another replica sweeps it now
   }

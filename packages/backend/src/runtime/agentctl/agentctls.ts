@@ -1,4 +1,5 @@
 import { AppError } from '@kandev/protocol';
+import type { Replicas } from '../../platform/cluster/replicas';
 import type { AgentctlApi, AgentctlConnector } from './agentctl-client';
 import type { AgentctlDirectory } from './agentctl-directory';
 import type { AgentctlEndpoint, ExecutorKind, SessionPlacement, WorkspaceMount } from './executor';
@@ -14,12 +15,28 @@ export interface ReachedAgentctl {
  * agentctl with it (its executor and recorded address), so the row is never read again to route; a
  * launch or resume asks the session's executor, which provides the agentctl (starting it, or the
  * session's container); the orphan sweep goes over every agentctl up.
+ *
+ * A session on another replica's own local agentctl is out of this replica's reach: `servedElsewhere`
+ * names that replica, and `forward` asks it (a `session` signal) to bring the session up to date
+ * itself: push its providers, drain its queue, stop its runtime once it ended.
  */
 export class Agentctls {
   constructor(
     private readonly directory: AgentctlDirectory,
     private readonly clients: AgentctlConnector,
+    private readonly replicas?: Pick<Replicas, 'replicaId' | 'publish'>,
   ) {}
+
+  /** The other replica whose own local agentctl holds the session, if it is one (only it reaches it). */
+  servedElsewhere(session: SessionPlacement): string | undefined {
+    const replica = session.agentctlReplica ?? null;
+    return replica !== null && replica !== this.replicas?.replicaId ? replica : undefined;
+  }
+
+  /** Asks the replica serving the session (servedElsewhere) to bring it up to date. */
+  forward(session: SessionPlacement): void {
+    this.replicas?.publish('session', session.id);
+  }
 
   /** The executor a launch uses when it names none. */
   get defaultExecutor(): string {
@@ -69,6 +86,8 @@ export class Agentctls {
   forSession(session: SessionPlacement): AgentctlApi {
     const found = this.find(session);
     if (found !== undefined) return found.client;
+    const elsewhere = this.servedElsewhere(session);
+    if (elsewhere !== undefined) throw servedByAnotherReplica(session.id, elsewhere);
     if (this.directory.endpoints().length === 0) throw new AppError('unavailable', 'agentctl is not running');
     if (session.agentctlAddress === null) {
       throw new AppError('not_found', `session ${session.id} has not started on an agentctl`);
@@ -99,4 +118,12 @@ export class Agentctls {
   private reach(endpoint: AgentctlEndpoint): ReachedAgentctl {
     return { endpoint, client: this.clients.clientFor(endpoint) };
   }
+}
+
+/** `unavailable`: this replica cannot reach the session's agentctl, the replica that runs it can. */
+export function servedByAnotherReplica(sessionId: string, replica: string): AppError {
+  return new AppError(
+    'unavailable',
+    `session ${sessionId} runs on the local agentctl of replica ${replica}; only that replica reaches it`,
+  );
 }

@@ -1,5 +1,5 @@
 import type { AttachFollower } from './attach-pool';
-import type { AgentctlEndpoint } from './executor';
+import { type AgentctlEndpoint, agentctlKey } from './executor';
 import type { Logger } from '../../platform/logger/logger';
 import { attachLeaseName, type LeaseTiming } from '../../platform/cluster/attach-lease';
 import type { WorkClaims } from '../../platform/cluster/leases';
@@ -44,11 +44,11 @@ export class OwnedAttach implements AttachFollower {
     if (this.stopped) return;
     const previous = this.endpoint;
     this.endpoint = endpoint;
-    if (previous !== undefined && previous.grpcAddress !== endpoint.grpcAddress) {
+    if (previous !== undefined && agentctlKey(previous) !== agentctlKey(endpoint)) {
       // Another agentctl in this slot: the old one's lease is no longer ours to keep.
       this.ticking = this.ticking.then(() => this.letGo(previous));
     }
-    if (this.follower !== undefined && previous?.grpcAddress === endpoint.grpcAddress) {
+    if (this.follower !== undefined && previous !== undefined && agentctlKey(previous) === agentctlKey(endpoint)) {
       this.follower.follow(endpoint); // same agentctl (a new token): the supervisor decides
       return;
     }
@@ -75,7 +75,7 @@ export class OwnedAttach implements AttachFollower {
     const endpoint = this.endpoint;
     if (this.stopped || endpoint === undefined) return;
     const { claims, timing, clock, logger } = this.deps;
-    const name = attachLeaseName(endpoint.grpcAddress);
+    const name = attachLeaseName(agentctlKey(endpoint));
     const startedMs = clock().getTime();
     try {
       if (await claims.claim(name, timing.ttlMs)) {
@@ -115,7 +115,7 @@ export class OwnedAttach implements AttachFollower {
   private async letGo(endpoint: AgentctlEndpoint): Promise<void> {
     await this.dropStream();
     await this.deps.claims
-      .release(attachLeaseName(endpoint.grpcAddress))
+      .release(attachLeaseName(agentctlKey(endpoint)))
       .catch((err: unknown) => this.deps.logger.warn({ err }, 'Attach lease not released (it expires)'));
   }
 }

@@ -10,6 +10,16 @@ export interface AgentctlEndpoint {
   controlToken: string;
   /** The agentctl serves TLS: verify it with these (plaintext gRPC when absent: local, or `insecure: true`). */
   tls?: AgentctlTls;
+  /**
+   * Set when only one backend replica reaches this agentctl (its own local one, on a database replicas
+   * share): that replica's id. Its sessions record it; the others hand their work for them to it.
+   */
+  replica?: string;
+}
+
+/** An agentctl's identity among every replica's: its address, qualified by its replica when only that one reaches it. */
+export function agentctlKey(endpoint: Pick<AgentctlEndpoint, 'grpcAddress' | 'replica'>): string {
+  return endpoint.replica === undefined ? endpoint.grpcAddress : `${endpoint.grpcAddress}@${endpoint.replica}`;
 }
 
 export interface AgentctlStatus {
@@ -36,6 +46,8 @@ export interface SessionPlacement {
   executor: string;
   /** The gRPC address of the agentctl it was last started on (null: never started). */
   agentctlAddress: string | null;
+  /** The replica whose own local agentctl that is (AgentctlEndpoint.replica); null or absent: any replica reaches it. */
+  agentctlReplica?: string | null;
 }
 
 /** Told when an agentctl comes up or goes, and when one dies under its session (docker). */

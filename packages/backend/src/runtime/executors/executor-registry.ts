@@ -1,12 +1,13 @@
 import { AppError } from '@kandev/protocol';
 import { type AgentctlDirectory, unknownExecutor } from '../agentctl/agentctl-directory';
-import type {
-  AgentctlEndpoint,
-  AgentctlStatus,
-  ExecutorBackend,
-  ExecutorKind,
-  SessionPlacement,
-  WorkspaceMount,
+import {
+  type AgentctlEndpoint,
+  agentctlKey,
+  type AgentctlStatus,
+  type ExecutorBackend,
+  type ExecutorKind,
+  type SessionPlacement,
+  type WorkspaceMount,
 } from '../agentctl/executor';
 
 /**
@@ -50,13 +51,15 @@ export class ExecutorRegistry implements AgentctlDirectory {
 
   endpointFor(session: SessionPlacement): AgentctlEndpoint | undefined {
     if (session.agentctlAddress === null) return undefined;
-    return this.backends.get(session.executor)?.endpointAt(session.agentctlAddress);
+    const endpoint = this.backends.get(session.executor)?.endpointAt(session.agentctlAddress);
+    // Another replica's local agentctl may have the same address as this replica's own.
+    return endpoint?.replica === (session.agentctlReplica ?? undefined) ? endpoint : undefined;
   }
 
   endpoints(): AgentctlEndpoint[] {
     const seen = new Map<string, AgentctlEndpoint>();
     for (const backend of this.backends.values()) {
-      for (const endpoint of backend.endpoints()) seen.set(endpoint.grpcAddress, endpoint);
+      for (const endpoint of backend.endpoints()) seen.set(agentctlKey(endpoint), endpoint);
     }
     return [...seen.values()];
   }

@@ -76,6 +76,15 @@ export interface PushesInFlight {
   calls: PushCall[];
   /** Targets whose agentctl could not be reached at all. */
   failed: Failed[];
+  /** Targets on another replica's own local agentctl: that replica was asked to push them. */
+  forwarded: Forwarded[];
+}
+
+/** A target handed to the replica whose local agentctl holds its session. */
+interface Forwarded {
+  index: number;
+  target: PushTarget;
+  replica: string;
 }
 
 /** A target whose push failed, with why. */
@@ -114,10 +123,11 @@ export class ProviderPusher {
   /** syncMany's first half: resolves once every call is on its agentctl's stream (or failed to go). */
   async send(targets: readonly PushTarget[]): Promise<PushesInFlight> {
     const failed: Failed[] = [];
+    const forwarded: Forwarded[] = [];
     const calls = await Promise.all(
-      this.groupByAgentctl(targets, failed).map(({ client, members }) => this.call(client, members)),
+      this.groupByAgentctl(targets, failed, forwarded).map(({ client, members }) => this.call(client, members)),
     );
-    return { count: targets.length, calls, failed };
+    return { count: targets.length, calls, failed, forwarded };
   }
 
   /** syncMany's second half: waits for agentctl's answers and records them (never throws for agentctl's sake). */
@@ -145,15 +155,33 @@ export class ProviderPusher {
     const results: PushResult[] = new Array<PushResult>(pushes.count);
     for (const [index, result] of await this.acknowledgeMany(reached)) results[index] = result;
     for (const { index, target, error } of failed) results[index] = await this.fail(target, error);
+    for (const { index, target, replica } of pushes.forwarded) {
+      const reason = `pushed by replica ${replica}, whose local agentctl holds the session`;
+      results[index] = {
+        sessionId: target.session.id,
+        status: 'dispatched',
+        revision: target.revision,
+        reason,
+        retry: false,
+      };
+    }
     return results;
   }
 
   private groupByAgentctl(
     targets: readonly PushTarget[],
     failed: Failed[],
+    forwarded: Forwarded[],
   ): { client: AgentctlApi; members: Member[] }[] {
     const groups = new Map<AgentctlApi, Member[]>();
+    const { agentctls } = this.deps;
     targets.forEach((target, index) => {
+      const replica = agentctls.servedElsewhere(target.session);
+      if (replica !== undefined) {
+        agentctls.forward(target.session); // after the commit that moved the desired revision: it reads that
+        forwarded.push({ index, target, replica });
+        return;
+      }
       try {
         const client = this.deps.agentctls.forSession(target.session);
         const members = groups.get(client) ?? [];

@@ -66,6 +66,12 @@ export class SessionReconciler implements RefreshScheduler {
     this.deps.logger.debug({ sessionId, attempt, delayMs }, 'provider refresh retry scheduled');
   }
 
+  /** Brings one session up to date now rather than at its next retry (another replica asked). */
+  reconcileSoon(sessionId: string): void {
+    if (this.stopped) return;
+    void this.track(this.retry(sessionId));
+  }
+
   /** Whether a retry is waiting for its timer (at most one per session). */
   hasPendingRetry(sessionId: string): boolean {
     return this.timers.has(sessionId);

@@ -85,7 +85,12 @@ export class ProviderRefreshService {
       }
       sessions.push({
         sessionId: session.id,
-        placement: { id: session.id, executor: session.executor, agentctlAddress: session.agentctlAddress },
+        placement: {
+          id: session.id,
+          executor: session.executor,
+          agentctlAddress: session.agentctlAddress,
+          agentctlReplica: session.agentctlReplica,
+        },
         state: session.state,
         revision: decision.kind === 'bump' ? decision.revision : session.revision,
         providers: decision.kind === 'bump' ? decision.providers : [...current.providers],

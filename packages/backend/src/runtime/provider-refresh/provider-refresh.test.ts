@@ -45,6 +45,9 @@ describe('summarizeRefresh', () => {
     [['failed'], 'failed'],
     [['failed', 'not_needed'], 'failed'],
     [['applied', 'failed'], 'partial'],
+    [['dispatched', 'not_needed'], 'dispatched'],
+    [['applied', 'dispatched'], 'dispatched'],
+    [['dispatched', 'failed'], 'partial'],
   ])('%j -> %s', (statuses, expected) => {
     expect(summarizeRefresh(statuses.map(result)).status).toBe(expected);
   });

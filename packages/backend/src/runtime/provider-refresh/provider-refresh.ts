@@ -38,14 +38,19 @@ export function decideProviderRefresh(desired: RevisionedProviders, derived: rea
   return { kind: 'bump', revision: desired.revision + 1, providers: next };
 }
 
-/** Sessions with nothing to push do not count; the rest decide applied, failed or partial. */
+/**
+ * Sessions with nothing to push do not count; the rest decide applied, failed or partial. None failed
+ * but some only dispatched (handed to the replica whose local agentctl holds them): dispatched.
+ */
 export function summarizeRefresh(sessions: readonly SessionRefreshResult[]): RefreshSummary {
   const pushed = sessions.filter((s) => s.status !== 'not_needed');
   const applied = pushed.filter((s) => s.status === 'applied').length;
+  const failed = pushed.filter((s) => s.status === 'failed').length;
   let status: RefreshStatus = 'partial';
   if (pushed.length === 0) status = 'not_needed';
   else if (applied === pushed.length) status = 'applied';
-  else if (applied === 0) status = 'failed';
+  else if (failed === 0) status = 'dispatched';
+  else if (failed === pushed.length) status = 'failed';
   return { status, sessions: [...sessions] };
 }
 

@@ -20,6 +20,10 @@ export async function runtimeReport(agentctls: Agentctls, session: SessionPlacem
   const sessionId = session.id;
   // Never started: no agentctl holds it, none is asked.
   if (session.agentctlAddress === null) return unreachable(null, false, 'the session has not started on an agentctl');
+  const elsewhere = agentctls.servedElsewhere(session);
+  if (elsewhere !== undefined) {
+    return unreachable(null, false, `the session runs on the local agentctl of replica ${elsewhere}; ask that replica`);
+  }
   const agentctl = agentctls.find(session);
   if (agentctl === undefined) return unreachable(null, false, 'agentctl is not running');
   const mcpUrl = mcpUrlOf(agentctl.endpoint, sessionId);

@@ -3,8 +3,12 @@ import type { Agentctls } from '../agentctl/agentctls';
 import type { AgentSession } from '../sessions/agent-session';
 
 /** What agentctl said when asked to stop a session's runtime. */
+/** `forwarded`: another replica's own local agentctl holds it; that replica stops it once told (Agentctls.forward). */
 export type RuntimeStopOutcome =
-  { status: 'stopped' } | { status: 'not_running' } | { status: 'failed'; reason: string };
+  | { status: 'stopped' }
+  | { status: 'not_running' }
+  | { status: 'failed'; reason: string }
+  | { status: 'forwarded'; replica: string };
 
 /** Stops a session's runtime (agent process, MCP endpoint) in the agentctl that holds it. */
 export interface RuntimeSessionControl {
@@ -30,6 +34,8 @@ export class AgentctlRuntimeSessions implements RuntimeSessionControl {
   }
 
   private async stopInAgentctl(session: AgentSession): Promise<RuntimeStopOutcome> {
+    const replica = this.deps.agentctls.servedElsewhere(session);
+    if (replica !== undefined) return { status: 'forwarded', replica };
     const agentctl = this.deps.agentctls.find(session);
     if (agentctl === undefined) return { status: 'not_running' };
     try {

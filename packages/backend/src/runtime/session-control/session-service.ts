@@ -1,7 +1,7 @@
 import { AppError, type LaunchConfig, redactLaunchConfig, sha256Hex } from '@kandev/protocol';
 import type { TurnCancellation } from '../agentctl/agentctl-client';
 import { unknownExecutor } from '../agentctl/agentctl-directory';
-import type { Agentctls } from '../agentctl/agentctls';
+import { type Agentctls, servedByAnotherReplica } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import { newId } from '../../platform/store/row-values';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
@@ -251,6 +251,8 @@ export class SessionService {
       const now = this.deps.clock().toISOString();
       const stopped = await this.deps.uow.transaction((stores) => recordSessionStopped(stores, id, now));
       if (stopped) await this.deps.questions.endForSessions([id]);
+      // Recorded ended first: the replica told then finds the row it must act on.
+      if (outcome.status === 'forwarded') this.deps.agentctls.forward(session);
       this.deps.logger.info({ sessionId: id, runtime: outcome.status, stopped }, 'session stopped');
       return this.get(id);
     });
@@ -268,6 +270,8 @@ export class SessionService {
       throw new AppError('failed_precondition', `session ${id} is ${session.state}; no turn runs`);
     }
     if (session.launchConfig.agent === null) return { cancelled: false, promptId: null };
+    const elsewhere = this.deps.agentctls.servedElsewhere(session);
+    if (elsewhere !== undefined) throw servedByAnotherReplica(id, elsewhere);
     const agentctl = this.deps.agentctls.find(session);
     if (agentctl === undefined) throw new AppError('unavailable', 'agentctl is not running');
     return agentctl.client.cancelTurn(id);
@@ -300,6 +304,7 @@ export class SessionService {
       state: placed === undefined ? 'created' : 'starting',
       executor,
       agentctlAddress: placed?.grpcAddress ?? null,
+      agentctlReplica: placed?.replica ?? null,
       revision: config.revision,
       launchConfig: redactLaunchConfig(config),
       appliedRevision: 0,

@@ -1,6 +1,6 @@
 import { AppError, isAppError, type LaunchConfig, mcpPathFor } from '@kandev/protocol';
 import type { Agentctls } from '../agentctl/agentctls';
-import type { AgentctlEndpoint, WorkspaceMount } from '../agentctl/executor';
+import type { AgentctlEndpoint, SessionPlacement, WorkspaceMount } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
@@ -71,7 +71,7 @@ export class SessionStarter {
       const agentctl = await this.deps.agentctls.forLaunch(session, workspace);
       endpoint = agentctl.endpoint;
       // A placed launch's row says starting on this agentctl already (one transaction fewer).
-      const marked = placed && session.agentctlAddress === endpoint.grpcAddress;
+      const marked = placed && samePlace(session, endpoint);
       if (!marked) await this.markStarting(session, endpoint, now());
       const created = await agentctl.client.createSession(config);
       const acknowledged = { revision: config.revision, providers: config.providers, toolNames: created.toolNames };
@@ -125,12 +125,18 @@ export class SessionStarter {
    * and its event in one transaction.
    */
   private async markStarting(session: AgentSession, endpoint: AgentctlEndpoint, now: string): Promise<void> {
-    const agentctlAddress = endpoint.grpcAddress;
     const marked = await this.deps.uow.transaction(async ({ sessions }) =>
       session.state === 'created'
-        ? (await sessions.advance(session, { kind: 'launching' }, now, { agentctlAddress })) !== null
-        : sessions.recordStartingOn(session.id, agentctlAddress, now),
+        ? (await sessions.advance(session, { kind: 'launching' }, now, { agentctl: endpoint })) !== null
+        : sessions.recordStartingOn(session.id, endpoint, now),
     );
     if (!marked) throw new AppError('failed_precondition', `session ${session.id} was stopped before it started`);
   }
+}
+
+/** Whether the row already places the session on this agentctl (address, and replica when only one reaches it). */
+function samePlace(session: SessionPlacement, endpoint: AgentctlEndpoint): boolean {
+  return (
+    session.agentctlAddress === endpoint.grpcAddress && (session.agentctlReplica ?? undefined) === endpoint.replica
+  );
 }

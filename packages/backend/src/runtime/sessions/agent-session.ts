@@ -24,6 +24,11 @@ export interface AgentSession {
   /** Which executor backend runs its agentctl, e.g. 'local'. */
   executor: string;
   agentctlAddress: string | null;
+  /**
+   * The backend replica whose own local agentctl holds the session (only that replica reaches it); null
+   * when every replica reaches the agentctl, and always for a backend alone on its database.
+   */
+  agentctlReplica: string | null;
   /** The DESIRED revision: bumped whenever the derived config changes (launch 1, live updates, resume). */
   revision: number;
   /** The DESIRED config (derived from the database), with the MCP token blanked. */

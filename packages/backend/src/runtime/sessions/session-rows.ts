@@ -12,6 +12,7 @@ export interface SessionRow {
   state: string;
   executor: string;
   agentctl_address: string | null;
+  agentctl_replica: string | null;
   revision: number | string;
   launch_config: unknown;
   applied_revision: number | string;
@@ -33,6 +34,7 @@ export const SESSION_COLUMNS = columnsOf<SessionRow>({
   state: true,
   executor: true,
   agentctl_address: true,
+  agentctl_replica: true,
   revision: true,
   launch_config: true,
   applied_revision: true,
@@ -60,6 +62,7 @@ export function fromRow(row: SessionRow): AgentSession {
     state: state.data,
     executor: row.executor,
     agentctlAddress: row.agentctl_address,
+    agentctlReplica: row.agentctl_replica ?? null,
     revision: Number(row.revision),
     launchConfig: parseJsonColumn(LaunchConfigSchema, row.launch_config, 'sessions.launch_config'),
     appliedRevision: Number(row.applied_revision),
@@ -86,6 +89,7 @@ export function toRow(session: AgentSession): Record<keyof SessionRow, unknown> 
     state: session.state,
     executor: session.executor,
     agentctl_address: session.agentctlAddress,
+    agentctl_replica: session.agentctlReplica,
     revision: session.revision,
     launch_config: JSON.stringify(redactLaunchConfig(session.launchConfig)),
     applied_revision: session.appliedRevision,

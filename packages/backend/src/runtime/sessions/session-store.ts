@@ -29,8 +29,19 @@ export type { Acknowledged } from './session-events';
 /** Columns a state change may write along with the state. */
 export interface StateColumns {
   lastError?: string | null;
-  agentctlAddress?: string;
+  /** The agentctl it goes to: its address, and the replica when only that one reaches it. */
+  agentctl?: AgentctlPlace;
   acpSessionId?: string;
+}
+
+/** Where a session's agentctl is, as its row records it (AgentctlEndpoint's address and replica). */
+export interface AgentctlPlace {
+  grpcAddress: string;
+  replica?: string;
+}
+
+function placeColumns(place: AgentctlPlace): { agentctl_address: string; agentctl_replica: string | null } {
+  return { agentctl_address: place.grpcAddress, agentctl_replica: place.replica ?? null };
 }
 
 export interface SessionListFilter {
@@ -171,6 +182,15 @@ export class SessionStore {
   }
 
   /** Every session in one of the states, oldest first (boot reconcile). */
+  /** Live sessions on the own local agentctl of a replica other than `running` (one that is gone). */
+  async listLiveOnReplicasOtherThan(running: readonly string[]): Promise<AgentSession[]> {
+    const rows = await this.rows()
+      .whereIn('state', [...LIVE_SESSION_STATES])
+      .whereNotNull('agentctl_replica')
+      .whereNotIn('agentctl_replica', [...running]);
+    return rows.map(fromRow);
+  }
+
   async listByStates(states: readonly AgentSessionState[]): Promise<AgentSession[]> {
     const rows = await this.rows()
       .whereIn('state', [...states])
@@ -227,7 +247,7 @@ export class SessionStore {
       .update({
         state: to,
         ...(columns.lastError === undefined ? {} : { last_error: columns.lastError }),
-        ...(columns.agentctlAddress === undefined ? {} : { agentctl_address: columns.agentctlAddress }),
+        ...(columns.agentctl === undefined ? {} : placeColumns(columns.agentctl)),
         ...(columns.acpSessionId === undefined ? {} : { acp_session_id: columns.acpSessionId }),
         updated_at: now,
       });
@@ -235,10 +255,10 @@ export class SessionStore {
   }
 
   /** The agentctl a starting session is being handed to (resume: possibly a new one). */
-  async recordStartingOn(id: string, agentctlAddress: string, now: string): Promise<boolean> {
+  async recordStartingOn(id: string, agentctl: AgentctlPlace, now: string): Promise<boolean> {
     const updated = await this.db('sessions')
       .where({ id, state: 'starting' })
-      .update({ agentctl_address: agentctlAddress, updated_at: now });
+      .update({ ...placeColumns(agentctl), updated_at: now });
     return updated > 0;
   }
 
@@ -325,18 +345,18 @@ export class SessionStore {
   }
 
   /**
-   * A lost MCP-only session was registered again on the agentctl at `agentctlAddress`, at the
+   * A lost MCP-only session was registered again on the agentctl at `agentctl`, at the
    * acknowledged revision; only while it is still live where the caller found it (compare-and-set).
    */
   async recordRestoredOn(
     session: Pick<AgentSession, 'id' | 'taskId' | 'state' | 'agentctlAddress'>,
-    agentctlAddress: string,
+    agentctl: AgentctlPlace,
     acknowledged: Acknowledged,
     now: string,
   ): Promise<boolean> {
     const updated = await this.db('sessions')
       .where({ id: session.id, state: session.state, agentctl_address: session.agentctlAddress })
-      .update({ agentctl_address: agentctlAddress, ...acknowledgedColumns(acknowledged, now), updated_at: now });
+      .update({ ...placeColumns(agentctl), ...acknowledgedColumns(acknowledged, now), updated_at: now });
     if (updated > 0) await this.recorder.toolLists([{ id: session.id, taskId: session.taskId, acknowledged }], now);
     return updated > 0;
   }

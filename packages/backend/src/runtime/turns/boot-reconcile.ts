@@ -99,6 +99,8 @@ export class BootReconciler {
   private async reconcile(sessionId: string, summary: BootReconcileSummary): Promise<void> {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
     if (session === undefined || !(LIVE_SESSION_STATES as readonly string[]).includes(session.state)) return;
+    // Another replica's own local agentctl: that replica reconciles it (or the replica-loss sweep ends it).
+    if (this.deps.agentctls.servedElsewhere(session) !== undefined) return;
     summary.checked += 1;
     const held = await this.held(session);
     const verdict = this.verdictFor(session, held);

@@ -135,6 +135,10 @@ export class PromptDrainer implements PromptKicker {
       return await this.deps.uow.transaction(async (stores) => {
         const session = await stores.sessions.findById(sessionId);
         if (session === undefined) return undefined;
+        if (this.deps.agentctls.servedElsewhere(session) !== undefined) {
+          this.deps.agentctls.forward(session); // only the replica whose local agentctl holds it can send
+          return undefined;
+        }
         const hasAgent = session.launchConfig.agent !== null;
         const inFlight = (await stores.promptQueue.findDispatched(sessionId)) !== undefined;
         const idle = session.state === 'waiting_for_input' && hasAgent && !inFlight;

@@ -34,6 +34,7 @@ export function sessionRow(
     state: 'waiting_for_input',
     executor: 'local',
     agentctlAddress: '127.0.0.1:1',
+    agentctlReplica: null,
     revision: launchConfig.revision,
     launchConfig,
     appliedRevision: launchConfig.revision,

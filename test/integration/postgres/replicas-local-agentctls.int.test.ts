@@ -1,0 +1,138 @@
+// Two backend replicas on one PostgreSQL, each with its own local agentctl (ports of its own), as two
+// hosts running `npm start` on one database would. Each launches an MCP-only session on its agentctl;
+// sources change through the OTHER replica and reach the agentctl that holds the session (list_changed
+// on that session's client, the tools follow); tool calls are served on both. One replica is SIGKILLed:
+// the survivor's session keeps working, the dead replica's session fails with a reason naming it, and
+// after the lease TTL plus a sweep no lease of the dead replica and no live session on it is left.
+import { randomBytes } from 'node:crypto';
+import { createPostgresDatabase, type ReplicasView, testDatabaseUrl } from '@kandev/backend/testing';
+import { useCleanup } from '../../helpers/cleanup';
+import { connectStreaming, expectListChangedCount, LiveApi, providersIn } from '../../helpers/live-updates';
+import type { McpConnection } from '../../helpers/mcp';
+import { killPid, startBackend, tempDir } from '../../helpers/processes';
+import { waitUntil } from '../../helpers/wait';
+
+/** Short leases: a dead replica is noticed within seconds (docs/replicas.md). */
+const LEASES = { KANDEV_REPLICA_LEASE_TTL_MS: '3000', KANDEV_REPLICA_LEASE_RENEW_MS: '1000' };
+const SETTLE_MS = 30_000;
+
+interface ToolResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+async function getTask(mcp: McpConnection, taskId: string): Promise<ToolResult> {
+  return (await mcp.client.callTool({ name: 'get_task_kandev', arguments: { task_id: taskId } })) as ToolResult;
+}
+
+describe('replicas on one PostgreSQL, each with its own local agentctl', () => {
+  const cleanup = useCleanup();
+
+  test('each serves its sessions; changes through the other reach them; a killed replica fails only its own', async () => {
+    const databaseUrl = await testDatabaseUrl(tempDir(cleanup), cleanup);
+    if (databaseUrl === undefined) throw new Error('replicas need PostgreSQL: run in the integration-pg project');
+    const env = {
+      KANDEV_DATABASE_URL: databaseUrl,
+      KANDEV_API_TOKEN: randomBytes(24).toString('hex'),
+      KANDEV_SECRET_KEY: randomBytes(32).toString('hex'),
+      ...LEASES,
+    };
+    // One after the other: the first applies the migrations.
+    const first = await startBackend(cleanup, env);
+    const second = await startBackend(cleanup, env);
+    const logs = () => `--- first\n${first.logs()}\n--- second\n${second.logs()}`;
+    const apis = [first, second].map((replica) => new LiveApi(replica.ready.url, replica.apiToken));
+    const [apiA, apiB] = apis as [LiveApi, LiveApi];
+    expect(first.ready.agentctl.grpcAddress).not.toBe(second.ready.agentctl.grpcAddress);
+    const replicaIds = await Promise.all(
+      apis.map(async (api) => (await api.request<ReplicasView>('GET', '/api/replicas')).body.replica_id),
+    );
+    const [idA, idB] = replicaIds as [string, string];
+
+    const workspaceId = await apiA.workspace();
+    const github = await apiA.repository(workspaceId, { remote_url: 'https://github.com/acme/api' });
+    const taskA = await apiA.task(workspaceId, { title: 'on A', repository_ids: [github.id] });
+    const taskB = await apiA.task(workspaceId, { title: 'on B', repository_ids: [github.id] });
+    const sessionA = await apiA.launch(taskA.id);
+    const sessionB = await apiB.launch(taskB.id);
+    const mcpA = await connectStreaming(cleanup, sessionA, logs);
+    const mcpB = await connectStreaming(cleanup, sessionB, logs);
+    // Each replica keeps its own agentctl's Attach stream: a lease per replica, not one per address.
+    const attach = await waitUntil(
+      async () => {
+        const view = (await apiA.request<ReplicasView>('GET', '/api/replicas')).body.attach;
+        return view.length === 2 ? view : undefined;
+      },
+      { timeoutMs: SETTLE_MS, logs, what: 'both Attach leases' },
+    );
+    expect(attach.map((lease) => [lease.owner, lease.local_to]).sort()).toEqual(
+      [
+        [idA, idA],
+        [idB, idB],
+      ].sort(),
+    );
+
+    // A source added through the replica that does not hold the session reaches its agentctl.
+    const toA = await apiB.addSources(taskA.id, [{ remote_url: 'https://gitlab.com/acme/web' }]);
+    expect(toA.status).toBe(201);
+    expect(toA.body.refresh.status).toBe('dispatched');
+    await expectListChangedCount(mcpA, 1, logs);
+    expect(providersIn(await mcpA.toolNames())).toEqual(['github', 'gitlab']);
+    const toB = await apiA.addSources(taskB.id, [{ remote_url: 'https://gitlab.com/acme/web' }]);
+    expect(toB.body.refresh.status).toBe('dispatched');
+    await expectListChangedCount(mcpB, 1, logs);
+    expect(providersIn(await mcpB.toolNames())).toEqual(['github', 'gitlab']);
+    for (const [api, session] of [
+      [apiB, sessionA],
+      [apiA, sessionB],
+    ] as const) {
+      const seen = await waitUntil(
+        async () => {
+          const body = await api.session(session.session_id);
+          return body.applied_revision === 2 ? body : undefined;
+        },
+        { timeoutMs: SETTLE_MS, logs, what: `session ${session.session_id} acknowledged at revision 2` },
+      );
+      expect(seen).toMatchObject({ state: 'waiting_for_input', refresh_error: null, last_error: null });
+    }
+    // Tool calls are served by the replica holding each agentctl's stream.
+    expect((await getTask(mcpA, taskA.id)).isError).toBeFalsy();
+    expect((await getTask(mcpB, taskB.id)).isError).toBeFalsy();
+
+    // SIGKILL the first replica (its local agentctl outlives it, as a crashed host's would not matter).
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    killPid(first.child.pid ?? -1);
+    await exited;
+    const failedA = await waitUntil(
+      async () => {
+        const body = await apiB.session(sessionA.session_id);
+        return body.state === 'failed' ? body : undefined;
+      },
+      { timeoutMs: SETTLE_MS, logs, what: 'the dead replica’s session to fail' },
+    );
+    expect(failedA.last_error).toContain(`replica ${idA}`);
+
+    // The survivor's session keeps working: a change reaches it, its tool calls are served.
+    const removed = await apiB.removeSource(taskB.id, github.id);
+    expect(removed.status).toBe(200);
+    expect(removed.body.refresh.status).toBe('applied');
+    await expectListChangedCount(mcpB, 2, logs);
+    expect(providersIn(await mcpB.toolNames())).toEqual(['gitlab']);
+    expect((await getTask(mcpB, taskB.id)).isError).toBeFalsy();
+    expect(await apiB.session(sessionB.session_id)).toMatchObject({ state: 'waiting_for_input', last_error: null });
+
+    // Nothing of the dead replica is left once its leases ran out and a sweep ran.
+    const db = createPostgresDatabase(databaseUrl, { min: 0, max: 1 });
+    cleanup.defer(() => db.destroy());
+    await waitUntil(async () => (await db('leases').where({ owner: idA }).count({ n: '*' }))[0]?.n == 0, {
+      timeoutMs: SETTLE_MS,
+      logs,
+      what: 'the dead replica’s leases to be deleted',
+    });
+    const live = await db('sessions')
+      .where({ agentctl_replica: idA })
+      .whereIn('state', ['created', 'starting', 'running', 'waiting_for_input'])
+      .count({ n: '*' });
+    expect(Number(live[0]?.n)).toBe(0);
+  });
+});
