@@ -89,6 +89,8 @@ export { AgentctlClient, type ProviderUpdate } from '../runtime/agentctl/agentct
 export { OwnedAttach } from '../runtime/agentctl/attach-ownership';
 export { type AttachFollower } from '../runtime/agentctl/attach-pool';
 export { type AgentctlEndpoint } from '../runtime/agentctl/executor';
+export { replicaGoneReason, ReplicaLocalSessions } from '../runtime/agentctl-repair/replica-local-sessions';
+export { SessionLanes } from '../runtime/sessions/session-lanes';
 export { loadBackendId } from '../runtime/executors/backend-id';
 export { DockerTokenFiles } from '../runtime/executors/docker/docker-token-files';
 export { type V1Pod, type V1Secret } from '../runtime/executors/kubernetes/kubernetes-api';

@@ -152,3 +152,55 @@ describe('Agentctls', () => {
     await expect(agentctls.forLaunch({ id: 's1', executor: 'k8s' })).rejects.toThrow(/unknown executor 'k8s'/);
   });
 });
+
+describe('replica-local agentctls (replicas sharing a database)', () => {
+  const mine = { ...endpoint('127.0.0.1:7421'), replica: 'replica-a' };
+  const onReplica = (id: string, replica: string | null): SessionPlacement => ({
+    ...placed(id, 'local', '127.0.0.1:7421'),
+    agentctlReplica: replica,
+  });
+
+  function setup() {
+    const directory = new ExecutorRegistry(new Map([['local', backend('local', [mine])]]), 'local');
+    const published: string[] = [];
+    const clients: AgentctlConnector = { clientFor: () => ({}) as AgentctlApi };
+    const replicas = {
+      replicaId: 'replica-a',
+      publish: (name: string, payload = '') => published.push(`${name}:${payload}`),
+    };
+    return { directory, agentctls: new Agentctls(directory, clients, replicas), published };
+  }
+
+  test('a session is found on this replica’s own agentctl only when its row names this replica', () => {
+    const { directory, agentctls } = setup();
+    expect(directory.endpointFor(onReplica('s1', 'replica-a'))).toEqual(mine);
+    // Another replica's local agentctl at the same address is not this one.
+    expect(directory.endpointFor(onReplica('s2', 'replica-b'))).toBeUndefined();
+    expect(directory.endpointFor(onReplica('s3', null))).toBeUndefined();
+    expect(agentctls.servedElsewhere(onReplica('s1', 'replica-a'))).toBeUndefined();
+    expect(agentctls.servedElsewhere(onReplica('s3', null))).toBeUndefined();
+    expect(agentctls.servedElsewhere(onReplica('s2', 'replica-b'))).toBe('replica-b');
+  });
+
+  test('a call for another replica’s session is unavailable naming it; forward signals that replica', () => {
+    const { agentctls, published } = setup();
+    const elsewhere = onReplica('s2', 'replica-b');
+    const error = thrown(() => agentctls.forSession(elsewhere));
+    expect(error).toMatchObject({ code: 'unavailable' });
+    expect((error as Error).message).toContain('replica replica-b');
+    agentctls.forward(elsewhere);
+    expect(published).toEqual(['session:s2']);
+  });
+
+  test('every endpoint up is listed by address and replica', () => {
+    const other = { ...endpoint('127.0.0.1:7421') };
+    const registry = new ExecutorRegistry(
+      new Map([
+        ['local', backend('local', [mine])],
+        ['remote', backend('remote', [other])],
+      ]),
+      'local',
+    );
+    expect(registry.endpoints()).toEqual([mine, other]);
+  });
+});
