@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { canRelease, claim, holderAt, type Lease, renew } from './lease-rules';
+import { attachedAgentctlOf, attachLeaseName } from './attach-lease';
 
 // Random interleavings of claims, renewals, releases and the clock moving on, by several replicas, over
 // a few names: a name never has two holders at one instant, a holder keeps it until it expires or lets
@@ -72,5 +73,16 @@ describe('lease rules', () => {
     expect(renew(held, 'a', 10, 10)).toBeNull(); // expired at 10: claim again instead
     expect(claim(held, 'n', 'b', 10, 10)).toEqual({ name: 'n', owner: 'b', expiresAtMs: 20 });
     expect(claim(held, 'n', 'b', 9, 10)).toBeNull();
+  });
+});
+
+describe('Attach lease names', () => {
+  test.each([
+    ['127.0.0.1:7421', { grpcAddress: '127.0.0.1:7421', localTo: null }],
+    ['127.0.0.1:7421@replica-a', { grpcAddress: '127.0.0.1:7421', localTo: 'replica-a' }],
+    ['[::1]:7421@r', { grpcAddress: '[::1]:7421', localTo: 'r' }],
+  ])('%s reads back as its agentctl', (key, expected) => {
+    expect(attachLeaseName(key)).toBe(`attach:${key}`);
+    expect(attachedAgentctlOf(attachLeaseName(key))).toEqual(expected);
   });
 });
