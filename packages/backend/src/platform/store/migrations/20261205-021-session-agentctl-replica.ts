@@ -14,6 +14,8 @@ export async function up(db: Knex): Promise<void> {
 export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('sessions', (table) => {
     table.dropIndex(['agentctl_replica']);
-    table.dropColumn('agentctl_replica');
   });
+  // ALTER TABLE … DROP COLUMN on both databases: knex's SQLite dropColumn rebuilds the table, which
+  // the foreign keys other tables hold on sessions refuse.
+  await db.raw('ALTER TABLE sessions DROP COLUMN agentctl_replica');
 }
