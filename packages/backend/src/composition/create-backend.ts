@@ -4,7 +4,8 @@ import { createAgentProfileRoutes } from '../catalogue/agent-profiles/agent-prof
 import { AgentProfileService } from '../catalogue/agent-profiles/agent-profile-service';
 import { createApiTokenRoutes } from '../platform/auth/api-token-routes';
 import { ApiTokenService } from '../platform/auth/api-token-service';
-import { createConsoleLoginRoutes, LoginLinks } from '../platform/auth/console-login';
+import { createConsoleLoginRoutes } from '../platform/auth/console-login';
+import { LoginLinks } from '../platform/auth/login-links';
 import { createEventRoutes } from '../platform/events/event-routes';
 import { createAgentctlRoutes } from '../runtime/executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../runtime/agentctl/agentctl-reachability';
@@ -51,7 +52,7 @@ function createRouters(
   const clock = ports.clock;
   return [
     createApiTokenRoutes(tokens),
-    createConsoleLoginRoutes(tokens, new LoginLinks(clock)),
+    createConsoleLoginRoutes(tokens, new LoginLinks(ports.db, clock)),
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(s.repositories),
     createAgentProfileRoutes(new AgentProfileService({ uow, clock })),

@@ -40,6 +40,7 @@ export { taskRow } from './rows/task-rows';
 // The backend's own platform modules that tests drive directly
 export { ApiTokenService, LAST_USED_PRECISION_MS } from '../platform/auth/api-token-service';
 export { createAuthMiddleware } from '../platform/auth/auth-middleware';
+export { LOGIN_LINK_TTL_MS, LoginLinks } from '../platform/auth/login-links';
 export { TOKEN_CHECK_TTL_MS } from '../platform/auth/token-check-cache';
 export { attachLeaseName, type LeaseTiming } from '../platform/cluster/attach-lease';
 export { type ReplicasView } from '../platform/cluster/lease-routes';

@@ -891,7 +891,7 @@ export interface paths {
     put?: never;
     /**
      * Issue a one-time sign-in link for the console
-     * @description The link signs a browser in as the token that asked for it, once, within 5 minutes.
+     * @description The link signs a browser in as the token that asked for it, once, within 5 minutes, through any replica.
      */
     post: operations['createLoginLink'];
     delete?: never;

@@ -38,7 +38,8 @@ export const CONSOLE_LOGIN_ROUTE_DOCS: RouteDoc[] = [
     path: '/api/console/login-links',
     operationId: 'createLoginLink',
     summary: 'Issue a one-time sign-in link for the console',
-    description: 'The link signs a browser in as the token that asked for it, once, within 5 minutes.',
+    description:
+      'The link signs a browser in as the token that asked for it, once, within 5 minutes, through any replica.',
     ok: {
       status: 201,
       description: '`{url, expires_at}`',

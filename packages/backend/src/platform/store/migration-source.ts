@@ -19,6 +19,7 @@ import * as permissionGrants from './migrations/20261204-018-permission-grants';
 import * as sessionHistory from './migrations/20261205-019-session-history';
 import * as listIndexes from './migrations/20261205-020-list-indexes';
 import * as sessionAgentctlReplica from './migrations/20261205-021-session-agentctl-replica';
+import * as loginLinks from './migrations/20261205-022-login-links';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261205-019-session-history', sessionHistory],
   ['20261205-020-list-indexes', listIndexes],
   ['20261205-021-session-agentctl-replica', sessionAgentctlReplica],
+  ['20261205-022-login-links', loginLinks],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */
