@@ -2,7 +2,8 @@
 // them; manifest-checks.test.mjs plants violations): the Kubernetes schemas, Pod Security `restricted`
 // and resources over every pod spec, including the agentctl pod the backend would make from each
 // executor profile in a ConfigMap (the built backend's own pod spec code), and what the backend
-// Deployment must carry on a cluster (a shared secret key, no `local` executor).
+// Deployment must carry on a cluster (a shared secret key, no `local` executor, every name of its
+// Service and Ingress in KANDEV_ALLOWED_HOSTS).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { schemaProblems } from './kubernetes-schemas.mjs';
@@ -88,10 +89,27 @@ function backendProblems(objects) {
     if (env.KANDEV_SECRET_KEY_FILE === undefined && env.KANDEV_SECRET_KEY?.valueFrom === undefined) {
       problems.push(`${where}: KANDEV_SECRET_KEY_FILE must be set (from a Secret): every replica needs the same key`);
     }
+    const allowed = new Set((env.KANDEV_ALLOWED_HOSTS?.value ?? '').split(',').map((h) => h.trim().toLowerCase()));
+    for (const host of namesToAllow(objects)) {
+      if (!allowed.has(host)) problems.push(`${where}: KANDEV_ALLOWED_HOSTS must list ${host} (else a 403)`);
+    }
     const executors = (env.KANDEV_EXECUTORS?.value ?? 'local').split(',').map((k) => k.trim());
     if (executors.includes('local')) {
       problems.push(`${where}: KANDEV_EXECUTORS must not include local: its agentctl would serve one replica only`);
     }
   }
   return problems;
+}
+
+/** Every name a request can reach the backend by: the Service's DNS forms and each Ingress host. */
+function namesToAllow(objects) {
+  const names = [];
+  for (const service of objects.filter((o) => o.kind === 'Service' && o.metadata?.name === 'kandev-backend')) {
+    const { name, namespace = 'default' } = service.metadata;
+    names.push(name, `${name}.${namespace}`, `${name}.${namespace}.svc`, `${name}.${namespace}.svc.cluster.local`);
+  }
+  for (const ingress of objects.filter((o) => o.kind === 'Ingress')) {
+    for (const rule of ingress.spec?.rules ?? []) if (rule.host !== undefined) names.push(rule.host.toLowerCase());
+  }
+  return names;
 }

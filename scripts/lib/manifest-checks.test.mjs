@@ -13,6 +13,13 @@ import { plantedViolations } from './planted-violations.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const profiles = readFileSync(join(root, 'deploy/kubernetes/base/executor-profiles.json'), 'utf8');
 
+const SERVICE_NAMES = [
+  'kandev-backend',
+  'kandev-backend.kandev',
+  'kandev-backend.kandev.svc',
+  'kandev-backend.kandev.svc.cluster.local',
+];
+
 function deployment() {
   const labels = { 'app.kubernetes.io/name': 'kandev-backend' };
   return [
@@ -21,7 +28,21 @@ function deployment() {
       kind: 'Namespace',
       metadata: { name: 'kandev', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } },
     },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config' }, data: { KANDEV_EXECUTORS: 'none' } },
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'config' },
+      data: {
+        KANDEV_EXECUTORS: 'none',
+        KANDEV_ALLOWED_HOSTS: SERVICE_NAMES.join(','),
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kandev-backend', namespace: 'kandev' },
+      spec: { selector: labels, ports: [{ port: 7420 }] },
+    },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'profiles' }, data: { 'profiles.json': profiles } },
     {
       apiVersion: 'apps/v1',
@@ -55,6 +76,15 @@ function deployment() {
 
 test('a restricted deployment with its resources and the sample profile passes', () => {
   assert.deepEqual(manifestProblems(deployment(), root), []);
+});
+
+test('every name of the Service must be an allowed host', () => {
+  const objects = deployment();
+  objects[1].data.KANDEV_ALLOWED_HOSTS = 'kandev-backend,kandev-backend.kandev';
+  assert.deepEqual(manifestProblems(objects, root), [
+    'Deployment/kandev-backend: KANDEV_ALLOWED_HOSTS must list kandev-backend.kandev.svc (else a 403)',
+    'Deployment/kandev-backend: KANDEV_ALLOWED_HOSTS must list kandev-backend.kandev.svc.cluster.local (else a 403)',
+  ]);
 });
 
 for (const planted of plantedViolations(deployment())) {

@@ -58,6 +58,14 @@ export function plantedViolations(objects) {
       const container = backend(o).containers[0];
       container.env = container.env.filter((e) => e.name !== 'KANDEV_SECRET_KEY_FILE');
     }),
+    plant('a host name the backend would refuse', 'KANDEV_ALLOWED_HOSTS must list kandev.other.example', (o) => {
+      o.push({
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'kandev-other' },
+        spec: { rules: [{ host: 'kandev.other.example' }] },
+      });
+    }),
     plant('an agentctl profile that runs as root', 'run_as_user', (o) => {
       const map = profileMap(o);
       const parsed = JSON.parse(map.data['profiles.json']);
