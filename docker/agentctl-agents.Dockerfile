@@ -17,4 +17,5 @@ COPY . /opt/kandev/agent-adapters
 ENV PATH=/opt/kandev/agent-adapters/node_modules/.bin:${PATH}
 RUN git --version \
  && for bin in /opt/kandev/agent-adapters/node_modules/.bin/*; do test -e "$bin" || { echo "broken: $bin"; exit 1; }; done
-USER kandev
+# Numeric: Kubernetes (runAsNonRoot) can check a uid, not a name.
+USER 999:999

@@ -19,7 +19,8 @@ ENV NODE_ENV=production \
     KANDEV_AGENTCTL_GRPC_PORT=7421 \
     KANDEV_AGENTCTL_MCP_PORT=7422
 EXPOSE 7421 7422
-USER kandev
+# Numeric: Kubernetes (runAsNonRoot) can check a uid, not a name.
+USER 999:999
 WORKDIR /home/kandev
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.KANDEV_AGENTCTL_MCP_PORT||7422)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -23,7 +23,8 @@ ENV NODE_ENV=production \
     KANDEV_DATA_DIR=/data
 EXPOSE 7420
 VOLUME ["/data"]
-USER kandev
+# Numeric: Kubernetes (runAsNonRoot) can check a uid, not a name.
+USER 999:999
 WORKDIR /home/kandev
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.KANDEV_HTTP_PORT||7420)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

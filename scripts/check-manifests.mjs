@@ -1,16 +1,20 @@
 #!/usr/bin/env node
-// Checks deploy/kubernetes with kubectl: `kubectl kustomize` builds it, then a client-side dry run
-// (`kubectl create --dry-run=client`) decodes every object. CI installs Debian bookworm's
-// kubernetes-client (kubectl 1.20, kustomize v2.0.3), so the manifests use only what that supports.
+// Checks deploy/kubernetes: `kubectl kustomize` builds the base and every overlay, a client-side dry run
+// (`kubectl create --dry-run=client`) decodes every object, then scripts/lib/manifest-checks.mjs checks
+// them offline: the Kubernetes schemas (kubernetes-models), Pod Security `restricted` and requests and
+// limits over every pod spec, including the agentctl pod the built backend makes from the executor
+// profile. Last it plants violations in a copy of what it built and requires the check to refuse them
+// (a check that cannot fail proves nothing). CI installs Debian bookworm's kubernetes-client (kubectl
+// 1.20, kustomize v2.0.3), so the manifests use only what that supports.
 // Without kubectl (KANDEV_KUBECTL when set, else `kubectl` on PATH) this prints ONE 'skipped' line and
 // exits 0, except in CI (CI=true), where .ci/run installs it and a missing one is a failure.
 //
 // Why a server: kubectl 1.20 maps every kind to its resource through API discovery, even for a
 // client-side dry run (it dials localhost:8080 otherwise). So the dry run points kubectl at a
 // loopback server that answers ONLY the discovery documents for the kinds deploy/kubernetes uses and
-// refuses everything else (any other call fails the check: a dry run must not write). Schema
-// validation needs the server's OpenAPI document, which no offline kubectl 1.20 has: `--validate=false`;
-// unknown kinds or API versions, YAML errors and kustomize errors still fail.
+// refuses everything else (any other call fails the check: a dry run must not write). kubectl's own
+// schema validation needs the server's OpenAPI document, which no offline kubectl 1.20 has
+// (`--validate=false`): kubernetes-models validates instead.
 //   node scripts/check-manifests.mjs
 import { spawn as spawnAsync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,9 +22,13 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { manifestProblems } from './lib/manifest-checks.mjs';
+import { plantedViolations } from './lib/planted-violations.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, 'deploy/kubernetes');
+/** What an operator applies (overlays) and what they are made from (the base). */
+const builds = ['base', 'overlays/production'];
 
 function findKubectl() {
   if (process.env.KANDEV_KUBECTL) return process.env.KANDEV_KUBECTL;
@@ -68,6 +76,11 @@ const discovery = {
       ['pods', 'Pod', true],
     ]),
   },
+  '/apis/policy/v1': {
+    kind: 'APIResourceList',
+    groupVersion: 'policy/v1',
+    resources: resources([['poddisruptionbudgets', 'PodDisruptionBudget', true]]),
+  },
   '/apis/apps/v1': {
     kind: 'APIResourceList',
     groupVersion: 'apps/v1',
@@ -84,7 +97,10 @@ const discovery = {
   '/apis/networking.k8s.io/v1': {
     kind: 'APIResourceList',
     groupVersion: 'networking.k8s.io/v1',
-    resources: resources([['networkpolicies', 'NetworkPolicy', true]]),
+    resources: resources([
+      ['networkpolicies', 'NetworkPolicy', true],
+      ['ingresses', 'Ingress', true],
+    ]),
   },
 };
 const group = (name) => ({
@@ -95,7 +111,7 @@ const group = (name) => ({
 discovery['/apis'] = {
   kind: 'APIGroupList',
   apiVersion: 'v1',
-  groups: ['apps', 'rbac.authorization.k8s.io', 'networking.k8s.io'].map(group),
+  groups: ['apps', 'policy', 'rbac.authorization.k8s.io', 'networking.k8s.io'].map(group),
 };
 
 const refused = [];
@@ -139,19 +155,58 @@ function kubectlRun(args, input) {
   });
 }
 
-let failed = false;
-try {
-  const built = await kubectlRun(['kustomize', dir]);
-  if (built.status !== 0) throw new Error(`kubectl kustomize failed:\n${built.stderr}`);
+/** Objects of a dry run's JSON output: one object, a List, or several objects one after another. */
+function parseObjects(text) {
+  const objects = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' && depth++ === 0) start = i;
+    else if (c === '}' && --depth === 0) objects.push(JSON.parse(text.slice(start, i + 1)));
+  }
+  return objects.flatMap((o) => (o.kind === 'List' ? o.items : [o]));
+}
+
+async function build(path) {
+  const built = await kubectlRun(['kustomize', join(dir, path)]);
+  if (built.status !== 0) throw new Error(`kubectl kustomize ${path} failed:\n${built.stderr}`);
   const dry = await kubectlRun(
-    ['create', '--dry-run=client', '--validate=false', '-o', 'name', '-f', '-'],
+    ['create', '--dry-run=client', '--validate=false', '-o', 'json', '-f', '-'],
     built.stdout,
   );
-  if (dry.status !== 0) throw new Error(`client-side dry run failed:\n${dry.stderr}`);
+  if (dry.status !== 0) throw new Error(`client-side dry run of ${path} failed:\n${dry.stderr}`);
   if (refused.length > 0) throw new Error(`the dry run asked for more than discovery: ${refused.join(', ')}`);
-  const objects = dry.stdout.trim().split('\n');
+  return parseObjects(dry.stdout);
+}
+
+let failed = false;
+try {
+  const problems = [];
+  const summary = [];
+  let production;
+  for (const path of builds) {
+    const objects = await build(path);
+    if (path === 'overlays/production') production = objects;
+    problems.push(...manifestProblems(objects, root).map((p) => `${path}: ${p}`));
+    summary.push(`${path}: ${objects.length} objects`);
+  }
+  if (problems.length > 0) throw new Error(`\n  ${problems.join('\n  ')}`);
+  // The same check over the production build with violations planted: each must be refused.
+  const missed = plantedViolations(production).filter(({ objects, expect }) => {
+    const found = manifestProblems(objects, root);
+    return !found.some((line) => line.includes(expect));
+  });
+  if (missed.length > 0) {
+    throw new Error(`planted violations went unnoticed: ${missed.map((m) => m.name).join(', ')}`);
+  }
   console.error(
-    `manifest check: deploy/kubernetes builds and dry-runs (${objects.length} objects: ${objects.join(', ')})`,
+    `manifest check: deploy/kubernetes builds, dry-runs, matches the Kubernetes schemas and Pod Security restricted (${summary.join('; ')}; planted violations refused)`,
   );
 } catch (error) {
   failed = true;

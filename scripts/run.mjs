@@ -73,7 +73,10 @@ if (command === 'start') {
   run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
   // The web console in Chromium when it is installed; otherwise one 'skipped' line (a failure in CI).
   run(process.execPath, [join(root, 'scripts/browser-tests.mjs')]);
-  // deploy/kubernetes builds and dry-runs with kubectl; otherwise one 'skipped' line (a failure in CI).
+  // The manifest checks refuse planted violations (no kubectl needed: hand-made objects).
+  run(process.execPath, ['--test', join(root, 'scripts/lib/manifest-checks.test.mjs')]);
+  // deploy/kubernetes's base and overlays build, dry-run with kubectl and pass the schema and Pod
+  // Security checks; otherwise one 'skipped' line (a failure in CI).
   run(process.execPath, [join(root, 'scripts/check-manifests.mjs')]);
   // deploy/prometheus's rules check and pass their tests, the dashboard's queries parse (promtool);
   // otherwise one 'skipped' line (a failure in CI).

@@ -13,7 +13,7 @@
 // - Delete: SIGTERM (SIGKILL after the grace period), then the pod is gone (no Terminating phase), and
 //   the Secrets it owns (ownerReferences) are garbage-collected like the cluster's collector does.
 // - Anything else answers 404 and is recorded in `unexpected`, so a test sees a call the RBAC Role
-//   (deploy/kubernetes/rbac.yaml) would not grant.
+//   (deploy/kubernetes/base/rbac.yaml) would not grant.
 import type { ChildProcess } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 // The kubernetes executor beyond conformance, on the loopback Kubernetes API server: where the control
-// token lives (only in the pod's Secret), the calls it makes (only what deploy/kubernetes/rbac.yaml
+// token lives (only in the pod's Secret), the calls it makes (only what deploy/kubernetes/base/rbac.yaml
 // grants), a restarted backend adopting live pods and deleting those whose sessions are gone (never
 // another deployment's), a pod that dies failing its session, and a bad profile refused at start.
 import { readFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ const LABELS = {
 
 /** The Role's rules as `resource:verb` (the Role is written one resource and one verb list per rule). */
 function grantedByRole(): Set<string> {
-  const text = readFileSync(join(REPO_ROOT, 'deploy/kubernetes/rbac.yaml'), 'utf8');
+  const text = readFileSync(join(REPO_ROOT, 'deploy/kubernetes/base/rbac.yaml'), 'utf8');
   const granted = new Set<string>();
   for (const m of text.matchAll(/resources: \[['"](\w+)['"]\]\s+verbs: \[([^\]]*)\]/g)) {
     for (const verb of (m[2] ?? '').matchAll(/['"](\w+)['"]/g)) granted.add(`${m[1]}:${verb[1]}`);

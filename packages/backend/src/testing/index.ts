@@ -67,7 +67,13 @@ export { SecretKey } from '../platform/secrets/secret-key';
 export { dataDirSecretKey, SecretKeyError, writeNewSecretKeyFile } from '../platform/secrets/secret-key-file';
 export { sealStoredSecrets } from '../platform/secrets/stored-secrets';
 export { isUniqueViolation } from '../platform/store/constraint-errors';
-export { createDatabase, type Database, DATABASE_FILE_NAME, migrateToLatest } from '../platform/store/database';
+export {
+  createDatabase,
+  type Database,
+  DATABASE_FILE_NAME,
+  MIGRATION_LOCK,
+  migrateToLatest,
+} from '../platform/store/database';
 export { isDatabaseWritable } from '../platform/store/database-probe';
 export { underEventOrder } from '../platform/store/event-order-lock';
 export { MIGRATION_SOURCE } from '../platform/store/migration-source';

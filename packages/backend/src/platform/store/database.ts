@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import knex, { type Knex } from 'knex';
 import { MIGRATION_SOURCE } from './migration-source';
 import { createPostgresDatabase, redactDatabaseUrl } from './driver/postgres-database';
 import { createSqliteDatabase } from './sqlite/sqlite-database';
@@ -28,8 +28,35 @@ export function describeDatabase(databaseUrl: string | undefined): string {
   return databaseUrl === undefined ? 'sqlite' : redactDatabaseUrl(databaseUrl);
 }
 
-/** Runs every pending migration (compiled TS modules, so this works from dist/). */
+/** The PostgreSQL advisory lock every replica takes around its migrations ('kand' in ASCII). */
+export const MIGRATION_LOCK = 0x6b616e64;
+
+/**
+ * Runs every pending migration (compiled TS modules, so this works from dist/). On PostgreSQL under
+ * MIGRATION_LOCK: replicas starting together migrate one at a time, and the later ones find nothing
+ * left to do (knex's own lock table makes a second migrator fail instead of waiting).
+ */
 export async function migrateToLatest(db: Database): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource: MIGRATION_SOURCE })) as [number, string[]];
-  return applied;
+  const migrate = async () => {
+    const [, applied] = (await db.migrate.latest({ migrationSource: MIGRATION_SOURCE })) as [number, string[]];
+    return applied;
+  };
+  return dialectOf(db) === 'postgres' ? underMigrationLock(db, migrate) : migrate();
+}
+
+/**
+ * Holds the transaction-level advisory lock for the whole of `run`, in a transaction on a connection of
+ * its own (the migrations use the pool, which may have one connection only). The lock goes with the
+ * transaction, and with the connection if the process dies.
+ */
+async function underMigrationLock<T>(db: Database, run: () => Promise<T>): Promise<T> {
+  const lockDb = knex({ ...(db.client as { config: Knex.Config }).config, pool: { min: 0, max: 1 } });
+  try {
+    return await lockDb.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+      return run();
+    });
+  } finally {
+    await lockDb.destroy();
+  }
 }

@@ -123,9 +123,21 @@ describe('parseExecutorsConfig', () => {
     ]);
   });
 
+  test('none: no built-in executor (no local agentctl), only the profiles', () => {
+    const far = { kind: 'remote', address: 'h:7421', mcp_url: 'http://h:7422', token: TOKEN, insecure: true };
+    const config = parseExecutorsConfig(
+      { KANDEV_EXECUTORS: 'none', KANDEV_EXECUTOR_PROFILES: JSON.stringify({ far }) },
+      noFiles,
+    );
+    expect(config.entries.map((e) => [e.name, e.kind])).toEqual([['far', 'remote']]);
+    expect(config.defaultName).toBe('far');
+  });
+
   test.each<[string, Record<string, string>, string[]]>([
     ['an unknown kind', { KANDEV_EXECUTORS: 'local,kubernetes' }, ['KANDEV_EXECUTORS']],
     ['an empty list', { KANDEV_EXECUTORS: ' , ' }, ['KANDEV_EXECUTORS']],
+    ['none with a built-in', { KANDEV_EXECUTORS: 'none,local' }, ['KANDEV_EXECUTORS']],
+    ['none without a profile', { KANDEV_EXECUTORS: 'none' }, ['KANDEV_EXECUTORS', 'KANDEV_EXECUTOR_PROFILES']],
     ['a default that is not configured', { KANDEV_DEFAULT_EXECUTOR: 'docker' }, ['KANDEV_DEFAULT_EXECUTOR']],
     [
       'remote without its settings',

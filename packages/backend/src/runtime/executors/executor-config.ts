@@ -200,7 +200,11 @@ function parseExecutors(env: Readonly<Record<string, string | undefined>>, readT
         .filter((k) => k.length > 0),
     ),
   ];
-  if (kinds.length === 0 || kinds.some((kind) => !(EXECUTOR_KINDS as readonly string[]).includes(kind))) {
+  // `none` alone: no built-in executor, only the profiles (a cluster, where a `local` agentctl inside a
+  // backend pod would serve that replica alone).
+  const none = kinds.length === 1 && kinds[0] === 'none';
+  if (none) kinds.length = 0;
+  else if (kinds.length === 0 || kinds.some((kind) => !(EXECUTOR_KINDS as readonly string[]).includes(kind))) {
     throw new ExecutorConfigError(['KANDEV_EXECUTORS']);
   }
   const docker = (
@@ -272,6 +276,7 @@ function parseExecutors(env: Readonly<Record<string, string | undefined>>, readT
       ...shared,
     });
   }
+  if (entries.length === 0) throw new ExecutorConfigError(['KANDEV_EXECUTORS', 'KANDEV_EXECUTOR_PROFILES']);
   const defaultName = e.KANDEV_DEFAULT_EXECUTOR ?? entries[0]?.name ?? 'local';
   if (!entries.some((entry) => entry.name === defaultName)) throw new ExecutorConfigError(['KANDEV_DEFAULT_EXECUTOR']);
   return { defaultName, entries, dockerHost: e.DOCKER_HOST };

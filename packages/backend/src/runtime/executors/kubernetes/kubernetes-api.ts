@@ -2,7 +2,7 @@ import { ApiException, CoreV1Api, KubeConfig, type V1Pod, type V1Secret, Watch }
 
 // The only file that calls @kubernetes/client-node (1.x: an ES module, loaded through Node's
 // require(esm) like every ESM-only dependency: docs/architecture.md). Exactly the calls the executor
-// makes, which are exactly the rights deploy/kubernetes/rbac.yaml grants: pods create/get/list/watch/delete, secrets
+// makes, which are exactly the rights deploy/kubernetes/base/rbac.yaml grants: pods create/get/list/watch/delete, secrets
 // create/get/delete, in one namespace.
 
 /** The resource types, for the loopback API server the tests run (test/helpers/kubernetes-api-server.ts). */

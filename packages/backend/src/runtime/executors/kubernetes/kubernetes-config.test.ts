@@ -93,6 +93,8 @@ describe('kubernetes executor profiles', () => {
       ['KANDEV_EXECUTOR_PROFILES.cluster.resources.limits.cpu'],
     ],
     ['an unknown field', { insecure: true, replicas: 2 }, ['KANDEV_EXECUTOR_PROFILES.cluster']],
+    // Pod Security `restricted` refuses root pods: refused at start, not at the first launch.
+    ['root', { insecure: true, run_as_user: 0 }, ['KANDEV_EXECUTOR_PROFILES.cluster.run_as_user']],
   ])('refused, naming the field: %s', (_name, fields, expected) => {
     expect(refusal({ kind: 'kubernetes', ...fields })).toEqual(expected);
   });

@@ -27,7 +27,8 @@ export const KubernetesProfileSchema = z
     resources: z.object({ requests: quantities.optional(), limits: quantities.optional() }).strict().optional(),
     image_pull_policy: z.enum(['Always', 'IfNotPresent', 'Never']).optional(),
     node_selector: z.record(z.string().min(1), z.string().regex(LABEL_VALUE)).optional(),
-    run_as_user: z.number().int().min(0).optional(),
+    // Not 0: the pods run under Pod Security `restricted` (runAsNonRoot).
+    run_as_user: z.number().int().min(1).optional(),
     run_as_group: z.number().int().min(0).optional(),
     start_timeout_ms: z.number().int().positive().max(600_000).optional(),
     tls: DockerTlsSchema.optional(),

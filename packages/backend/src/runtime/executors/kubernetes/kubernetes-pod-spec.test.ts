@@ -92,6 +92,50 @@ describe('kubernetes pod spec', () => {
     expect(subPathOf('/workspaces', '/workspaces-other/x')).toBeUndefined();
   });
 
+  test('Pod Security restricted: non-root, RuntimeDefault seccomp, no privilege escalation, every capability dropped', () => {
+    for (const profile of [PROFILE, { ...PROFILE, runAsUser: undefined, runAsGroup: undefined }]) {
+      const pod = podSpec({ ...INPUT, profile }, undefined);
+      expect(pod.spec?.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(pod.spec?.containers[0]?.securityContext).toEqual({
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
+      expect(pod.spec?.hostNetwork).toBeUndefined();
+      expect(pod.spec?.volumes?.map((v) => Object.keys(v).filter((k) => k !== 'name'))).toEqual([
+        ['secret'],
+        ['persistentVolumeClaim'],
+      ]);
+    }
+    expect(
+      podSpec({ ...INPUT, profile: { ...PROFILE, runAsUser: undefined } }, undefined).spec?.securityContext,
+    ).toEqual({
+      runAsNonRoot: true,
+      runAsGroup: 999,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+  });
+
+  test("resources: the defaults when the profile names none, else the profile's section by section", () => {
+    expect(podSpec(INPUT, undefined).spec?.containers[0]?.resources).toEqual({
+      requests: { cpu: '250m', memory: '512Mi' },
+      limits: { cpu: '2', memory: '4Gi' },
+    });
+    const limits = { cpu: '500m', memory: '1Gi' };
+    expect(
+      podSpec({ ...INPUT, profile: { ...PROFILE, resources: { limits } } }, undefined).spec?.containers[0]?.resources,
+    ).toEqual({
+      requests: { cpu: '250m', memory: '512Mi' },
+      limits,
+    });
+    const both = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '4', memory: '8Gi' } };
+    expect(
+      podSpec({ ...INPUT, profile: { ...PROFILE, resources: both } }, undefined).spec?.containers[0]?.resources,
+    ).toEqual(both);
+  });
+
   test('selectors and pod states', () => {
     expect(labelSelector('kandev', 'cluster', SESSION)).toBe(
       `dev.kandev.managed-by=kandev-kubernetes-executor,dev.kandev.backend-id=kandev,dev.kandev.executor=cluster,dev.kandev.session-id=${SESSION}`,

@@ -21,6 +21,14 @@ export const SECRET_KEYS = {
 /** Where the task workspace (the claim, at the task's sub path) is mounted; the agent's cwd is there. */
 export const POD_WORKSPACE_MOUNT = '/workspace';
 export const AGENTCTL_CONTAINER = 'agentctl';
+/**
+ * A pod's requests and limits when its profile names none (per section): every agentctl pod is limited,
+ * so one runaway agent cannot starve the node. The profile's `resources.requests`/`limits` replace these.
+ */
+export const DEFAULT_POD_RESOURCES = {
+  requests: { cpu: '250m', memory: '512Mi' },
+  limits: { cpu: '2', memory: '4Gi' },
+} as const;
 
 export interface PodSpecInput {
   profile: KubernetesEntry;
@@ -143,12 +151,20 @@ export function podSpec(input: PodSpecInput, tls: AgentctlServerTls | undefined)
     // Kubernetes' own gRPC probe cannot speak TLS: the kubelet checks the port, the backend checks gRPC health.
     readinessProbe: { tcpSocket: { port: profile.grpcPort }, periodSeconds: 2 },
     volumeMounts: [{ name: 'kandev-secret', mountPath: SECRET_MOUNT, readOnly: true }, ...ws.mounts],
-    ...(profile.resources === undefined ? {} : { resources: profile.resources }),
-    securityContext: { allowPrivilegeEscalation: false },
+    resources: {
+      requests: { ...(profile.resources?.requests ?? DEFAULT_POD_RESOURCES.requests) },
+      limits: { ...(profile.resources?.limits ?? DEFAULT_POD_RESOURCES.limits) },
+    },
+    // Pod Security `restricted` (the namespace in deploy/kubernetes enforces it).
+    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
   };
-  const runAs = {
+  // Pod Security `restricted`: never root (the images' USER is numeric, so the kubelet can check it
+  // without run_as_user), the runtime's default seccomp profile.
+  const securityContext = {
+    runAsNonRoot: true,
     ...(profile.runAsUser === undefined ? {} : { runAsUser: profile.runAsUser }),
     ...(profile.runAsGroup === undefined ? {} : { runAsGroup: profile.runAsGroup }),
+    seccompProfile: { type: 'RuntimeDefault' },
   };
   return {
     apiVersion: 'v1',
@@ -162,7 +178,7 @@ export function podSpec(input: PodSpecInput, tls: AgentctlServerTls | undefined)
       automountServiceAccountToken: false,
       ...(profile.serviceAccount === undefined ? {} : { serviceAccountName: profile.serviceAccount }),
       ...(profile.nodeSelector === undefined ? {} : { nodeSelector: profile.nodeSelector }),
-      ...(Object.keys(runAs).length === 0 ? {} : { securityContext: runAs }),
+      securityContext,
       volumes: [{ name: 'kandev-secret', secret: { secretName: input.name, defaultMode: 0o444 } }, ...ws.volumes],
     },
   };
