@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { reachOf } from '../runtime/agentctl/agentctl-reachability';
+import { gatesReadiness, reachOf } from '../runtime/agentctl/agentctl-reachability';
 import type { ExecutorRegistry } from '../runtime/executors/executor-registry';
 import { isDatabaseWritable } from '../platform/store/database-probe';
 
@@ -14,7 +14,10 @@ export interface Readiness {
 
 const DATABASE_PROBE_TIMEOUT_MS = 2_000;
 
-/** Ready when the database takes a write and every configured executor's agentctl answers health. */
+/**
+ * Ready when the database takes a write and every shared agentctl (local, remote) answers health. A
+ * per-session executor's agentctls are reported, never waited for (gatesReadiness).
+ */
 export async function checkReadiness(
   db: Knex,
   executors: ExecutorRegistry,
@@ -26,6 +29,7 @@ export async function checkReadiness(
       .names()
       .map((name) => [name, reachOf(executors.backend(name), isReachable).reachable ? 'reachable' : 'unreachable']),
   ) as Record<string, 'reachable' | 'unreachable'>;
-  const ready = database === 'ok' && Object.values(agentctl).every((v) => v === 'reachable');
+  const gating = executors.names().filter((name) => gatesReadiness(executors.kindOf(name)));
+  const ready = database === 'ok' && gating.every((name) => agentctl[name] === 'reachable');
   return { ready, body: { status: ready ? 'ready' : 'not_ready', checks: { database, agentctl } } };
 }

@@ -1,5 +1,5 @@
 import { createLogger } from '../../platform/logger/logger';
-import { AgentctlReachability, reachOf } from './agentctl-reachability';
+import { AgentctlReachability, gatesReadiness, reachOf } from './agentctl-reachability';
 import type { AgentctlEndpoint } from './executor';
 
 const ENDPOINT: AgentctlEndpoint = {
@@ -89,5 +89,14 @@ describe('AgentctlReachability', () => {
     expect(reachOf(backend('local', []), up)).toEqual({ kind: 'local', running: true, reachable: false });
     expect(reachOf(backend('remote', [ENDPOINT]), down)).toEqual({ kind: 'remote', running: false, reachable: false });
     expect(reachOf(backend('docker', [], false), down)).toEqual({ kind: 'docker', running: false, reachable: true });
+  });
+
+  test.each([
+    ['local', true],
+    ['remote', true],
+    ['docker', false],
+    ['kubernetes', false],
+  ])('a %s executor decides readiness: %s', (kind, gates) => {
+    expect(gatesReadiness(kind)).toBe(gates);
   });
 });

@@ -144,6 +144,16 @@ export interface ExecutorReach {
   reachable: boolean;
 }
 
+/**
+ * Whether an executor's agentctls decide the backend's readiness (GET /readyz). A shared agentctl
+ * (local, remote) serves every session: without it the backend serves none. A per-session one (docker,
+ * kubernetes) is its session's alone: one that stops answering fails that session, and taking every
+ * replica holding it out of service would fail all the others.
+ */
+export function gatesReadiness(kind: string): boolean {
+  return !isPerSessionKind(kind);
+}
+
 /** The registry's view of one executor, as reachability refines it. */
 export function reachOf(
   backend: { kind: string; status(): { running: boolean }; endpoints(): AgentctlEndpoint[] },
