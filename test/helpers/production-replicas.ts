@@ -1,11 +1,12 @@
 // Backend replicas started with the settings deploy/kubernetes's production overlay gives each backend
-// pod, as processes here: one PostgreSQL database, the secret key and the API token mounted as 0600
-// files (KANDEV_SECRET_KEY_FILE, KANDEV_API_TOKEN_FILE), listening on every interface with the
-// Service's names allowed as Host, no `local` executor, and a data dir of its own each start (an
-// emptyDir: nothing a replica needs may live there). The sessions' agentctl is one shared process
-// reached through the remote executor (in the cluster: agentctl pods).
+// pod, as processes here: the overlay's generated settings read from its kustomization files (listening
+// on every interface, the Service's names and the Ingress host allowed, no built-in executor, the
+// `cluster` profile by default), one PostgreSQL database, the secret key and the API token mounted as
+// 0600 files (KANDEV_SECRET_KEY_FILE, KANDEV_API_TOKEN_FILE), and a data dir of its own each start (an
+// emptyDir: nothing a replica needs may live there). Only the `cluster` profile differs: its agentctl
+// is one shared process reached as a remote one (in the cluster: agentctl pods).
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendApi } from './backend-api';
 import type { Cleanup } from './cleanup';
@@ -16,6 +17,7 @@ import {
   startDaemon,
   stopProcess,
   BACKEND_MAIN,
+  REPO_ROOT,
   TEST_CONTROL_TOKEN,
   tempDir,
 } from './processes';
@@ -28,6 +30,24 @@ export const SERVICE_HOSTS = [
   'kandev-backend.kandev.svc',
   'kandev-backend.kandev.svc.cluster.local',
 ];
+
+const KUSTOMIZATIONS = ['base', 'overlays/production'].map((dir) =>
+  join(REPO_ROOT, 'deploy/kubernetes', dir, 'kustomization.yaml'),
+);
+
+/**
+ * The settings the production overlay generates for every backend pod (kandev-backend-config): the
+ * base's `KANDEV_…=…` literals, then the overlay's, which replace them (behavior: merge).
+ */
+export function overlaySettings(): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const file of KUSTOMIZATIONS) {
+    for (const [, name, value] of readFileSync(file, 'utf8').matchAll(/^\s*- (KANDEV_[A-Z0-9_]+)=(.*)$/gm)) {
+      if (name !== undefined && value !== undefined) settings[name] = value.trim();
+    }
+  }
+  return settings;
+}
 
 export interface ProductionSecrets {
   /** KANDEV_SECRET_KEY_FILE: 32 random bytes, hex, mode 0600 (a mounted Secret). */
@@ -66,18 +86,22 @@ export interface ProductionSettings {
 /** The environment of one backend pod; `withoutKey` leaves out the secret key (a misconfigured pod). */
 export function productionEnv(settings: ProductionSettings, options: { withoutKey?: boolean } = {}) {
   const { grpcPort, mcpPort } = settings.agentctl.ready;
+  const overlay = overlaySettings();
+  const profile = overlay.KANDEV_DEFAULT_EXECUTOR ?? 'cluster';
+  const agentctl = {
+    kind: 'remote',
+    address: `127.0.0.1:${grpcPort}`,
+    mcp_url: `http://127.0.0.1:${mcpPort}`,
+    token: TEST_CONTROL_TOKEN,
+    insecure: true,
+  };
   return {
+    ...overlay,
     KANDEV_DATABASE_URL: settings.databaseUrl,
     ...(options.withoutKey === true ? {} : { KANDEV_SECRET_KEY_FILE: settings.secrets.secretKeyFile }),
     KANDEV_API_TOKEN_FILE: settings.secrets.apiTokenFile,
-    KANDEV_HTTP_HOST: '0.0.0.0',
     KANDEV_HTTP_PORT: '0',
-    KANDEV_ALLOWED_HOSTS: SERVICE_HOSTS.join(','),
-    KANDEV_EXECUTORS: 'remote',
-    KANDEV_REMOTE_AGENTCTL_ADDRESS: `127.0.0.1:${grpcPort}`,
-    KANDEV_REMOTE_AGENTCTL_MCP_URL: `http://127.0.0.1:${mcpPort}`,
-    KANDEV_REMOTE_AGENTCTL_TOKEN: TEST_CONTROL_TOKEN,
-    KANDEV_REMOTE_AGENTCTL_INSECURE: 'true',
+    KANDEV_EXECUTOR_PROFILES: JSON.stringify({ [profile]: agentctl }),
     KANDEV_WORKSPACE_CHECKOUT: 'false',
     ...settings.env,
   };
@@ -89,7 +113,11 @@ export async function startProductionReplica(
   settings: ProductionSettings,
   options: { withoutKey?: boolean } = {},
 ): Promise<ProductionReplica> {
-  const env = { ...productionEnv(settings, options), KANDEV_DATA_DIR: tempDir(cleanup, 'kandev-pod-') };
+  const env = {
+    ...productionEnv(settings, options),
+    KANDEV_DATA_DIR: tempDir(cleanup, 'kandev-pod-'),
+    KANDEV_WORKSPACES_DIR: tempDir(cleanup, 'kandev-workspaces-'),
+  };
   const daemon = await startDaemon<BackendReady>(cleanup, BACKEND_MAIN, env);
   cleanup.defer(() => stopProcess(daemon.child, { graceMs: 10_000 })); // graceful first (cleanup is a stack)
   const url = daemon.ready.url;
