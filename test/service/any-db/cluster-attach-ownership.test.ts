@@ -45,8 +45,10 @@ class Replica {
         return this.dead ? Promise.reject(new Error('database unreachable')) : leases.claim(lease, ttlMs);
       },
       claimMany: (names, ttlMs) => leases.claimMany(names, ttlMs),
+      renew: (lease, ttlMs) => leases.renew(lease, ttlMs),
       release: (lease) => leases.release(lease),
       releaseAll: () => leases.releaseAll(),
+      deleteExpired: () => leases.deleteExpired(),
     };
     const create = (onReplaced: () => void): AttachFollower => {
       const stream = { open: false, replaced: onReplaced };

@@ -11,6 +11,7 @@ import { createAgentctlRoutes } from '../runtime/executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../runtime/agentctl/agentctl-reachability';
 import { OwnedAttach } from '../runtime/agentctl/attach-ownership';
 import { createReplicaRoutes } from '../platform/cluster/lease-routes';
+import type { Sweeps } from '../platform/cluster/replicas';
 import { AttachPool } from '../runtime/agentctl/attach-pool';
 import type { AgentctlEndpoint } from '../runtime/agentctl/executor';
 import { createOpenApiRoutes } from '../platform/openapi/openapi-route';
@@ -189,6 +190,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     ...{ db: ports.db, clock: ports.clock, logger, configured: config.apiToken },
     replicasShareTheDatabase: services.replicas.shared,
   });
+  // Expired leases of replicas that died, deleted by the running ones (none in one process).
+  let leaseSweeps: Sweeps | undefined;
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
     { name: 'event streams', run: () => eventStreams.closeAll() },
@@ -202,6 +205,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     { name: 'orphan sweeper', run: () => orphans.stop() },
     { name: 'replica-local sessions', run: () => localSessions.stop() },
     { name: 'reconciler', run: () => reconciler.stop() },
+    { name: 'expired leases', run: () => leaseSweeps?.stop() },
     { name: 'leases', run: () => services.replicas.releaseAll() }, // after all that claims
     { name: 'replica signals', run: () => services.replicas.close() },
   ];
@@ -261,6 +265,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
       prPoller.start();
       turns.sweeper.start();
       localSessions.start();
+      turns.startSweeper.start();
+      leaseSweeps = services.replicas.sweepLeftovers(() => services.replicas.deleteExpired());
       eventPruner.start();
     },
 

@@ -118,6 +118,7 @@ export { type AgentSession, type AgentSessionState } from '../runtime/sessions/a
 export { createCheckout } from '../runtime/task-workspaces/git-checkout';
 export { type TaskWorkspacesConfig } from '../runtime/task-workspaces/task-workspaces';
 export { NEVER_STARTED_REASON } from '../runtime/turns/boot-reconcile';
+export { StartSweeper } from '../runtime/turns/start-sweeper';
 export { TurnSweeper } from '../runtime/turns/turn-sweeper';
 
 // The backend's own integrations modules that tests drive directly

@@ -3,12 +3,12 @@ import type { Replicas } from './replicas';
 
 /**
  * Several replicas: a launch or resume holds `launch:<session>` from before its row is written until
- * agentctl took the session, so another replica's boot reconcile leaves alone a session being started
- * (it would fail it as never started, or as lost). The lease outlives any sane start; a dead starter's
- * lease is free at once where replicas keep presence (PostgreSQL), else once it expires. One process
- * claims nothing: a start just runs.
+ * agentctl took the session, so neither another replica's boot reconcile nor its sweep of sessions a
+ * dead replica left unstarted touches a session being started (it would fail it as never started, or
+ * as lost). The starter renews the lease every renew interval while it starts, however long that takes;
+ * a dead starter's lease is free at once where replicas keep presence (PostgreSQL), else within a TTL.
+ * One process claims nothing: a start just runs.
  */
-export const LAUNCH_LEASE_MS = 10 * 60_000;
 
 /** What starting a session needs of the replicas. */
 export type StartClaims = Pick<Replicas, 'once'>;
@@ -24,7 +24,7 @@ export async function whileStarting<T>(
   start: () => Promise<T>,
   releaseAfter?: (release: () => Promise<void>) => void,
 ): Promise<T> {
-  const outcome = await replicas.once(launchLeaseName(sessionId), start, { ttlMs: LAUNCH_LEASE_MS, releaseAfter });
+  const outcome = await replicas.once(launchLeaseName(sessionId), start, { renewWhileHeld: true, releaseAfter });
   if (!outcome.ran) throw new AppError('failed_precondition', `session ${sessionId} is being started already`);
   return outcome.value;
 }
@@ -49,11 +49,14 @@ export function whileLaunching<P, T>(
   return whileStarting(replicas, sessionId, async () => steps.start(await preparing), steps.releaseAfter);
 }
 
-/** Runs `work` (boot reconcile of a session not started yet) unless a replica is starting it now. */
+/**
+ * Runs `work` (the repair of a session not started yet, at boot or by the sweep) unless a replica is
+ * starting it now; resolves whether it ran.
+ */
 export async function unlessStarting(
   replicas: StartClaims,
   sessionId: string,
   work: () => Promise<void>,
-): Promise<void> {
-  await replicas.once(launchLeaseName(sessionId), work);
+): Promise<boolean> {
+  return (await replicas.once(launchLeaseName(sessionId), work)).ran;
 }

@@ -138,6 +138,24 @@ export class LeaseStore {
     return (await this.db('leases').where({ name, owner }).delete()) === 1;
   }
 
+  /**
+   * Deletes up to `limit` leases that expired by `nowMs` (with presence, only those whose owner is gone):
+   * rows a replica that died left, which nobody would ever claim again (a launch whose session ended,
+   * an agentctl that went away). An expired row is free anyway, so deleting it changes no claim; the
+   * conditions are checked again on the row deleted, so a lease claimed meanwhile stays. Resolves how many.
+   */
+  async deleteExpired(nowMs: number, limit: number): Promise<number> {
+    const gone = this.ownerGone();
+    const dead = `expires_at_ms <= ?${gone === undefined ? '' : ` AND ${gone.sql}`}`;
+    const bindings = [nowMs, ...(gone?.bindings ?? [])];
+    const result: unknown = await this.db.raw(
+      `DELETE FROM leases WHERE name IN (SELECT name FROM leases WHERE ${dead} ORDER BY expires_at_ms LIMIT ?)
+       AND ${dead} RETURNING name`,
+      [...bindings, limit, ...bindings],
+    );
+    return rowsOf<{ name: string }>(result).length;
+  }
+
   /** Frees every lease `owner` holds (a replica stopping gracefully); resolves how many. */
   async releaseAll(owner: string): Promise<number> {
     return this.db('leases').where({ owner }).delete();

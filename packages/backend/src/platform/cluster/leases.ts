@@ -15,11 +15,26 @@ export interface WorkClaims {
   claim(name: string, ttlMs: number): Promise<boolean>;
   /** `claim` for many names at once; resolves the ones this replica holds. */
   claimMany(names: readonly string[], ttlMs: number): Promise<Set<string>>;
+  /**
+   * Extends `name` to `ttlMs` from now if this replica still holds it; never takes it, nor writes it
+   * again once released (a renewal racing a release cannot bring the lease back).
+   */
+  renew(name: string, ttlMs: number): Promise<boolean>;
   /** Frees `name` if this replica holds it. */
   release(name: string): Promise<void>;
   /** Frees everything this replica holds (graceful stop). */
   releaseAll(): Promise<void>;
+  /**
+   * Deletes leases that expired and whose holder is gone (a replica that died never released them), a
+   * small batch at a time; resolves how many. Nothing to delete where nothing is written.
+   */
+  deleteExpired(): Promise<number>;
 }
+
+/** Leases deleted per statement by deleteExpired: short statements beside the live claims. */
+export const EXPIRED_LEASE_BATCH = 100;
+/** Batches per deleteExpired call at most; what is left goes at the next sweep. */
+const EXPIRED_LEASE_BATCHES = 10;
 
 export interface DatabaseLeasesDeps {
   db: Knex;
@@ -52,6 +67,10 @@ export class DatabaseLeases implements WorkClaims {
     return new Set(await this.store.claimMany(names, this.replicaId, this.nowMs(), ttlMs));
   }
 
+  renew(name: string, ttlMs: number): Promise<boolean> {
+    return this.store.renew(name, this.replicaId, this.nowMs(), ttlMs);
+  }
+
   async release(name: string): Promise<void> {
     await this.store.release(name, this.replicaId);
   }
@@ -59,6 +78,17 @@ export class DatabaseLeases implements WorkClaims {
   async releaseAll(): Promise<void> {
     const released = await this.store.releaseAll(this.replicaId);
     if (released > 0) this.deps.logger.info({ released, replicaId: this.replicaId }, 'leases released');
+  }
+
+  async deleteExpired(): Promise<number> {
+    let deleted = 0;
+    for (let batch = 0; batch < EXPIRED_LEASE_BATCHES; batch += 1) {
+      const count = await this.store.deleteExpired(this.nowMs(), EXPIRED_LEASE_BATCH);
+      deleted += count;
+      if (count < EXPIRED_LEASE_BATCH) break;
+    }
+    if (deleted > 0) this.deps.logger.info({ deleted }, 'expired leases of gone replicas deleted');
+    return deleted;
   }
 }
 

@@ -24,7 +24,12 @@ function fakeLeases(taken: readonly string[] = []) {
       calls.push(`release ${name}`);
       return Promise.resolve();
     },
+    renew: (name, ttlMs) => {
+      calls.push(`renew ${name} ${ttlMs}`);
+      return Promise.resolve(!taken.includes(name));
+    },
     releaseAll: () => Promise.resolve(),
+    deleteExpired: () => Promise.resolve(0),
   };
   return { leases, calls };
 }
@@ -96,6 +101,26 @@ describe('SharedReplicas: the replica port of backends sharing a database', () =
     expect(calls).toEqual(['claim drain:s 10000', 'release drain:s', 'claim drain:held 10000', 'claim launch:s 60000']);
     await released[0]?.();
     expect(calls.at(-1)).toBe('release launch:s');
+  });
+
+  test('renewWhileHeld: the claim is renewed every renew interval until its release, never after', async () => {
+    jest.useFakeTimers();
+    try {
+      const { leases, calls } = fakeLeases();
+      const replicas = new SharedReplicas({ leases, signals: new InProcessReplicaSignals('r1'), timing: TIMING });
+      const released: (() => Promise<void>)[] = [];
+      await replicas.once('launch:s', () => Promise.resolve(), {
+        renewWhileHeld: true,
+        releaseAfter: (release) => released.push(release),
+      });
+      await jest.advanceTimersByTimeAsync(2 * TIMING.renewMs);
+      expect(calls).toEqual(['claim launch:s 10000', 'renew launch:s 10000', 'renew launch:s 10000']);
+      await released[0]?.();
+      await jest.advanceTimersByTimeAsync(5 * TIMING.renewMs);
+      expect(calls.slice(3)).toEqual(['release launch:s']);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   test('sweeps every renew interval, one sweep at a time, until stopped', async () => {

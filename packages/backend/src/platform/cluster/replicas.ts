@@ -10,6 +10,12 @@ export interface OnceOptions {
    * claimed nothing, so nothing is queued where the caller would queue the release.
    */
   releaseAfter?: (release: () => Promise<void>) => void;
+  /**
+   * The holder renews the claim every renew interval until it is released (for work of any length,
+   * such as a launch): held as long as the work lasts, and at most a TTL once its holder died. `ttlMs`
+   * is then the TTL of each renewal.
+   */
+  renewWhileHeld?: boolean;
 }
 
 /** Sweeps that repeat until stopped; `stop` waits for the one under way. */

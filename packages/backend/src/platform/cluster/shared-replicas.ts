@@ -21,6 +21,7 @@ export class SharedReplicas implements Replicas {
   readonly shared = true;
   readonly replicaId: string;
   readonly timing: LeaseTiming;
+  private readonly renewed: WorkClaims;
 
   constructor(private readonly deps: SharedReplicasDeps) {
     if (deps.signals.replicaId !== deps.leases.replicaId) {
@@ -28,6 +29,7 @@ export class SharedReplicas implements Replicas {
     }
     this.replicaId = deps.leases.replicaId;
     this.timing = deps.timing;
+    this.renewed = new RenewedClaims(deps.leases, deps.timing.renewMs);
   }
 
   claim(name: string, ttlMs: number): Promise<boolean> {
@@ -38,6 +40,10 @@ export class SharedReplicas implements Replicas {
     return this.deps.leases.claimMany(names, ttlMs);
   }
 
+  renew(name: string, ttlMs: number): Promise<boolean> {
+    return this.deps.leases.renew(name, ttlMs);
+  }
+
   release(name: string): Promise<void> {
     return this.deps.leases.release(name);
   }
@@ -46,9 +52,14 @@ export class SharedReplicas implements Replicas {
     return this.deps.leases.releaseAll();
   }
 
+  deleteExpired(): Promise<number> {
+    return this.deps.leases.deleteExpired();
+  }
+
   once<T>(name: string, work: () => Promise<T>, options: OnceOptions = {}): Promise<Claimed<T>> {
     const ttlMs = options.ttlMs ?? this.timing.ttlMs;
-    return withClaim(this.deps.leases, name, ttlMs, work, options.releaseAfter);
+    const claims = options.renewWhileHeld === true ? this.renewed : this.deps.leases;
+    return withClaim(claims, name, ttlMs, work, options.releaseAfter);
   }
 
   sweepLeftovers(sweep: () => Promise<unknown>): Sweeps {
@@ -95,5 +106,67 @@ export class SharedReplicas implements Replicas {
 
   alive(): Promise<string[]> {
     return this.deps.signals.alive();
+  }
+}
+
+interface Renewal {
+  timer?: NodeJS.Timeout;
+  /** The renewal under way (a release waits for it). */
+  renewing: Promise<unknown>;
+}
+
+/**
+ * `leases` whose claims are renewed every `renewMs` until released (OnceOptions.renewWhileHeld). The
+ * release waits for a renewal under way, and a renewal only extends a lease still held, so a released
+ * lease is never written again.
+ */
+class RenewedClaims implements WorkClaims {
+  readonly replicaId: string;
+  private readonly renewals = new Map<string, Renewal>();
+
+  constructor(
+    private readonly leases: WorkClaims,
+    private readonly renewMs: number,
+  ) {
+    this.replicaId = leases.replicaId;
+  }
+
+  async claim(name: string, ttlMs: number): Promise<boolean> {
+    if (!(await this.leases.claim(name, ttlMs))) return false;
+    const renewal: Renewal = { renewing: Promise.resolve() };
+    renewal.timer = setInterval(() => {
+      // A failed renewal is retried at the next interval; the lease runs a TTL from the last one.
+      renewal.renewing = renewal.renewing.then(() => this.leases.renew(name, ttlMs)).catch(() => undefined);
+    }, this.renewMs);
+    renewal.timer.unref();
+    clearInterval(this.renewals.get(name)?.timer); // claimed again while held: one renewal
+    this.renewals.set(name, renewal);
+    return true;
+  }
+
+  claimMany(names: readonly string[], ttlMs: number): Promise<Set<string>> {
+    return this.leases.claimMany(names, ttlMs);
+  }
+
+  renew(name: string, ttlMs: number): Promise<boolean> {
+    return this.leases.renew(name, ttlMs);
+  }
+
+  async release(name: string): Promise<void> {
+    const renewal = this.renewals.get(name);
+    if (renewal !== undefined) {
+      this.renewals.delete(name);
+      clearInterval(renewal.timer);
+      await renewal.renewing;
+    }
+    await this.leases.release(name);
+  }
+
+  releaseAll(): Promise<void> {
+    return this.leases.releaseAll();
+  }
+
+  deleteExpired(): Promise<number> {
+    return this.leases.deleteExpired();
   }
 }

@@ -29,12 +29,20 @@ export class SingleProcess extends InProcessReplicaSignals implements Replicas {
     return Promise.resolve(new Set(names));
   }
 
+  renew(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   release(): Promise<void> {
     return Promise.resolve();
   }
 
   releaseAll(): Promise<void> {
     return Promise.resolve();
+  }
+
+  deleteExpired(): Promise<number> {
+    return Promise.resolve(0);
   }
 
   async once<T>(_name: string, work: () => Promise<T>): Promise<Claimed<T>> {

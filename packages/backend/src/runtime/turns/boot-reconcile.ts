@@ -39,6 +39,10 @@ export interface BootReconcileSummary {
   aborted?: string;
 }
 
+function emptySummary(): BootReconcileSummary {
+  return { checked: 0, failed: [], redelivered: [], restorable: [] };
+}
+
 /**
  * After a backend (re)start: brings every live session's record in line with what agentctl holds.
  * Lost sessions and exited agents fail (with their prompt in flight); a prompt in flight whose turn
@@ -50,23 +54,13 @@ export class BootReconciler {
   constructor(private readonly deps: BootReconcilerDeps) {}
 
   async run(): Promise<BootReconcileSummary> {
-    const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [], restorable: [] };
+    const summary = emptySummary();
     const sessions = this.deps.uow.read.sessions;
-    for (const session of await sessions.listByStates(['created'])) {
-      await unlessStarting(this.deps.replicas, session.id, async () => {
-        const failed = await this.deps.lanes.run(session.id, () =>
-          sessions.advanceCurrent(session.id, { kind: 'start_failed' }, this.now(), {
-            lastError: NEVER_STARTED_REASON,
-          }),
-        );
-        if (failed !== null) summary.failed.push(session.id);
-      });
-    }
+    for (const session of await sessions.listByStates(['created'])) await this.repairCreated(session.id, summary);
     try {
       for (const session of await sessions.listByStates(LIVE_SESSION_STATES)) {
-        const reconcile = () => this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary));
-        if (session.state === 'starting') await unlessStarting(this.deps.replicas, session.id, reconcile);
-        else await reconcile();
+        if (session.state === 'starting') await this.repairStarting(session.id, summary);
+        else await this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary));
       }
     } catch (error) {
       summary.aborted = error instanceof Error ? error.message : String(error);
@@ -80,11 +74,45 @@ export class BootReconciler {
   }
 
   /**
+   * A created session nobody is starting (no replica holds its launch lease: its launcher stopped or
+   * died before sending it to agentctl) fails as never started; one being started is left alone.
+   */
+  async repairCreated(
+    sessionId: string,
+    summary: BootReconcileSummary = emptySummary(),
+  ): Promise<BootReconcileSummary> {
+    await unlessStarting(this.deps.replicas, sessionId, async () => {
+      const failed = await this.deps.lanes.run(sessionId, () =>
+        this.deps.uow.read.sessions.advanceCurrent(sessionId, { kind: 'start_failed' }, this.now(), {
+          lastError: NEVER_STARTED_REASON,
+        }),
+      );
+      if (failed !== null) summary.failed.push(sessionId);
+    });
+    return summary;
+  }
+
+  /**
+   * A starting session nobody is starting now, against agentctl on its lane (the start landed: it is
+   * recorded; it did not: the session fails); one being started is left alone. Throws when agentctl
+   * cannot be asked.
+   */
+  async repairStarting(
+    sessionId: string,
+    summary: BootReconcileSummary = emptySummary(),
+  ): Promise<BootReconcileSummary> {
+    await unlessStarting(this.deps.replicas, sessionId, () =>
+      this.deps.lanes.run(sessionId, () => this.reconcile(sessionId, summary)),
+    );
+    return summary;
+  }
+
+  /**
    * One live session against agentctl now, on its lane, as at boot (the turn sweep of several
    * replicas); then its queue is kicked if it idles. Throws when agentctl cannot be asked.
    */
   async reconcileOne(sessionId: string): Promise<BootReconcileSummary> {
-    const summary: BootReconcileSummary = { checked: 0, failed: [], redelivered: [], restorable: [] };
+    const summary = emptySummary();
     await this.deps.lanes.run(sessionId, () => this.reconcile(sessionId, summary));
     const session = await this.deps.uow.read.sessions.findById(sessionId);
     if (session?.state === 'waiting_for_input') await this.deps.drainer.kick(sessionId);

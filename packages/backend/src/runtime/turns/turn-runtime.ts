@@ -11,6 +11,7 @@ import type { RefreshScheduler } from '../provider-refresh/provider-reconciler';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import { BootReconciler } from './boot-reconcile';
 import { SessionEventHandler } from './session-event-handler';
+import { StartSweeper } from './start-sweeper';
 import { TurnSweeper } from './turn-sweeper';
 
 export interface TurnRuntimeDeps {
@@ -34,7 +35,8 @@ export interface TurnRuntimeDeps {
 
 /**
  * The turn model's moving parts over one database and the agentctls: the per-session lanes, the prompt
- * drainer, the session event handler (fed by the Attach client) and the boot reconcile.
+ * drainer, the session event handler (fed by the Attach client), the boot reconcile and, with several
+ * replicas, the sweeps of what a dead one left (waiting turns, unstarted sessions).
  */
 export function createTurnRuntime(deps: TurnRuntimeDeps) {
   const { uow, clock, agentctls, logger } = deps;
@@ -75,6 +77,11 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     staleMs: replicas.timing.ttlMs,
     logger: logger.child({ component: 'turn-sweeper' }),
   });
+  const startSweeper = new StartSweeper({
+    ...{ uow, clock, agentctls, reconciler: boot, replicas },
+    staleMs: replicas.timing.ttlMs,
+    logger: logger.child({ component: 'start-sweeper' }),
+  });
   return {
     lanes,
     drainer,
@@ -82,9 +89,11 @@ export function createTurnRuntime(deps: TurnRuntimeDeps) {
     boot,
     /** The sweep of turns a dead replica left waiting (it sweeps nothing in one process). */
     sweeper,
+    /** The sweep of sessions a dead replica left created or starting (nothing in one process). */
+    startSweeper,
     /** No more re-sends or sweeps; waits for the work already on the lanes. */
     async stop(): Promise<void> {
-      await sweeper.stop();
+      await Promise.all([sweeper.stop(), startSweeper.stop()]);
       drainer.stop();
       await lanes.idle();
     },
