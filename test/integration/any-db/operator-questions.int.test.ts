@@ -1,6 +1,7 @@
 // ask_user_question_kandev end to end: MCP SDK client -> agentctl -> Attach -> the backend, which holds
 // the call while the operator answers over REST. Also: a timeout, and a backend killed while a question
-// is pending (the restarted backend still lists it and turns a late answer into a queued prompt).
+// is pending (the restarted backend still lists it; a late answer for this session, which runs no agent,
+// is recorded undeliverable and queues nothing).
 import { BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
 import { connectMcp, type McpConnection } from '../../helpers/mcp';
@@ -115,7 +116,7 @@ describe('operator questions through backend + agentctl + MCP client', () => {
     expect((await api.request('POST', `/api/questions/${id}/answer`, ANSWER)).status).toBe(409);
   });
 
-  test('a backend killed while a question is pending: the restarted one lists it and queues the answer', async () => {
+  test('a backend killed while a question is pending: the restarted one records the answer undeliverable', async () => {
     const { backend, api, task, session, mcp } = await agentOf();
     const call = ask(mcp);
     const orphaned = call.reply.catch((error: unknown) => error); // its backend dies under it
@@ -128,28 +129,26 @@ describe('operator questions through backend + agentctl + MCP client', () => {
     expect((await pendingOf(api2, task.id, second.logs)).id).toBe(pending.id);
 
     expect((await api2.request('POST', `/api/questions/${pending.id}/answer`, { answers: [] })).status).toBe(400);
-    const answered = await api2.request<{ state: string; delivery: { to: string; queued_prompt_id: string } }>(
+    // The session was launched without an agent (MCP-only): its call is gone and no agent takes a prompt.
+    const answered = await api2.request<{ state: string; answer_delivery: string; delivery: object }>(
       'POST',
       `/api/questions/${pending.id}/answer`,
       ANSWER,
     );
     expect(answered.status).toBe(200);
-    expect(answered.body.delivery).toEqual({ to: 'queued_prompt', queued_prompt_id: expect.any(String) as unknown });
-    const messages = await api2.request<{ messages: { author: string; content: string; metadata: object }[] }>(
-      'GET',
-      `/api/tasks/${task.id}/messages`,
-    );
-    expect(messages.body.messages).toEqual([
-      expect.objectContaining({
-        author: 'operator',
-        session_id: session.session_id,
-        content: expect.stringContaining('Which database? -> Postgres') as unknown,
-        metadata: expect.objectContaining({
-          question_id: pending.id,
-          queued_prompt_id: answered.body.delivery.queued_prompt_id,
-        }) as unknown,
-      }),
-    ]);
+    expect(answered.body).toMatchObject({ state: 'answered', answer_delivery: 'undeliverable' });
+    expect(answered.body.delivery).toEqual({
+      to: 'undeliverable',
+      reason: expect.stringContaining('has no agent') as unknown,
+    });
+    // Committed with the answer: nothing was queued for the session, nor written to the conversation.
+    const prompts = await api2.request<{ items: unknown[] }>('GET', `/api/sessions/${session.session_id}/prompts`);
+    expect(prompts.body.items).toEqual([]);
+    const messages = await api2.request<{ messages: unknown[] }>('GET', `/api/tasks/${task.id}/messages`);
+    expect(messages.body.messages).toEqual([]);
+    expect((await api2.request('GET', `/api/questions/${pending.id}`)).body).toMatchObject({
+      answer_delivery: 'undeliverable',
+    });
     expect((await api2.request('POST', `/api/questions/${pending.id}/answer`, ANSWER)).status).toBe(409);
     // The call that asked ended with its backend (an error or a refusal result), never with an answer.
     const ended = await orphaned;

@@ -202,7 +202,7 @@ describe('operator questions (in process)', () => {
     });
   });
 
-  test('after a restart (no held call) an answer is recorded on the task and queued as a prompt', async () => {
+  test('after a restart (no held call) an answer for an MCP-only session is recorded undeliverable', async () => {
     const { harness, ask } = await setup();
     const call = ask();
     const id = await call.recorded;
@@ -216,15 +216,12 @@ describe('operator questions (in process)', () => {
       })
     ).backend;
     expect((await restarted.list({ state: 'pending' })).questions.map((q) => q.id)).toEqual([id]);
-    const { delivery } = await restarted.answer(id, GOOD);
-    expect(delivery).toEqual({ to: 'queued_prompt', queuedPromptId: expect.any(String) as unknown });
-    const queued = await harness.uow.read.promptQueue.listQueued('t1');
-    expect(queued).toEqual([expect.objectContaining({ sessionId: 's1', source: 'operator' })]);
-    expect(queued[0]?.prompt).toMatch(/Which database\? -> Postgres/);
-    const messages = await harness.uow.read.messages.listAfter('t1', 0, 10);
-    expect(messages.map((m) => m.message.metadata)).toEqual([
-      expect.objectContaining({ question_id: id, queued_prompt_id: queued[0]?.id }),
-    ]);
+    // The harness's sessions run no agent (MCP-only): a prompt for s1 would never drain.
+    const { delivery, question } = await restarted.answer(id, GOOD);
+    expect(delivery).toEqual({ to: 'undeliverable', reason: expect.stringContaining('no agent') as unknown });
+    expect(question).toMatchObject({ state: 'answered', answerDelivery: 'undeliverable' });
+    expect(await harness.uow.read.promptQueue.listQueued('t1')).toEqual([]);
+    expect(await harness.uow.read.messages.listAfter('t1', 0, 10)).toEqual([]);
     // The original process's held call learns it too once anything settles it (here: its abort).
     await harness.deps.questions.endForSessions(['s1']);
     expect((await call.reply).structured).toMatchObject({ status: 'answered', question_id: id });

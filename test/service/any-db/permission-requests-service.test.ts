@@ -117,6 +117,7 @@ describe('permission requests (in process)', () => {
       answers: null,
       answeredBy: null,
       closedReason: null,
+      answerDelivery: null,
       createdAt: '2026-12-01T09:00:00.000Z',
       answeredAt: null,
       expiresAt: '2999-01-01T00:00:00.000Z',

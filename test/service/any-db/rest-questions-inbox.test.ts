@@ -45,6 +45,7 @@ describe('GET /api/questions', () => {
         answers: state === 'answered' ? [{ question_index: 0, question_id: 'q1', option: 'A' }] : null,
         answeredBy: state === 'answered' ? 'operator' : null,
         closedReason: null,
+        answerDelivery: state === 'answered' ? 'waiting_call' : null,
         createdAt: at(n),
         answeredAt: state === 'answered' ? at(n) : null,
         expiresAt,

@@ -132,6 +132,7 @@ describe('GET /api/tasks', () => {
       answers: null,
       answeredBy: null,
       closedReason: null,
+      answerDelivery: null,
       createdAt: at(3),
       answeredAt: null,
       expiresAt: '2999-01-01T00:00:00.000Z',

@@ -59,6 +59,7 @@ async function question(h: TurnHarness, sessionId: string, id: string, kind: 'us
     answers: null,
     answeredBy: null,
     closedReason: null,
+    answerDelivery: null,
     createdAt: at,
     answeredAt: null,
     expiresAt: '2100-01-01T00:00:00.000Z',
@@ -80,7 +81,13 @@ async function busySession(h: TurnHarness) {
   await h.untilState(id, 'waiting_for_input');
   await question(h, id, 'ask1', 'user');
   const answer = [{ question_index: 0, question_id: 'q0', option: 'Yes' }];
-  expect(await h.uow.read.questions.markAnswered('ask1', answer, 'operator', h.clock().toISOString())).toBe(true);
+  expect(
+    await h.uow.read.questions.markAnswered(
+      'ask1',
+      { answers: answer, by: 'operator', delivery: 'waiting_call' },
+      h.clock().toISOString(),
+    ),
+  ).toBe(true);
   await question(h, id, 'perm1', 'permission');
   // An autopilot-style question to a parent task, answered.
   const parentId = await h.agentTask();

@@ -192,11 +192,14 @@ export function addQuestionCommands(program: Command): void {
           return;
         }
         const chosen = answers.map((answer) => answer.option ?? answer.text ?? '').join('; ');
-        const to =
-          answered.delivery.to === 'waiting_call'
-            ? 'to the waiting agent'
-            : `as queued prompt ${answered.delivery.queued_prompt_id}`;
-        ctx.out.line(`answered ${paint(ctx.out, 'bold', id)}: ${chosen} (delivered ${to})`);
+        const { delivery } = answered;
+        const outcome =
+          delivery.to === 'waiting_call'
+            ? 'delivered to the waiting agent'
+            : delivery.to === 'queued_prompt'
+              ? `delivered as queued prompt ${delivery.queued_prompt_id}`
+              : `not delivered: ${delivery.reason}`;
+        ctx.out.line(`answered ${paint(ctx.out, 'bold', id)}: ${chosen} (${outcome})`);
       }),
     );
 }

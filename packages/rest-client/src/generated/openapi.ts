@@ -1355,6 +1355,8 @@ export interface components {
         | null;
       answered_by: string | null;
       closed_reason: ('timeout' | 'cancelled' | 'session_stopped') | null;
+      /** @description where the answer went: `waiting_call` (the held call returned it), `queued_prompt` (the call was gone: a prompt for the session's agent), `undeliverable` (the call was gone and the session has no agent); null until answered */
+      answer_delivery: ('waiting_call' | 'queued_prompt' | 'undeliverable') | null;
       created_at: string;
       answered_at: string | null;
       expires_at: string;
@@ -3255,7 +3257,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description the question plus `delivery`: `{to: "waiting_call"}` (the held `ask_user_question_kandev` call returns it) or, after a backend restart, `{to: "queued_prompt", queued_prompt_id}` */
+      /** @description the question plus `delivery`: `{to: "waiting_call"}` (the held `ask_user_question_kandev` call returns it); the call being gone (a restart, or its replica died), `{to: "queued_prompt", queued_prompt_id}` (queued for the session's agent) or `{to: "undeliverable", reason}` (an MCP-only session, or one that takes no prompts: recorded, nothing queued) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3301,10 +3303,12 @@ export interface operations {
               | null;
             answered_by: string | null;
             closed_reason: ('timeout' | 'cancelled' | 'session_stopped') | null;
+            /** @description where the answer went: `waiting_call` (the held call returned it), `queued_prompt` (the call was gone: a prompt for the session's agent), `undeliverable` (the call was gone and the session has no agent); null until answered */
+            answer_delivery: ('waiting_call' | 'queued_prompt' | 'undeliverable') | null;
             created_at: string;
             answered_at: string | null;
             expires_at: string;
-            /** @description the held tool call returns the answer, or (after a backend restart) a queued prompt carries it */
+            /** @description the held tool call returns the answer; the call being gone, a prompt queued for the session's agent carries it, or (no agent will take it) it is recorded undeliverable, with the reason */
             delivery:
               | {
                   /** @constant */
@@ -3314,6 +3318,11 @@ export interface operations {
                   /** @constant */
                   to: 'queued_prompt';
                   queued_prompt_id: string;
+                }
+              | {
+                  /** @constant */
+                  to: 'undeliverable';
+                  reason: string;
                 };
           };
         };

@@ -57,7 +57,9 @@ export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
       status: 200,
       description:
         `the question plus \`delivery\`: \`{to: "waiting_call"}\` (the held \`${askUserQuestionTool.name}\` call ` +
-        'returns it) or, after a backend restart, `{to: "queued_prompt", queued_prompt_id}`',
+        'returns it); the call being gone (a restart, or its replica died), `{to: "queued_prompt", ' +
+        'queued_prompt_id}` (queued for the session\'s agent) or `{to: "undeliverable", reason}` (an MCP-only ' +
+        'session, or one that takes no prompts: recorded, nothing queued)',
       schema: AnsweredQuestionViewSchema,
     },
     errors: { 409: 'the question is no longer pending' },

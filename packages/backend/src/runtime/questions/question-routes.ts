@@ -3,7 +3,7 @@ import { parseInput } from '../../platform/http/parse';
 import { z } from 'zod';
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import { ListQuestionsQuerySchema, QuestionViewSchema, toQuestionView } from './question';
-import type { QuestionService } from './question-service';
+import type { AnswerDelivery, QuestionService } from './question-service';
 
 /** POST /api/questions/:id/answer: the question, and where its answer went. */
 export const AnsweredQuestionViewSchema = QuestionViewSchema.extend({
@@ -11,8 +11,12 @@ export const AnsweredQuestionViewSchema = QuestionViewSchema.extend({
     .discriminatedUnion('to', [
       z.object({ to: z.literal('waiting_call') }).strict(),
       z.object({ to: z.literal('queued_prompt'), queued_prompt_id: z.string() }).strict(),
+      z.object({ to: z.literal('undeliverable'), reason: z.string() }).strict(),
     ])
-    .describe('the held tool call returns the answer, or (after a backend restart) a queued prompt carries it'),
+    .describe(
+      "the held tool call returns the answer; the call being gone, a prompt queued for the session's agent " +
+        'carries it, or (no agent will take it) it is recorded undeliverable, with the reason',
+    ),
 }).strict();
 
 /** Operators list pending questions and answer them. */
@@ -37,12 +41,20 @@ export function createQuestionRoutes(questions: QuestionService): Router {
     const { now, question, delivery } = await questions.answer(id, req.body);
     const view: z.output<typeof AnsweredQuestionViewSchema> = {
       ...toQuestionView(question, now),
-      delivery:
-        delivery.to === 'waiting_call'
-          ? { to: 'waiting_call' }
-          : { to: 'queued_prompt', queued_prompt_id: delivery.queuedPromptId },
+      delivery: deliveryView(delivery),
     };
     res.json(view);
   });
   return router;
+}
+
+function deliveryView(delivery: AnswerDelivery): z.output<typeof AnsweredQuestionViewSchema>['delivery'] {
+  switch (delivery.to) {
+    case 'waiting_call':
+      return { to: 'waiting_call' };
+    case 'queued_prompt':
+      return { to: 'queued_prompt', queued_prompt_id: delivery.queuedPromptId };
+    case 'undeliverable':
+      return { to: 'undeliverable', reason: delivery.reason };
+  }
 }

@@ -6,7 +6,7 @@ import type { PromptKicker } from '../prompt-queue/drain-gate';
 import { recordTaskPrompt } from '../prompt-queue/task-prompt';
 import { newId } from '../../platform/store/row-values';
 import { DEFAULT_PAGE_LIMIT, decodeCursor, pageOf } from '../../platform/store/page-cursor';
-import type { UnitOfWork } from '../../platform/store/unit-of-work';
+import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
 import {
   type AskUserQuestionArgs,
   type ListQuestionsQuery,
@@ -67,8 +67,15 @@ export interface AskRequest {
   onRecorded: (question: Question) => void;
 }
 
-/** How an answer reached the agent: the waiting call, or (that call being gone) a queued prompt. */
-export type AnswerDelivery = { to: 'waiting_call' } | { to: 'queued_prompt'; queuedPromptId: string };
+/**
+ * How an answer reached the agent: the waiting call, or (that call being gone) a prompt queued for the
+ * session's agent, or nothing (the call is gone and no agent of the session will ever take a prompt).
+ */
+export type AnswerDelivery =
+  { to: 'waiting_call' } | { to: 'queued_prompt'; queuedPromptId: string } | { to: 'undeliverable'; reason: string };
+
+/** Sessions that will never run again take no prompt (a failed one does: it drains after a resume). */
+const CLOSED_SESSION_STATES: ReadonlySet<string> = new Set(['completed', 'cancelled']);
 
 /** Operator questions: ask and hold the call open, answer by compare-and-set, end unanswered. */
 export class QuestionService {
@@ -111,6 +118,7 @@ export class QuestionService {
         answers: null,
         answeredBy: null,
         closedReason: null,
+        answerDelivery: null,
         createdAt: now.toISOString(),
         answeredAt: null,
         expiresAt: new Date(now.getTime() + timeoutMs).toISOString(),
@@ -228,8 +236,10 @@ export class QuestionService {
   /**
    * The operator's answer: 404 unknown, 409 no longer pending (the compare-and-set lost), 400 when it
    * does not fit the questions. A held call gets it directly (held on another replica: through the
-   * signal its commit sends); after a restart (the call is gone, its replica too) it is recorded on the
-   * task and queued as a prompt for the task's session, in the same transaction.
+   * signal its commit sends). When the call is gone (a restart, or its replica died) it is queued, in
+   * the same transaction, as a prompt for the question's session if that session has an agent that can
+   * still take one; otherwise (an MCP-only session, or one that will never run again) it is recorded
+   * as undeliverable, never queued where nothing would drain it.
    */
   async answer(id: string, body: unknown): Promise<{ question: Question; delivery: AnswerDelivery; now: string }> {
     const now = this.deps.clock().toISOString();
@@ -250,13 +260,23 @@ export class QuestionService {
           `question ${id}: the agent's permission request is no longer waiting`,
         );
       }
-      if (!(await stores.questions.markAnswered(id, answers, 'operator', now))) throw conflict();
-      const answered: Question = { ...question, state: 'answered', answers, answeredBy: 'operator', answeredAt: now };
+      const unreachable = held ? undefined : await lateAnswerUnreachable(stores, question.sessionId);
+      const to = held ? 'waiting_call' : unreachable === undefined ? 'queued_prompt' : 'undeliverable';
+      if (!(await stores.questions.markAnswered(id, { answers, by: 'operator', delivery: to }, now))) throw conflict();
+      const answered: Question = {
+        ...question,
+        ...{ state: 'answered', answers, answeredBy: 'operator', answeredAt: now, answerDelivery: to },
+      };
       if (held) {
         return { question: answered, delivery: { to: 'waiting_call' } as AnswerDelivery, queuedFor: null };
       }
+      if (unreachable !== undefined) {
+        const delivery: AnswerDelivery = { to: 'undeliverable', reason: unreachable };
+        return { question: answered, delivery, queuedFor: null };
+      }
       const { queued } = await recordTaskPrompt(stores, {
         taskId: question.taskId,
+        sessionId: question.sessionId,
         author: 'operator',
         text: lateAnswerPrompt(answered),
         metadata: { question_id: id, answers },
@@ -268,7 +288,8 @@ export class QuestionService {
     if (result.delivery.to === 'waiting_call') this.waiters.settle(result.question);
     if (result.queuedFor !== null) void this.deps.prompts?.kick(result.queuedFor);
     this.deps.metrics?.questionAnswered(result.question.createdAt, now);
-    this.deps.logger.info({ questionId: id, delivery: result.delivery.to }, 'question answered');
+    const reason = result.delivery.to === 'undeliverable' ? result.delivery.reason : undefined;
+    this.deps.logger.info({ questionId: id, delivery: result.delivery.to, reason }, 'question answered');
     return { question: result.question, delivery: result.delivery, now };
   }
 
@@ -276,6 +297,23 @@ export class QuestionService {
   get waiting(): number {
     return this.waiters.size;
   }
+}
+
+/**
+ * Why a late answer cannot be queued for the question's session (undefined: it can). Only an agent
+ * takes prompts: an MCP-only session's client asked over MCP and its call is gone, so a prompt for it
+ * would stay queued for ever.
+ */
+async function lateAnswerUnreachable(stores: Stores, sessionId: string): Promise<string | undefined> {
+  const session = await stores.sessions.findById(sessionId);
+  if (session === undefined) return `session ${sessionId} no longer exists`;
+  if (session.launchConfig.agent === null) {
+    return `the call that asked it is gone and session ${sessionId} has no agent to take a prompt`;
+  }
+  if (CLOSED_SESSION_STATES.has(session.state)) {
+    return `the call that asked it is gone and session ${sessionId} is ${session.state}; it takes no prompts`;
+  }
+  return undefined;
 }
 
 function lateAnswerPrompt(question: Question): string {

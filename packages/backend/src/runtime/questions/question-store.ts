@@ -7,6 +7,8 @@ import type { EventStore } from '../../platform/events/event-store';
 import { parseJsonColumn, toIsoString, toNullableIsoString } from '../../platform/store/row-values';
 import {
   type Answer,
+  type AnswerDeliveryKind,
+  AnswerDeliveryKindSchema,
   AnswerSchema,
   type ClosedReason,
   ClosedReasonSchema,
@@ -40,6 +42,7 @@ interface QuestionRow {
   answer: unknown;
   answered_by: string | null;
   closed_reason: string | null;
+  answer_delivery: string | null;
   created_at: unknown;
   answered_at: unknown;
   expires_at: unknown;
@@ -54,8 +57,9 @@ function fromRow(row: QuestionRow): Question {
   const kind = QuestionKindSchema.safeParse(row.kind);
   const state = QuestionStateSchema.safeParse(row.state);
   const reason = ClosedReasonSchema.nullable().safeParse(row.closed_reason);
-  if (!kind.success || !state.success || !reason.success) {
-    throw new AppError('internal', `question ${row.id} has an unknown kind, state or reason`);
+  const delivery = AnswerDeliveryKindSchema.nullable().safeParse(row.answer_delivery ?? null);
+  if (!kind.success || !state.success || !reason.success || !delivery.success) {
+    throw new AppError('internal', `question ${row.id} has an unknown kind, state, reason or delivery`);
   }
   return {
     id: row.id,
@@ -69,6 +73,7 @@ function fromRow(row: QuestionRow): Question {
     answers: row.answer === null ? null : parseJsonColumn(AnswersSchema, row.answer, 'questions.answer'),
     answeredBy: row.answered_by,
     closedReason: reason.data,
+    answerDelivery: delivery.data,
     createdAt: toIsoString(row.created_at),
     answeredAt: toNullableIsoString(row.answered_at),
     expiresAt: toIsoString(row.expires_at),
@@ -126,6 +131,7 @@ export class QuestionStore {
       answer: question.answers === null ? null : JSON.stringify(question.answers),
       answered_by: question.answeredBy,
       closed_reason: question.closedReason,
+      answer_delivery: question.answerDelivery,
       created_at: question.createdAt,
       answered_at: question.answeredAt,
       expires_at: question.expiresAt,
@@ -258,12 +264,25 @@ export class QuestionStore {
     return rows.map((row) => row.task_id);
   }
 
-  /** Pending -> answered, only while pending and not yet expired. False: someone else settled it. */
-  async markAnswered(id: string, answers: readonly Answer[], by: string, now: string): Promise<boolean> {
+  /**
+   * Pending -> answered, with where the answer goes, only while pending and not yet expired. False:
+   * someone else settled it.
+   */
+  async markAnswered(
+    id: string,
+    answer: { answers: readonly Answer[]; by: string; delivery: AnswerDeliveryKind },
+    now: string,
+  ): Promise<boolean> {
     const updated = await this.db('questions')
       .where({ id, state: 'pending' })
       .where('expires_at', '>', now)
-      .update({ state: 'answered', answer: JSON.stringify(answers), answered_by: by, answered_at: now });
+      .update({
+        state: 'answered',
+        answer: JSON.stringify(answer.answers),
+        answered_by: answer.by,
+        answered_at: now,
+        answer_delivery: answer.delivery,
+      });
     if (updated > 0) await this.recordEvent('question.answered', id, now);
     return updated > 0;
   }

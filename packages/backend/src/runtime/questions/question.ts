@@ -23,6 +23,14 @@ export const CLOSED_REASONS = ['timeout', 'cancelled', 'session_stopped'] as con
 export type ClosedReason = (typeof CLOSED_REASONS)[number];
 export const ClosedReasonSchema = z.enum(CLOSED_REASONS);
 
+/**
+ * Where an answer went: the held tool call, a prompt queued for the session's agent (the call was
+ * gone), or nowhere (the call was gone and the session has no agent to prompt: recorded, not queued).
+ */
+export const ANSWER_DELIVERIES = ['waiting_call', 'queued_prompt', 'undeliverable'] as const;
+export type AnswerDeliveryKind = (typeof ANSWER_DELIVERIES)[number];
+export const AnswerDeliveryKindSchema = z.enum(ANSWER_DELIVERIES);
+
 /** ask_user_question_kandev's arguments (the catalogue's schema in @kandev/protocol). */
 export type AskUserQuestionArgs = z.infer<typeof askUserQuestionTool.input>;
 
@@ -72,6 +80,8 @@ export interface Question {
   answers: Answer[] | null;
   answeredBy: string | null;
   closedReason: ClosedReason | null;
+  /** Null until answered (and for answers recorded before deliveries were). */
+  answerDelivery: AnswerDeliveryKind | null;
   createdAt: string;
   answeredAt: string | null;
   expiresAt: string;
@@ -138,6 +148,11 @@ export const QuestionViewSchema = z
     answers: z.array(AnswerSchema).nullable(),
     answered_by: z.string().nullable(),
     closed_reason: ClosedReasonSchema.nullable(),
+    answer_delivery: AnswerDeliveryKindSchema.nullable().describe(
+      'where the answer went: `waiting_call` (the held call returned it), `queued_prompt` (the call was gone: ' +
+        "a prompt for the session's agent), `undeliverable` (the call was gone and the session has no agent); " +
+        'null until answered',
+    ),
     created_at: z.string(),
     answered_at: z.string().nullable(),
     expires_at: z.string(),
@@ -160,6 +175,7 @@ export function toQuestionView(question: Question, now: string): QuestionView {
     answers: question.answers,
     answered_by: question.answeredBy,
     closed_reason: state === 'expired' ? (question.closedReason ?? 'timeout') : question.closedReason,
+    answer_delivery: question.answerDelivery,
     created_at: question.createdAt,
     answered_at: question.answeredAt,
     expires_at: question.expiresAt,
