@@ -1,7 +1,8 @@
 // The lease store against the real database (SQLite, and PostgreSQL in the service-pg project):
 // random interleavings of claims, renewals and releases by three replicas over a controllable clock
 // agree with the pure rules (platform/cluster/lease-rules.ts) step by step, so a name never has two holders;
-// a batch claim takes only free names; releaseAll frees what one replica held.
+// a batch claim takes only free names; releaseAll frees what one replica held; on PostgreSQL expired
+// leases are deleted only once their owner is gone.
 import fc from 'fast-check';
 import {
   claim,
@@ -161,6 +162,9 @@ describe('lease store', () => {
     // a is present (its connection is open): nothing is taken before the TTL.
     expect(await store.claim('attach:p', 'b', 1_000, 60_000)).toBe(false);
     expect(await store.claimMany(['poll:p'], 'b', 1_000, 60_000)).toEqual([]);
+    // An expired lease of a present owner is kept: only the leases of gone replicas are deleted.
+    expect(await store.claim('launch:p', 'a', 0, 500)).toBe(true);
+    expect(await store.deleteExpired(1_000, 100)).toBe(0);
     await presence.close();
     connected = false;
     await waitUntil(
@@ -175,5 +179,7 @@ describe('lease store', () => {
     // Its connection ended with it: both are free at once, long before they expire.
     expect(await store.claim('attach:p', 'b', 2_000, 60_000)).toBe(true);
     expect(await store.claimMany(['poll:p'], 'b', 2_000, 60_000)).toEqual(['poll:p']);
+    expect(await store.deleteExpired(2_000, 100)).toBe(1); // launch:p, expired and its owner gone
+    expect(await store.find('launch:p')).toBeUndefined();
   });
 });
