@@ -109,6 +109,11 @@ function Body(props: { entry: TimelineEntry }) {
             at={entry.answered_at}
             closedReason={entry.closed_reason}
           />
+          {entry.answer_delivery === 'undeliverable' && (
+            <div class="muted" data-testid="undeliverable">
+              not delivered: the call had ended and the session has no agent to take it
+            </div>
+          )}
         </div>
       );
     case 'parent_question':

@@ -149,6 +149,13 @@ describe('operator questions through backend + agentctl + MCP client', () => {
     expect((await api2.request('GET', `/api/questions/${pending.id}`)).body).toMatchObject({
       answer_delivery: 'undeliverable',
     });
+    const timeline = await api2.request<{ entries: { kind: string; answer_delivery?: string }[] }>(
+      'GET',
+      `/api/tasks/${task.id}/timeline`,
+    );
+    expect(timeline.body.entries.filter((entry) => entry.kind === 'question')).toEqual([
+      expect.objectContaining({ answer_delivery: 'undeliverable' }),
+    ]);
     expect((await api2.request('POST', `/api/questions/${pending.id}/answer`, ANSWER)).status).toBe(409);
     // The call that asked ended with its backend (an error or a refusal result), never with an answer.
     const ended = await orphaned;

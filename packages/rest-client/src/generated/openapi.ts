@@ -1736,6 +1736,8 @@ export interface components {
           /** @description who answered */
           answered_by: string | null;
           answered_at: string | null;
+          /** @description where the answer went; `undeliverable`: the call had ended and the session has no agent to prompt */
+          answer_delivery: ('waiting_call' | 'queued_prompt' | 'undeliverable') | null;
           closed_reason: ('timeout' | 'cancelled' | 'session_stopped') | null;
           expires_at: string;
         }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { StoredMessage } from '../../catalogue/messages/message-store';
 import { PROMPT_STATUSES, type QueuedPrompt } from '../prompt-queue/queued-prompt';
 import {
+  AnswerDeliveryKindSchema,
   AnswerSchema,
   ClosedReasonSchema,
   effectiveState,
@@ -78,6 +79,9 @@ const QuestionEntrySchema = z
     answers: z.array(AnswerSchema).nullable().describe('what was answered (kept after answering)'),
     answered_by: z.string().nullable().describe('who answered'),
     answered_at: z.string().nullable(),
+    answer_delivery: AnswerDeliveryKindSchema.nullable().describe(
+      'where the answer went; `undeliverable`: the call had ended and the session has no agent to prompt',
+    ),
     closed_reason: ClosedReasonSchema.nullable(),
     expires_at: z.string(),
   })
@@ -208,6 +212,7 @@ export function questionEntry(question: Question, now: string): TimelineEntryVie
     answers: question.answers,
     answered_by: question.answeredBy,
     answered_at: question.answeredAt,
+    answer_delivery: question.answerDelivery,
     closed_reason: state === 'expired' ? (question.closedReason ?? 'timeout') : question.closedReason,
     expires_at: question.expiresAt,
   };
