@@ -132,6 +132,18 @@ describe('several replicas: the prompt queue', () => {
   it("a launch frees its lease once started: another replica's resume claims it", async () => {
     const { a, b } = await twoReplicas();
     const sessionId = await a.readySession(); // the launch answered; its lease release is queued on its lane
+    // The release runs on the session's lane after the start (the agent's ready event may pass it).
+    await waitUntil(
+      async () =>
+        (await a
+          .db('leases')
+          .where({ name: `launch:${sessionId}` })
+          .first()) === undefined,
+      {
+        timeoutMs: 5_000,
+        what: 'the launch lease to be freed',
+      },
+    );
     const resumed = await b.sessions.resume(sessionId); // fails with failed_precondition while a holds the lease
     expect(resumed.session.id).toBe(sessionId);
     await b.untilState(sessionId, 'waiting_for_input');
