@@ -182,4 +182,25 @@ describe('lease store', () => {
     expect(await store.deleteExpired(2_000, 100)).toBe(1); // launch:p, expired and its owner gone
     expect(await store.find('launch:p')).toBeUndefined();
   });
+
+  it('PostgreSQL presence: the server probes the kept connection, so a dead host’s presence ends', async () => {
+    const dir = tempDir(cleanup);
+    await openDatabase(dir);
+    const settings: Record<string, string> = {};
+    const presence = new KeptConnection({
+      connection: { connectionString: await testDatabaseUrl(dir) },
+      applicationName: 'test-presence:keepalive',
+      logger: createLogger('silent'),
+      onConnected: async (client) => {
+        for (const name of ['tcp_keepalives_idle', 'tcp_keepalives_interval', 'tcp_keepalives_count']) {
+          const { rows } = await client.query<Record<string, string>>(`SHOW ${name}`);
+          settings[name] = rows[0]?.[name] ?? '';
+        }
+      },
+    });
+    await presence.ready();
+    cleanup.defer(() => presence.close());
+    // Over TCP (the tests' clusters listen on 127.0.0.1): a Unix socket would show 0, meaning none.
+    expect(settings).toEqual({ tcp_keepalives_idle: '10', tcp_keepalives_interval: '5', tcp_keepalives_count: '3' });
+  });
 });
