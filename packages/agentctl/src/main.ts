@@ -18,7 +18,7 @@ import { ConnectionLimiter } from './mcp/connection-limits';
 import { createMcpApp } from './mcp/mcp-app';
 import { createAgentctlMetrics } from './metrics/agentctl-metrics';
 import { startMetricsListener } from './metrics/metrics-listener';
-import { startMcpListener } from './mcp/mcp-listener';
+import { startHttpListener } from './lifecycle/http-listener';
 import { SessionRegistry } from './sessions/session-registry';
 import { ToolSetCache } from './tools/tool-set-cache';
 
@@ -86,12 +86,18 @@ async function start(config: Config, log: Logger): Promise<void> {
     limiter,
     idleTimeoutMs: config.mcpLimits.idleTimeoutMs,
   });
-  const mcp = await startMcpListener(mcpApp, config.host, config.mcpPort, config.httpTimeouts);
+  const mcp = await startHttpListener(mcpApp, config.host, config.mcpPort, config.httpTimeouts);
   mcpListener.port = mcp.port;
   // Off unless KANDEV_AGENTCTL_METRICS_ADDR names an address; bound before gRPC serves, so a bad one
   // fails the start.
   const address = config.metricsAddress;
-  const metricsListener = address && (await startMetricsListener(metrics.registry, address, log));
+  const metricsListener =
+    address &&
+    (await startMetricsListener(
+      metrics.registry,
+      { address, allowedHosts: config.allowedHosts, timeouts: config.httpTimeouts },
+      log,
+    ));
   const controlTokenHash = sha256Hex(config.controlToken);
   const unary = createUnaryAdapter({ controlTokenHash, log: log.child({ component: 'grpc' }) });
   const attach = createAttachHandler(hub, { controlTokenHash, log: attachLog });

@@ -73,3 +73,4 @@ export * from './tools/question-tools';
 export * from './tools/review-automation-tools';
 export * from './tools/configuration-tools';
 export * from './tools/workspace-source-tools';
+export * from './well-formed-text';

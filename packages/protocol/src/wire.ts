@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { refusedTextIn } from './well-formed-text';
 import type { ProtoGrpcType } from './generated/agentctl';
 import type { AgentCtlDefinition } from './generated/kandev/agentctl/v1/AgentCtl';
 
@@ -57,28 +58,42 @@ export interface UndecodableMessage {
   readonly [UNDECODABLE]: true;
   /** The method's full path, for the refusal's message. */
   readonly path: string;
+  /** Why it was refused when the bytes decoded but hold refused text (well-formed-text.ts). */
+  readonly reason?: string;
 }
 
 export function isUndecodable(message: unknown): message is UndecodableMessage {
   return typeof message === 'object' && message !== null && UNDECODABLE in message;
 }
 
+/** The refusal's text for an UndecodableMessage: what was wrong, when known. */
+export function undecodableDetails(message: UndecodableMessage, what: string): string {
+  return message.reason === undefined ? `${what} could not be decoded` : `${what} was refused: ${message.reason}`;
+}
+
 /**
  * The AgentCtl service for a server. grpc-js answers INTERNAL when a request's bytes do not decode; a
  * broken client is not a server fault, so here such a message reaches the handler as an
- * UndecodableMessage, which the handlers refuse with INVALID_ARGUMENT.
+ * UndecodableMessage, which the handlers refuse with INVALID_ARGUMENT. So is a message holding NUL or
+ * a lone surrogate in any string (protobuf's UTF-8 decoder lets an encoded surrogate through): the one
+ * place every request string passes.
  */
 export function agentctlServerDefinition(): AgentCtlDefinition {
   const service = agentctlServiceDefinition();
   const tolerant = Object.entries(service).map(([name, method]) => {
     const decode = method.requestDeserialize as (bytes: Buffer) => unknown;
     const requestDeserialize = (bytes: Buffer): unknown => {
+      let decoded: unknown;
       try {
-        return decode(bytes);
+        decoded = decode(bytes);
       } catch {
         const undecodable: UndecodableMessage = { [UNDECODABLE]: true, path: method.path };
         return undecodable;
       }
+      const reason = refusedTextIn(decoded);
+      if (reason === undefined) return decoded;
+      const refused: UndecodableMessage = { [UNDECODABLE]: true, path: method.path, reason };
+      return refused;
     };
     return [name, { ...method, requestDeserialize }];
   });

@@ -17,6 +17,7 @@ import { connectMcp, rawInitialize } from '../../helpers/mcp';
 import { freePort, listServicesByReflection, parseMetrics, reflect, sampleValue } from '../../helpers/metrics';
 import { startAgentctl, TEST_CONTROL_TOKEN } from '../../helpers/processes';
 import { sessionUuid } from '../../helpers/session-ids';
+import { closedByServer, IDLE_AFTER_REQUEST, INCOMPLETE_HEADERS } from '../../helpers/slow-client';
 import { waitUntil } from '../../helpers/wait';
 import { namedLaunchConfig } from '../../helpers/launch-configs';
 
@@ -141,5 +142,36 @@ describe('agentctl metrics and reflection', () => {
     await expect(listServicesByReflection(cleanup, port, wrong)).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
     });
+  });
+
+  test('the metrics listener refuses a foreign Host and accepts a listed one', async () => {
+    const daemon = await startAgentctl(cleanup, {
+      KANDEV_AGENTCTL_METRICS_ADDR: '127.0.0.1:0',
+      KANDEV_AGENTCTL_ALLOWED_HOSTS: 'scrape.internal',
+    });
+    const port = (daemon.ready as { metricsPort?: number }).metricsPort;
+    // A rebinding page's request reaches 127.0.0.1 with its own name in Host: raw, so Host is ours to set.
+    const answer = (host: string) =>
+      closedByServer(port ?? 0, [`GET /metrics HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+    expect((await answer('evil.example:80')).received).toMatch(/^HTTP\/1\.1 403/);
+    expect((await answer('scrape.internal:9464')).received).toMatch(/^HTTP\/1\.1 200/);
+    expect((await answer(`127.0.0.1:${port}`)).received).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  test('the metrics listener closes a stalled header and an idle socket within its HTTP timeouts', async () => {
+    // Short timeouts (the defaults are a minute): the socket's 'close' event is the barrier.
+    const daemon = await startAgentctl(cleanup, {
+      KANDEV_AGENTCTL_METRICS_ADDR: '127.0.0.1:0',
+      KANDEV_HTTP_HEADERS_TIMEOUT_MS: '300',
+      KANDEV_HTTP_REQUEST_TIMEOUT_MS: '600',
+      KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: '300',
+    });
+    const port = (daemon.ready as { metricsPort?: number }).metricsPort ?? 0;
+    const [headers, idle] = await Promise.all([
+      closedByServer(port, INCOMPLETE_HEADERS('/metrics')),
+      closedByServer(port, IDLE_AFTER_REQUEST('/metrics')),
+    ]);
+    expect(headers.received).toMatch(/^(HTTP\/1\.1 408|$)/);
+    expect(idle.received).toMatch(/^HTTP\/1\.1 200/);
   });
 });

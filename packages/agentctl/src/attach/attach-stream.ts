@@ -4,6 +4,7 @@ import {
   type AppError,
   grpcErrorFromAppError,
   isUndecodable,
+  undecodableDetails,
   type UndecodableMessage,
   type WireAgentctlMessage,
   type WireBackendMessageOutput,
@@ -55,7 +56,7 @@ export function createAttachHandler(
     hub.opened(link);
     call.on('data', (message: WireBackendMessageOutput | UndecodableMessage) => {
       if (isUndecodable(message))
-        endWithStatus(call, status.INVALID_ARGUMENT, 'an Attach message could not be decoded');
+        endWithStatus(call, status.INVALID_ARGUMENT, undecodableDetails(message, 'an Attach message'));
       else hub.receive(link, message);
     });
     call.on('end', () => {

@@ -2,6 +2,7 @@ import { type handleBidiStreamingCall, type ServerDuplexStream, status } from '@
 import {
   isAppError,
   isUndecodable,
+  undecodableDetails,
   type UndecodableMessage,
   type WireProviderUpdatesAnswer,
   type WireProviderUpdatesCallOutput,
@@ -65,7 +66,7 @@ export class ProviderUpdateStreams {
     call.on('close', () => this.open.delete(stream));
     call.on('data', (message: WireProviderUpdatesCallOutput | UndecodableMessage) => {
       if (isUndecodable(message)) {
-        endWithStatus(call, status.INVALID_ARGUMENT, 'a StreamProviderUpdates message could not be decoded');
+        endWithStatus(call, status.INVALID_ARGUMENT, undecodableDetails(message, 'a StreamProviderUpdates message'));
         return;
       }
       stream.answered = stream.answered.then(async () => {

@@ -1,5 +1,5 @@
 import { type handleUnaryCall, status } from '@grpc/grpc-js';
-import { grpcErrorFromAppError, isAppError, isUndecodable } from '@kandev/protocol';
+import { grpcErrorFromAppError, isAppError, isUndecodable, undecodableDetails } from '@kandev/protocol';
 import type { Logger } from '../logger';
 import { isAuthorizedCall } from './control-auth';
 
@@ -29,8 +29,8 @@ export function createUnaryAdapter(deps: UnaryAdapterDeps): UnaryAdapter {
         return;
       }
       if (isUndecodable(call.request)) {
-        log.debug('undecodable request refused');
-        callback({ code: status.INVALID_ARGUMENT, details: `the ${method} request could not be decoded` });
+        log.debug({ reason: call.request.reason }, 'undecodable request refused');
+        callback({ code: status.INVALID_ARGUMENT, details: undecodableDetails(call.request, `the ${method} request`) });
         return;
       }
       Promise.resolve()

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { refusedTextIn } from '@kandev/protocol';
 import type { CallToolParams } from './call-tool';
 
 function kindOf(value: unknown): string {
@@ -33,6 +34,10 @@ export function checkCallToolParams(params: unknown): CallToolParams {
       `tools/call params.arguments for ${name} must be an object of named arguments, not ${kindOf(args)}`,
     );
   }
+  // JSON.parse turns a "\ud800" escape into a lone surrogate: refused here, before any tool (ours or the
+  // backend's) reads it, so no store sees text one database keeps and the other refuses.
+  const refused = refusedTextIn(args);
+  if (refused !== undefined) throw new McpError(ErrorCode.InvalidParams, `tools/call arguments of ${name}: ${refused}`);
   return { ...params, name, ...(args === undefined ? {} : { arguments: args }) };
 }
 

@@ -1,45 +1,45 @@
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import type { HttpTimeouts } from '@kandev/protocol';
+import express from 'express';
 import type { Registry } from 'prom-client';
+import { type HttpListener, startHttpListener } from '../lifecycle/http-listener';
 import type { Logger } from '../logger';
+import { LOCAL_HOST_NAMES } from '../mcp/mcp-app';
 
-export interface MetricsListener {
-  readonly port: number;
-  close(): Promise<void>;
+export type MetricsListener = HttpListener;
+
+export interface MetricsListenerOptions {
+  address: { host: string; port: number };
+  /** Host names accepted besides the local ones (KANDEV_AGENTCTL_ALLOWED_HOSTS, as on the MCP listener). */
+  allowedHosts: readonly string[];
+  /** The same header, request and keep-alive timeouts as the MCP listener. */
+  timeouts: HttpTimeouts;
 }
 
 /**
  * The Prometheus endpoint on its own address (KANDEV_AGENTCTL_METRICS_ADDR): GET /metrics and nothing
- * else. Separate from the MCP listener so it can be bound (or firewalled) for the scraper alone.
+ * else. Separate from the MCP listener so it can be bound (or firewalled) for the scraper alone, but
+ * guarded like it: a foreign Host (DNS rebinding) is refused and a stalled client is disconnected.
  */
 export async function startMetricsListener(
   registry: Registry,
-  address: { host: string; port: number },
+  options: MetricsListenerOptions,
   log: Logger,
 ): Promise<MetricsListener> {
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-      return;
-    }
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(hostHeaderValidation([...LOCAL_HOST_NAMES, ...options.allowedHosts]));
+  app.get('/metrics', (_req, res) => {
     registry.metrics().then(
-      (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
+      (body) => res.status(200).type(registry.contentType).send(body),
       (err: unknown) => {
         log.error({ err }, 'metrics collection failed');
-        res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics collection failed\n');
+        res.status(500).type('text/plain').send('metrics collection failed\n');
       },
     );
   });
-  server.listen(address.port, address.host);
-  await once(server, 'listening');
-  return {
-    port: (server.address() as AddressInfo).port,
-    async close() {
-      const closed = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-      server.closeAllConnections();
-      await closed;
-    },
-  };
+  app.use((_req, res) => {
+    res.status(404).type('text/plain').send('not found\n');
+  });
+  return startHttpListener(app, options.address.host, options.address.port, options.timeouts);
 }

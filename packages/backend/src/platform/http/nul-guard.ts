@@ -1,11 +1,16 @@
 import type { RequestHandler } from 'express';
-import { AppError } from '@kandev/protocol';
-import { holdsNul, NUL_REFUSED } from './parse';
+import { AppError, NUL_REFUSED } from '@kandev/protocol';
+import { refusedText } from './parse';
 
-/** %00 in the URL (path or query) or NUL in the JSON body: 400 before any route reads it. */
+/**
+ * %00 in the URL (path or query), or NUL or a lone surrogate anywhere in the JSON body (JSON.parse
+ * turns a "\ud800" escape into one): 400 before any route reads it.
+ */
 export const refuseNul: RequestHandler = (req, _res, next) => {
-  if (/%00/i.test(req.originalUrl) || req.originalUrl.includes('\u0000') || holdsNul(req.body)) {
-    next(new AppError('invalid_argument', `invalid request: ${NUL_REFUSED}`));
+  const inUrl = /%00/i.test(req.originalUrl) || req.originalUrl.includes('\u0000') ? NUL_REFUSED : undefined;
+  const reason = inUrl ?? refusedText(req.body);
+  if (reason !== undefined) {
+    next(new AppError('invalid_argument', `invalid request: ${reason}`));
     return;
   }
   next();

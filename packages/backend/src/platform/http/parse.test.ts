@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '@kandev/protocol';
 import fc from 'fast-check';
-import { holdsNul, parseInput } from './parse';
+import { parseInput, refusedText } from './parse';
+
+const holdsNul = (value: unknown): boolean => refusedText(value) !== undefined;
 
 const Schema = z.object({ name: z.string().min(1), tags: z.array(z.string()).optional() }).strict();
 
@@ -33,7 +35,7 @@ describe('parseInput', () => {
   });
 });
 
-describe('holdsNul', () => {
+describe('refusedText: NUL', () => {
   const noNul = fc.string().filter((text) => !text.includes('\u0000'));
   const json = fc.letrec((tie) => ({
     value: fc.oneof(noNul, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
@@ -62,5 +64,35 @@ describe('holdsNul', () => {
     };
     expect(holdsNul(nest('\u0000'))).toBe(true);
     expect(holdsNul(nest('x'))).toBe(false);
+  });
+});
+
+describe('refusedText: lone surrogates', () => {
+  // Well-formed text: whole code points, astral ones (a surrogate pair) included.
+  const wellFormed = fc.string({ unit: 'grapheme' }).filter((text) => !text.includes('\u0000'));
+  const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit));
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(wellFormed, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 4 }),
+    object: fc.dictionary(wellFormed, tie('value'), { maxKeys: 4 }),
+  })).value;
+
+  test('well-formed text, astral characters included, is accepted', () => {
+    expect(refusedText({ emoji: '\u{1F600}', pair: '\ud83d\ude00' })).toBeUndefined();
+    fc.assert(fc.property(json, (value) => refusedText(value) === undefined));
+  });
+
+  test('any string holding an unpaired surrogate, value or key, is refused', () => {
+    fc.assert(
+      fc.property(json, wellFormed, loneSurrogate, wellFormed, (value, before, unit, after) => {
+        // Between two ASCII letters the unit can never pair with a neighbour.
+        const bad = `${before}a${unit}b${after}`;
+        return [{ wrapped: [value, bad] }, { [bad]: value }, bad].every(
+          (holder) => refusedText(holder) === 'text must be well-formed Unicode (no unpaired UTF-16 surrogates)',
+        );
+      }),
+    );
+    expect(refusedText(JSON.parse('{"title":"a\\ud800b"}'))).toBeDefined();
+    expect(refusedText('\udc00\ud800')).toBeDefined(); // reversed: two lone units, not a pair
   });
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from '@kandev/protocol';
+import { AppError, refusedTextIn } from '@kandev/protocol';
 
 export interface Issue {
   path: string;
@@ -21,27 +21,9 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 }
 
 /**
- * Whether a string anywhere in `value` (keys included) holds NUL (U+0000). PostgreSQL's text cannot
- * store one and no field of this API has a use for it, so it is refused at the boundary on either
- * database (same answer everywhere).
+ * Why a string anywhere in `value` (keys included) is refused: NUL (U+0000), which PostgreSQL's text
+ * cannot store, or a lone UTF-16 surrogate, which has no UTF-8 form (SQLite would store invalid bytes
+ * where PostgreSQL refuses). No field of this API has a use for either, so both are refused at the
+ * boundary on either database (same answer everywhere). Undefined when the text is fine.
  */
-export function holdsNul(value: unknown): boolean {
-  // Depth-first with a stack of its own: any nesting the body parser accepted is searched to the end.
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (typeof item === 'string') {
-      if (item.includes('\u0000')) return true;
-    } else if (Array.isArray(item)) {
-      for (const child of item) pending.push(child);
-    } else if (typeof item === 'object' && item !== null) {
-      for (const [key, child] of Object.entries(item)) {
-        if (key.includes('\u0000')) return true;
-        pending.push(child);
-      }
-    }
-  }
-  return false;
-}
-
-export const NUL_REFUSED = 'text must not contain NUL (U+0000) characters';
+export const refusedText = (value: unknown): string | undefined => refusedTextIn(value);

@@ -3,23 +3,26 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type HttpTimeouts, httpServerOptions } from '@kandev/protocol';
 
-export interface McpListener {
+export interface HttpListener {
   readonly port: number;
   /**
-   * Stops accepting connections, runs `drain` (closing MCP transports ends their open SSE streams and
-   * pending responses), then drops the remaining sockets (keep-alive sockets would otherwise hold the
-   * listener open until their idle timeout) and resolves once every connection has ended.
+   * Stops accepting connections, runs `drain` (the MCP listener closes its transports, ending their open
+   * SSE streams and pending responses), then drops the remaining sockets (keep-alive sockets would
+   * otherwise hold the listener open until their idle timeout) and resolves once every connection has ended.
    */
-  close(drain: () => Promise<void>): Promise<void>;
+  close(drain?: () => Promise<void>): Promise<void>;
 }
 
-/** A client that does not finish its headers or body in time, or idles between requests, is disconnected. */
-export async function startMcpListener(
+/**
+ * Every HTTP listener of agentctl (MCP, metrics) starts here, so each gets the same timeouts: a client
+ * that does not finish its headers or body in time, or idles between requests, is disconnected.
+ */
+export async function startHttpListener(
   app: RequestListener,
   host: string,
   port: number,
   timeouts: HttpTimeouts,
-): Promise<McpListener> {
+): Promise<HttpListener> {
   const server: Server = createServer(httpServerOptions(timeouts), app);
   server.listen(port, host);
   await once(server, 'listening');
@@ -28,7 +31,7 @@ export async function startMcpListener(
     port: bound,
     async close(drain) {
       const closed = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-      await drain();
+      await drain?.();
       server.closeAllConnections();
       await closed;
     },
