@@ -85,7 +85,10 @@ export function agentctlServerDefinition(): AgentCtlDefinition {
     const requestDeserialize = (bytes: Buffer): unknown => {
       let decoded: unknown;
       try {
-        decoded = decode(bytes);
+        // A plain Uint8Array view, not the Buffer: protobufjs then reads strings with its own UTF-8
+        // decoder, which keeps an encoded surrogate (ED A0 80) as the lone surrogate it is, where
+        // Buffer's decoder would turn it silently into U+FFFD. Refused below instead of altered.
+        decoded = decode(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Buffer);
       } catch {
         const undecodable: UndecodableMessage = { [UNDECODABLE]: true, path: method.path };
         return undecodable;
