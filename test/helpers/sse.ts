@@ -94,6 +94,11 @@ export class SseStream {
     return this.until(() => this.heads[count - 1], `head frame ${count}`);
   }
 
+  /** Resolves once the server ended the response (the stream's own end, not a client close). */
+  async untilEnded(): Promise<void> {
+    await this.until(() => this.ended || undefined, 'the stream to end');
+  }
+
   /** The whole body as text (a refused request's JSON error). */
   async errorBody(): Promise<unknown> {
     await this.until(() => this.ended || undefined, 'the response to end');

@@ -2,6 +2,19 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type HttpTimeouts, httpServerOptions } from '@kandev/protocol';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import type { RequestHandler } from 'express';
+
+/** Host names always accepted on agentctl's HTTP listeners (any port); config adds more. */
+export const LOCAL_HOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+/**
+ * DNS-rebinding protection of every HTTP listener: a request whose Host is not a local name or one the
+ * operator listed (KANDEV_AGENTCTL_ALLOWED_HOSTS) is refused with 403 before any route runs.
+ */
+export function hostCheck(allowedHosts: readonly string[]): RequestHandler {
+  return hostHeaderValidation([...LOCAL_HOST_NAMES, ...allowedHosts]);
+}
 
 export interface HttpListener {
   readonly port: number;

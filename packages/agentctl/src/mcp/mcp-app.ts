@@ -1,11 +1,8 @@
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import { hostCheck } from '../lifecycle/http-listener';
 import type { Logger } from '../logger';
 import { JSONRPC_PARSE_ERROR, sendHttpError } from './http-error';
 import { createMcpEndpoint, MCP_MAX_BODY_BYTES, type McpEndpointDeps } from './mcp-endpoint';
-
-/** Host names always accepted on the MCP listener (any port); config adds more. */
-export const LOCAL_HOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 export const MCP_ROUTE = '/sessions/:sessionId/mcp';
 
@@ -44,7 +41,7 @@ export function createMcpApp(deps: McpAppDeps): Express {
     const ready = deps.isReady?.() ?? true;
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
-  app.use(hostHeaderValidation([...LOCAL_HOST_NAMES, ...deps.allowedHosts]));
+  app.use(hostCheck(deps.allowedHosts));
   const endpoint = createMcpEndpoint(deps);
   app.post(MCP_ROUTE, express.json({ limit: MCP_MAX_BODY_BYTES }), endpoint);
   app.get(MCP_ROUTE, endpoint);

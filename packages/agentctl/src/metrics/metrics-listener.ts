@@ -1,10 +1,8 @@
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import type { HttpTimeouts } from '@kandev/protocol';
 import express from 'express';
 import type { Registry } from 'prom-client';
-import { type HttpListener, startHttpListener } from '../lifecycle/http-listener';
+import { hostCheck, type HttpListener, startHttpListener } from '../lifecycle/http-listener';
 import type { Logger } from '../logger';
-import { LOCAL_HOST_NAMES } from '../mcp/mcp-app';
 
 export type MetricsListener = HttpListener;
 
@@ -28,7 +26,7 @@ export async function startMetricsListener(
 ): Promise<MetricsListener> {
   const app = express();
   app.disable('x-powered-by');
-  app.use(hostHeaderValidation([...LOCAL_HOST_NAMES, ...options.allowedHosts]));
+  app.use(hostCheck(options.allowedHosts));
   app.get('/metrics', (_req, res) => {
     registry.metrics().then(
       (body) => res.status(200).type(registry.contentType).send(body),

@@ -6,6 +6,7 @@ import { createApiTokenRoutes } from '../platform/auth/api-token-routes';
 import { ApiTokenService } from '../platform/auth/api-token-service';
 import { createConsoleLoginRoutes } from '../platform/auth/console-login';
 import { LoginLinks } from '../platform/auth/login-links';
+import { StreamCredentials } from '../platform/auth/stream-credentials';
 import { createEventRoutes } from '../platform/events/event-routes';
 import { createAgentctlRoutes } from '../runtime/executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../runtime/agentctl/agentctl-reachability';
@@ -71,7 +72,6 @@ function createRouters(
     createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
     createPrLifecycleRoutes({ uow }),
     createOpenApiRoutes(openApiDocument()),
-    createEventRoutes(s.eventStreams),
   ];
 }
 
@@ -189,12 +189,25 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   const tokens = new ApiTokenService({
     ...{ db: ports.db, clock: ports.clock, logger, configured: config.apiToken },
     replicasShareTheDatabase: services.replicas.shared,
+    signals: services.replicas,
+  });
+  // Every open GET /api/events stream ends once the token that opened it is revoked, on any replica.
+  const streamCredentials = new StreamCredentials({
+    isActive: (token) => tokens.isActive(token),
+    signals: services.replicas,
+    onError: (err: unknown) => logger.error({ err }, 'event stream token re-check failed'),
   });
   // Expired leases of replicas that died, deleted by the running ones (none in one process).
   let leaseSweeps: Sweeps | undefined;
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
-    { name: 'event streams', run: () => eventStreams.closeAll() },
+    {
+      name: 'event streams',
+      run: () => {
+        streamCredentials.stop();
+        eventStreams.closeAll();
+      },
+    },
     { name: 'provider pushes', run: () => services.refresh.settle() }, // answered while agentctl is reachable
     { name: 'event pruner', run: () => eventPruner.stop() },
     { name: 'mr poller', run: () => poller.stop() },
@@ -214,6 +227,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     ...services,
     routers: [
       ...createRouters(services, ports, tokens, reachability),
+      createEventRoutes(services.eventStreams, streamCredentials),
       createReplicaRoutes({
         db: ports.db,
         replicaId: services.replicas.replicaId,

@@ -41,6 +41,17 @@ export interface ApiTokenServiceDeps {
   monotonic?: () => number;
   /** Waits `ms` (tests resolve it themselves); default a timer. */
   pause?: (ms: number) => Promise<void>;
+  /**
+   * The replicas' signals: a revocation is published (`token_revoked`, the token id) once committed,
+   * and one published by any replica makes this one forget its check of that token at once.
+   */
+  signals?: TokenRevocationSignals;
+}
+
+/** The part of the replica signals token revocation uses. */
+export interface TokenRevocationSignals {
+  publish(name: 'token_revoked', payload: string): void;
+  subscribe(name: 'token_revoked', listener: { signal(payload: string): void; resync(): void }): () => void;
 }
 
 /** Operator tokens: creation, listing, revocation, and the check every /api request goes through. */
@@ -55,6 +66,10 @@ export class ApiTokenService {
     this.checks = new TokenCheckCache(deps.monotonic ?? (() => performance.now()));
     this.configuredHash = deps.configured === undefined ? undefined : hashApiToken(deps.configured.token);
     this.tokenLocation = deps.configured?.source ?? 'an API token (POST /api/tokens)';
+    deps.signals?.subscribe('token_revoked', {
+      signal: (tokenId) => this.checks.forget(tokenId),
+      resync: () => undefined, // a missed revocation: trusted checks expire within TOKEN_CHECK_TTL_MS anyway
+    });
   }
 
   /** Where an operator finds a token: the file path or the variable name (for 401 messages). */
@@ -108,7 +123,19 @@ export class ApiTokenService {
       throw new AppError('not_found', `API token ${id} not found`);
     }
     this.checks.forget(id);
+    this.deps.signals?.publish('token_revoked', id);
     if (this.deps.replicasShareTheDatabase === true) await (this.deps.pause ?? delay)(this.checks.ttlMs);
+  }
+
+  /**
+   * Whether `token` is still accepted, read from the database (never from the trusted checks): what an
+   * open event stream is re-checked with after a revocation anywhere.
+   */
+  async isActive(token: string): Promise<boolean> {
+    const hash = hashApiToken(token);
+    if (this.configuredHash !== undefined && sameHash(hash, this.configuredHash)) return true;
+    const found = await this.store.findActiveByHash(hash);
+    return found !== undefined && sameHash(hash, found.tokenHash);
   }
 
   /**

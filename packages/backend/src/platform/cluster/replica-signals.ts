@@ -12,9 +12,10 @@ import type { CommitHooks } from '../store/unit-of-work';
 
 /**
  * What can be signalled: events were committed; a question or a parent question changed (its id); a
- * session on a replica's own local agentctl has work only that replica can do (its id).
+ * session on a replica's own local agentctl has work only that replica can do (its id); an API token
+ * was revoked (its id: every replica ends the event streams it opened).
  */
-export const SIGNAL_NAMES = ['events', 'question', 'parent_question', 'session'] as const;
+export const SIGNAL_NAMES = ['events', 'question', 'parent_question', 'session', 'token_revoked'] as const;
 export type SignalName = (typeof SIGNAL_NAMES)[number];
 
 /** One signal with its payload ('' when it has none). */

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { parseInput } from '../http/parse';
 import { IdSchema } from '../store/id-schema';
-import type { EventStreams } from './event-stream';
+import type { EventStreams, StreamGuard } from './event-stream';
 import { EVENT_TYPES } from './event-types';
 
 /** An event id as a client sends it back: a decimal string (what every frame's `id:` holds). */
@@ -42,22 +42,27 @@ export const EventsQuerySchema = z
  * and some event types, resumed with `Last-Event-ID` (or `?after=` on a first connect). Bad input is a
  * 400 and an unknown task, session or workspace a 404, before anything is streamed.
  */
-export function createEventRoutes(streams: EventStreams): Router {
+export function createEventRoutes(streams: EventStreams, guard?: StreamGuard): Router {
   const router = Router();
   router.get('/api/events', async (req, res) => {
     const query = parseInput(EventsQuerySchema, req.query, 'query');
     const header = req.header('last-event-id')?.trim();
     const lastEventId =
       header === undefined || header === '' ? undefined : parseInput(EventIdSchema, header, 'Last-Event-ID');
-    await streams.serve(req, res, {
-      filter: {
-        taskId: query.task_id,
-        sessionId: query.session_id,
-        workspaceId: query.workspace_id,
-        types: query.type === undefined ? undefined : [...new Set(query.type)],
+    await streams.serve(
+      req,
+      res,
+      {
+        filter: {
+          taskId: query.task_id,
+          sessionId: query.session_id,
+          workspaceId: query.workspace_id,
+          types: query.type === undefined ? undefined : [...new Set(query.type)],
+        },
+        resumeAfter: lastEventId ?? query.after,
       },
-      resumeAfter: lastEventId ?? query.after,
-    });
+      guard,
+    );
   });
   return router;
 }

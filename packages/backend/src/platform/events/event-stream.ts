@@ -35,6 +35,14 @@ export interface EventStreamDeps extends EventStreamOptions {
 
 export type EventStreamEnd = 'closed' | 'failed' | 'refused';
 
+/**
+ * Who may keep a stream open (the credential that opened it): `watch` is told of each stream as it opens
+ * and calls `end` once the stream may no longer run; the release it returns is called when it closes.
+ */
+export interface StreamGuard {
+  watch(res: Response, end: () => void): () => void;
+}
+
 /** Where a stream starts: after an id the client gave (replay), or at the newest event (now). */
 export interface StreamStart {
   filter: EventFilter;
@@ -60,7 +68,7 @@ export class EventStreams {
     return this.open.size;
   }
 
-  async serve(req: Request, res: Response, start: StreamStart): Promise<void> {
+  async serve(req: Request, res: Response, start: StreamStart, guard?: StreamGuard): Promise<void> {
     if (this.open.size >= this.deps.maxStreams) {
       this.deps.onEnd?.('refused');
       throw new AppError(
@@ -76,16 +84,25 @@ export class EventStreams {
     const unsubscribe = this.deps.wakeups.subscribe(() => void pump());
     const ping = setInterval(() => void write(': ping\n\n'), this.deps.pingMs);
     ping.unref();
+    let release = (): void => undefined;
     const close = () => {
       if (closed) return;
       closed = true;
       clearInterval(ping);
       unsubscribe();
+      release();
       this.open.delete(res);
       this.deps.onEnd?.(failed ? 'failed' : 'closed');
     };
     req.on('close', close);
     res.on('close', close);
+    // The credential that opened the stream was revoked: end it (the client sees the response end).
+    if (guard !== undefined) {
+      release = guard.watch(res, () => {
+        close();
+        res.end();
+      });
+    }
 
     // A slow client is written to no faster than it reads.
     const write = async (text: string) => {
