@@ -1,3 +1,4 @@
+import { AuthFailureLimit } from './platform/auth-guards/auth-failure-limit';
 import { createAuthMiddleware } from './platform/auth/auth-middleware';
 import { type Config, ConfigError, loadConfig } from './composition/config';
 import { createBackend } from './composition/create-backend';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
     const app = createApp(logger.child({ component: 'http' }), backend.routers, {
       access: config.http,
       auth: createAuthMiddleware(backend.tokens, config.http.allowedOrigins),
+      authFailureLimit: new AuthFailureLimit(config.http.authFailureLimit).middleware(),
       metrics: metricsRoute(backend.metrics.registry, logger),
       requestMetrics: backend.metrics.httpRequests,
       readiness: backend.readiness,

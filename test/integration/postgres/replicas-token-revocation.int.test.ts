@@ -15,6 +15,7 @@ describe('token revocation across replicas', () => {
   test('a stream opened on replica A ends when its token is revoked through replica B', async () => {
     // Only in the integration-pg project (test/integration/postgres/): replicas need PostgreSQL.
     const databaseUrl = await testDatabaseUrl(tempDir(cleanup), cleanup);
+    if (databaseUrl === undefined) throw new Error('replicas need PostgreSQL: run in the integration-pg project');
     const cluster = await startReplicaCluster(cleanup, { databaseUrl, replicas: 2, agentctls: 1 });
     const [a, b] = cluster.replicas;
     if (a === undefined || b === undefined) throw new Error('two replicas expected');

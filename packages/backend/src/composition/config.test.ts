@@ -221,17 +221,49 @@ describe('loadConfig', () => {
   });
 
   test('operator API token: none by default, from the variable or the file (never both), too short refused', () => {
-    const token = 'operator-token-0123456789';
+    const token = 'operator-token-0123456789abcdefghij'; // 35 characters
     expect(loadConfig({}).apiToken).toBeUndefined();
     expect(loadConfig({ KANDEV_API_TOKEN: '' }).apiToken).toBeUndefined(); // compose passes it through empty
     expect(loadConfig({ KANDEV_API_TOKEN: token }).apiToken).toEqual({ token, source: 'KANDEV_API_TOKEN' });
     const fromFile = loadConfig({ KANDEV_API_TOKEN_FILE: '/run/secrets/api' }, () => `${token}\n`).apiToken;
     expect(fromFile).toEqual({ token, source: '/run/secrets/api (KANDEV_API_TOKEN_FILE)' });
     expect(configError({ KANDEV_API_TOKEN: 'short' }).variables).toEqual(['KANDEV_API_TOKEN']);
+    // 31 characters: one short of the minimum, from either source, with the rule (never the value) said.
+    const almost = 'x'.repeat(31);
+    expect(configError({ KANDEV_API_TOKEN: almost }).message).toBe(
+      'invalid configuration: KANDEV_API_TOKEN (an operator API token needs at least 32 characters)',
+    );
+    let fileError: unknown;
+    try {
+      loadConfig({ KANDEV_API_TOKEN_FILE: '/run/secrets/api' }, () => `${almost}\n`);
+    } catch (error) {
+      fileError = error;
+    }
+    expect(fileError).toMatchObject({
+      variables: ['KANDEV_API_TOKEN_FILE'],
+      message: expect.stringMatching(/at least 32/),
+    });
+    expect(loadConfig({ KANDEV_API_TOKEN: 'y'.repeat(32) }).apiToken?.token).toBe('y'.repeat(32));
     const both = { KANDEV_API_TOKEN: token, KANDEV_API_TOKEN_FILE: '/x' };
     expect(configError(both).variables).toEqual(['KANDEV_API_TOKEN', 'KANDEV_API_TOKEN_FILE']);
     expect(configError({ KANDEV_API_TOKEN_FILE: '/no/such/file' }).message).not.toContain(token);
     expect(configError({ KANDEV_API_TOKEN_FILE: '/no/such/file' }).variables).toEqual(['KANDEV_API_TOKEN_FILE']);
+  });
+
+  test('failed-authentication limit: 10 per minute by default, configurable; proxies trusted only when listed', () => {
+    expect(loadConfig({}).http.authFailureLimit).toEqual({ maxFailures: 10, windowMs: 60_000, trustedProxies: [] });
+    const env = {
+      KANDEV_AUTH_FAILURE_LIMIT: '3',
+      KANDEV_AUTH_FAILURE_WINDOW_MS: '5000',
+      KANDEV_TRUSTED_PROXIES: '10.0.0.1, ::1',
+    };
+    expect(loadConfig(env).http.authFailureLimit).toEqual({
+      maxFailures: 3,
+      windowMs: 5000,
+      trustedProxies: ['10.0.0.1', '::1'],
+    });
+    expect(configError({ KANDEV_AUTH_FAILURE_LIMIT: '0' }).variables).toEqual(['KANDEV_AUTH_FAILURE_LIMIT']);
+    expect(configError({ KANDEV_TRUSTED_PROXIES: 'proxy.internal' }).variables).toEqual(['KANDEV_TRUSTED_PROXIES']);
   });
 
   test('HTTP timeouts: short defaults, every variable, headers never above the request timeout', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
@@ -8,6 +9,8 @@ import {
   type HttpTimeouts,
   httpTimeoutsConsistent,
 } from '@kandev/protocol';
+import { AUTH_FAILURE_DEFAULTS } from '../platform/auth-guards/auth-failure-limit';
+import { OPERATOR_TOKEN_MIN_LENGTH } from '../platform/auth/api-token-rules';
 import { EVENT_LOG_DEFAULTS } from '../platform/events/event-log-config';
 import { ExecutorConfigError, parseExecutorsConfig, type ReadTextFile } from '../runtime/executors/executor-config';
 import { allowedHostsFor, canonicalHostName, canonicalOrigin } from '../platform/http/request-access';
@@ -44,7 +47,7 @@ const EnvSchema = z.object({
   KANDEV_AGENTCTL_TOKEN: z.string().trim().min(CONTROL_TOKEN_MIN_LENGTH).optional(),
   KANDEV_AGENTCTL_BIN: optionalText,
   // Empty means unset: compose passes `${KANDEV_API_TOKEN:-}` through when .env does not set it.
-  KANDEV_API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(16).optional()),
+  KANDEV_API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().optional()),
   KANDEV_API_TOKEN_FILE: optionalText,
   KANDEV_SECRET_KEY: SecretKeyTextSchema.optional(),
   KANDEV_SECRET_KEY_FILE: optionalText,
@@ -75,6 +78,9 @@ const EnvSchema = z.object({
   KANDEV_HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveMs(HTTP_TIMEOUT_DEFAULTS.keepAliveMs),
   KANDEV_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   KANDEV_EVENT_RETENTION_MAX_ROWS: z.coerce.number().int().min(1000).max(100_000_000).default(100_000),
+  KANDEV_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(AUTH_FAILURE_DEFAULTS.maxFailures),
+  KANDEV_AUTH_FAILURE_WINDOW_MS: positiveMs(AUTH_FAILURE_DEFAULTS.windowMs),
+  KANDEV_TRUSTED_PROXIES: z.string().default(''),
   KANDEV_EVENT_MAX_STREAMS: z.coerce.number().int().min(1).max(10_000).default(64),
   // Task workspaces (docs/workspaces.md): an absolute directory; default <data dir>/workspaces.
   KANDEV_WORKSPACES_DIR: z.string().trim().refine(isAbsolute, 'must be an absolute path').optional(),
@@ -158,6 +164,8 @@ function passedThrough(env: Env): Record<string, string> {
   return out;
 }
 
+const TOO_SHORT = `an operator API token needs at least ${OPERATOR_TOKEN_MIN_LENGTH} characters`;
+
 /** The operator token given by KANDEV_API_TOKEN or KANDEV_API_TOKEN_FILE (not both); errors name the variable. */
 function operatorApiToken(
   e: { KANDEV_API_TOKEN?: string; KANDEV_API_TOKEN_FILE?: string },
@@ -166,7 +174,10 @@ function operatorApiToken(
   if (e.KANDEV_API_TOKEN !== undefined && e.KANDEV_API_TOKEN_FILE !== undefined) {
     throw new ConfigError(['KANDEV_API_TOKEN', 'KANDEV_API_TOKEN_FILE']);
   }
-  if (e.KANDEV_API_TOKEN !== undefined) return { token: e.KANDEV_API_TOKEN, source: 'KANDEV_API_TOKEN' };
+  if (e.KANDEV_API_TOKEN !== undefined) {
+    if (e.KANDEV_API_TOKEN.length < OPERATOR_TOKEN_MIN_LENGTH) throw new ConfigError(['KANDEV_API_TOKEN'], TOO_SHORT);
+    return { token: e.KANDEV_API_TOKEN, source: 'KANDEV_API_TOKEN' };
+  }
   if (e.KANDEV_API_TOKEN_FILE === undefined) return undefined;
   let token: string;
   try {
@@ -174,7 +185,7 @@ function operatorApiToken(
   } catch {
     throw new ConfigError(['KANDEV_API_TOKEN_FILE']);
   }
-  if (token.length < 16) throw new ConfigError(['KANDEV_API_TOKEN_FILE']);
+  if (token.length < OPERATOR_TOKEN_MIN_LENGTH) throw new ConfigError(['KANDEV_API_TOKEN_FILE'], TOO_SHORT);
   return { token, source: `${e.KANDEV_API_TOKEN_FILE} (KANDEV_API_TOKEN_FILE)` };
 }
 
@@ -203,8 +214,12 @@ function configuredSecretKey(
 
 /** Thrown for bad configuration; names the variables, never their values. */
 export class ConfigError extends Error {
-  constructor(readonly variables: string[]) {
-    super(`invalid configuration: ${variables.join(', ')}`);
+  /** `why`: what the variables must be, when one rule explains it (never their values). */
+  constructor(
+    readonly variables: string[],
+    why?: string,
+  ) {
+    super(`invalid configuration: ${variables.join(', ')}${why === undefined ? '' : ` (${why})`}`);
     this.name = 'ConfigError';
   }
 }
@@ -236,6 +251,18 @@ function parseHttpAccess(e: {
     allowedHosts: Object.freeze(allowedHostsFor(e.KANDEV_HTTP_HOST, extraHosts)),
     allowedOrigins: Object.freeze(allowedOrigins),
   };
+}
+
+/** KANDEV_TRUSTED_PROXIES: exact IP addresses, comma-separated (a name or a range is refused). */
+function trustedProxies(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.some((entry) => isIP(entry) === 0)) {
+    throw new ConfigError(['KANDEV_TRUSTED_PROXIES'], 'a comma-separated list of IP addresses');
+  }
+  return entries;
 }
 
 /** A blank variable counts as unset, so it takes its default. */
@@ -288,6 +315,11 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
       port: e.KANDEV_HTTP_PORT,
       timeouts: httpTimeouts,
       ...parseHttpAccess(e),
+      authFailureLimit: Object.freeze({
+        maxFailures: e.KANDEV_AUTH_FAILURE_LIMIT,
+        windowMs: e.KANDEV_AUTH_FAILURE_WINDOW_MS,
+        trustedProxies: trustedProxies(e.KANDEV_TRUSTED_PROXIES),
+      }),
     }),
     dataDir: e.KANDEV_DATA_DIR,
     /** PostgreSQL's URL (password included: hand it to createDatabase only); undefined: SQLite. */

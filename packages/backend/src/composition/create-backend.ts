@@ -6,7 +6,7 @@ import { createApiTokenRoutes } from '../platform/auth/api-token-routes';
 import { ApiTokenService } from '../platform/auth/api-token-service';
 import { createConsoleLoginRoutes } from '../platform/auth/console-login';
 import { LoginLinks } from '../platform/auth/login-links';
-import { StreamCredentials } from '../platform/auth/stream-credentials';
+import { StreamCredentials } from '../platform/auth-guards/stream-credentials';
 import { createEventRoutes } from '../platform/events/event-routes';
 import { createAgentctlRoutes } from '../runtime/executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../runtime/agentctl/agentctl-reachability';

@@ -1054,7 +1054,8 @@ export interface components {
           | 'unavailable'
           | 'deadline_exceeded'
           | 'internal'
-          | 'unsupported_media_type';
+          | 'unsupported_media_type'
+          | 'too_many_requests';
         /** @description what went wrong, for people */
         message: string;
         /** @description e.g. `issues` for invalid input */
@@ -1882,6 +1883,15 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description too many failed authentications from this client address: refused, unchecked, until the time in `Retry-After` (`too_many_requests`) */
+    TooManyRequests: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
   };
   parameters: never;
   requestBodies: never;
@@ -1914,6 +1924,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   createWorkspace: {
@@ -1944,6 +1955,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getWorkspace: {
@@ -1970,6 +1982,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   setWorkspaceCredential: {
@@ -2007,6 +2020,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   deleteWorkspaceCredential: {
@@ -2040,6 +2054,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   listWorkspaceCredentials: {
@@ -2068,6 +2083,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listRepositories: {
@@ -2095,6 +2111,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   createRepository: {
@@ -2129,6 +2146,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getRepository: {
@@ -2155,6 +2173,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listAgentProfiles: {
@@ -2179,6 +2198,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   createAgentProfile: {
@@ -2229,6 +2249,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getAgentProfile: {
@@ -2255,6 +2276,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   deleteAgentProfile: {
@@ -2288,6 +2310,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   updateAgentProfile: {
@@ -2330,6 +2353,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listTasks: {
@@ -2372,6 +2396,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   createTask: {
@@ -2416,6 +2441,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getTask: {
@@ -2442,6 +2468,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   archiveTask: {
@@ -2466,6 +2493,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   updateTask: {
@@ -2511,6 +2539,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   unarchiveTask: {
@@ -2542,6 +2571,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   addWorkspaceSources: {
@@ -2589,6 +2619,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   removeWorkspaceSource: {
@@ -2626,6 +2657,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   listTaskSessions: {
@@ -2655,6 +2687,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   launchSession: {
@@ -2704,6 +2737,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
       /** @description agentctl cannot serve it (recorded `failed` with `last_error`) */
       503: {
         headers: {
@@ -2756,6 +2790,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getSessionTools: {
@@ -2782,6 +2817,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getSession: {
@@ -2808,6 +2844,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   resumeSession: {
@@ -2848,6 +2885,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
       /** @description agentctl cannot serve it (recorded `failed` with `last_error`) */
       503: {
         headers: {
@@ -2906,6 +2944,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
       /** @description agentctl cannot serve it (recorded `failed` with `last_error`) */
       503: {
         headers: {
@@ -2955,6 +2994,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   cancelTurn: {
@@ -2999,6 +3039,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
       /** @description agentctl is not running */
       503: {
         headers: {
@@ -3034,6 +3075,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   queuePrompt: {
@@ -3076,6 +3118,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   cancelQueuedPrompt: {
@@ -3120,6 +3163,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   listMessages: {
@@ -3149,6 +3193,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listTimeline: {
@@ -3178,6 +3223,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listQuestions: {
@@ -3210,6 +3256,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getQuestion: {
@@ -3236,6 +3283,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   answerQuestion: {
@@ -3343,6 +3391,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listParentQuestions: {
@@ -3369,6 +3418,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getParentQuestion: {
@@ -3395,6 +3445,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listPermissionGrants: {
@@ -3421,6 +3472,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   revokePermissionGrant: {
@@ -3454,6 +3506,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   listPullRequestLinks: {
@@ -3482,6 +3535,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   linkPullRequest: {
@@ -3525,6 +3579,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listMergeRequestLinks: {
@@ -3553,6 +3608,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   linkMergeRequest: {
@@ -3597,6 +3653,7 @@ export interface operations {
         };
       };
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getMergeRequestLifecycle: {
@@ -3632,6 +3689,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   evaluateMergeRequestLifecycle: {
@@ -3667,6 +3725,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   getPullRequestLifecycle: {
@@ -3702,6 +3761,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
     };
   };
   streamEvents: {
@@ -3743,6 +3803,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       /** @description too many open streams (KANDEV_EVENT_MAX_STREAMS) */
       503: {
         headers: {
@@ -3774,6 +3835,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listExecutors: {
@@ -3796,6 +3858,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getReplicas: {
@@ -3818,6 +3881,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   listApiTokens: {
@@ -3842,6 +3906,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   createApiToken: {
@@ -3872,6 +3937,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   revokeApiToken: {
@@ -3896,6 +3962,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   redeemLoginLink: {
@@ -3945,6 +4012,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       403: components['responses']['Forbidden'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   signOut: {
@@ -3986,6 +4054,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getHealth: {
@@ -4084,6 +4153,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getOpenApiDocument: {
@@ -4113,6 +4183,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
 }

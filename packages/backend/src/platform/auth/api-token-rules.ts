@@ -5,6 +5,12 @@ export const API_TOKEN_PREFIX = 'kdv_';
 /** How much of a token the list shows: enough to tell tokens apart, far too little to use one. */
 export const DISPLAY_PREFIX_LENGTH = API_TOKEN_PREFIX.length + 6;
 
+/**
+ * The shortest token an operator may choose (KANDEV_API_TOKEN, KANDEV_API_TOKEN_FILE): guesses are
+ * rate limited, but the length is what makes guessing hopeless. Generated tokens have 47 characters.
+ */
+export const OPERATOR_TOKEN_MIN_LENGTH = 32;
+
 /** A new token: the prefix and 32 random bytes (base64url). */
 export function generateApiToken(random: (size: number) => Buffer = randomBytes): string {
   return `${API_TOKEN_PREFIX}${random(32).toString('base64url')}`;

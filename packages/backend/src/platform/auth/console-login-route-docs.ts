@@ -11,6 +11,7 @@ export const CONSOLE_LOGIN_ROUTE_DOCS: RouteDoc[] = [
     summary: "Sign a browser in: the token becomes the console's HttpOnly cookie",
     description: 'Sets `kandev_session` (HttpOnly, SameSite=Strict, Path=/; Secure over https).',
     open: true,
+    checksToken: true,
     body: LoginBodySchema,
     ok: { status: 204, description: 'signed in (Set-Cookie)' },
   },

@@ -14,6 +14,8 @@ export interface AppOptions {
   access?: RequestAccess;
   /** Guards every /api route (main.ts always passes it; in-process tests of single routers may not). */
   auth?: RequestHandler;
+  /** Before `auth` and POST /login: refuses (429) an address after too many failed authentications. */
+  authFailureLimit?: RequestHandler;
   /** GET /metrics (Prometheus text), behind the guard and `auth` like /api. */
   metrics?: RequestHandler;
   /** Counts and times every request by its route template (first, so refusals count too). */
@@ -45,6 +47,10 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
     const { ready, body } = await readiness();
     res.status(ready ? 200 : 503).json(body);
   });
+  if (options.authFailureLimit !== undefined) {
+    app.use(['/api', '/metrics'], options.authFailureLimit);
+    app.post('/login', options.authFailureLimit);
+  }
   if (options.auth !== undefined) app.use(['/api', '/metrics'], options.auth);
   if (options.metrics !== undefined) app.get('/metrics', options.metrics);
   app.use(express.json({ limit: BODY_LIMIT }));

@@ -42,6 +42,11 @@ export interface RouteDoc {
   errors?: Record<number, string | { description: string; schema: z.ZodType }>;
   /** Open routes (no token): /healthz, /readyz. */
   open?: true;
+  /**
+   * An open route that checks a token itself (POST /login): like every route behind the token, it is
+   * refused with 429 after too many failed authentications from the client's address.
+   */
+  checksToken?: true;
 }
 
 /** A group of routes: one heading in docs/rest-api.md, one tag in the document. */
@@ -79,6 +84,10 @@ const COMMON_ERRORS = {
     'refused before any route: a Host this backend does not serve, or a cross-origin request (`permission_denied`)',
   ],
   UnsupportedMediaType: [415, 'a request body that is not `application/json`; nothing read (`unsupported_media_type`)'],
+  TooManyRequests: [
+    429,
+    'too many failed authentications from this client address: refused, unchecked, until the time in `Retry-After` (`too_many_requests`)',
+  ],
 } as const;
 
 /** `/api/tasks/:id` -> `/api/tasks/{id}`. */
@@ -186,6 +195,7 @@ function responses(components: SchemaComponents, route: RouteDoc): JsonSchema {
   const inputs = [route.params, route.query, route.headers, route.body];
   if (inputs.some((input) => input !== undefined)) common.push('InvalidInput');
   if (route.open !== true) common.push('Unauthenticated');
+  if (route.open !== true || route.checksToken === true) common.push('TooManyRequests');
   common.push(...guardRefusals(route));
   if (route.path.includes(':')) common.push('NotFound');
   for (const name of common) out[String(COMMON_ERRORS[name][0])] = { $ref: `#/components/responses/${name}` };

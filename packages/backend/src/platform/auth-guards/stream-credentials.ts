@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import { authenticatedToken } from './auth-middleware';
-import type { TokenRevocationSignals } from './api-token-service';
+import { authenticatedToken } from '../auth/auth-middleware';
+import type { TokenRevocationSignals } from '../auth/api-token-service';
 
 /** How often every open stream's token is read again, whatever was signalled (a lost signal's backstop). */
 export const STREAM_RECHECK_MS = 30_000;
