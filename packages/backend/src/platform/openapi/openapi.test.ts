@@ -72,7 +72,8 @@ describe('buildOpenApiDocument', () => {
       route({ path: '/healthz', open: true }),
     );
     const refs = (path: string) => doc.paths[path]?.get?.responses as Record<string, { $ref?: string }>;
-    expect(Object.keys(refs('/api/things/{id}'))).toEqual(['200', '400', '401', '403', '404', '409']);
+    expect(Object.keys(refs('/api/things/{id}'))).toEqual(['200', '400', '401', '403', '404', '409', '429']);
+    expect(refs('/api/things/{id}')['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
     expect(refs('/api/things/{id}')['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
     expect(refs('/api/things/{id}')['401']).toEqual({ $ref: '#/components/responses/Unauthenticated' });
     expect(refs('/api/things/{id}')['409']).toMatchObject({ description: 'taken' });
@@ -83,7 +84,7 @@ describe('buildOpenApiDocument', () => {
   test('a route with a body may also meet the media-type guard (415)', () => {
     const doc = documentOf(route({ method: 'post', body: BodySchema }));
     const responses = doc.paths['/api/things']?.post?.responses as Record<string, unknown>;
-    expect(Object.keys(responses)).toEqual(['200', '400', '401', '403', '415']);
+    expect(Object.keys(responses)).toEqual(['200', '400', '401', '403', '415', '429']);
   });
 
   test('named schemas become components, referenced where used', () => {
