@@ -78,6 +78,7 @@ async function main(): Promise<void> {
       access: config.http,
       auth: createAuthMiddleware(backend.tokens, config.http.allowedOrigins),
       authFailureLimit: new AuthFailureLimit(config.http.authFailureLimit).middleware(),
+      policy: backend.policy,
       metrics: metricsRoute(backend.metrics.registry, logger),
       requestMetrics: backend.metrics.httpRequests,
       readiness: backend.readiness,

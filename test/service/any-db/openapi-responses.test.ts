@@ -50,6 +50,7 @@ async function serve(cleanup: Cleanup, options: InProcessBackendOptions = {}) {
   const { backend, logger } = await createInProcessBackend(cleanup, options);
   const app = createApp(logger, backend.routers, {
     auth: createAuthMiddleware(backend.tokens),
+    policy: backend.policy,
     metrics: metricsRoute(backend.metrics.registry, logger),
     readiness: backend.readiness,
   });
@@ -143,6 +144,7 @@ describe('OpenAPI response schemas', () => {
     });
     await call('post', '/api/tokens', {}, { name: 'second' });
     await call('get', '/api/tokens');
+    await call('get', '/api/me');
     await call('post', '/api/console/login-links', {}, {});
     await call('get', '/api/replicas');
     await call('get', '/api/openapi.json');

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { AppError } from '@kandev/protocol';
 import { createAgentProfileRoutes } from '../catalogue/agent-profiles/agent-profile-routes';
 import { AgentProfileService } from '../catalogue/agent-profiles/agent-profile-service';
@@ -7,6 +7,9 @@ import { ApiTokenService } from '../platform/auth/api-token-service';
 import { createConsoleLoginRoutes } from '../platform/auth/console-login';
 import { LoginLinks } from '../platform/auth/login-links';
 import { StreamCredentials } from '../platform/auth-guards/stream-credentials';
+import { createRoutePolicy } from '../platform/access/route-policy';
+import { ROUTE_RIGHTS } from './access/route-rights';
+import { workspaceLookup } from './access/workspace-lookup';
 import { createEventRoutes } from '../platform/events/event-routes';
 import { createAgentctlRoutes } from '../runtime/executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../runtime/agentctl/agentctl-reachability';
@@ -190,6 +193,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     ...{ db: ports.db, clock: ports.clock, logger, configured: config.apiToken },
     replicasShareTheDatabase: services.replicas.shared,
     signals: services.replicas,
+    workspaceExists: async (id) => (await ports.db('workspaces').select('id').where({ id }).first()) !== undefined,
   });
   // Every open GET /api/events stream ends once the token that opened it is revoked, on any replica.
   const streamCredentials = new StreamCredentials({
@@ -240,6 +244,8 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     readiness: () => checkReadiness(ports.db, executors, (address) => reachability.isReachable(address)),
     /** Operator API tokens; main.ts guards /api with createAuthMiddleware(tokens). */
     tokens,
+    /** Each route's right and workspace (composition/access/route-rights.ts), after the token check. */
+    policy: createRoutePolicy(ROUTE_RIGHTS, workspaceLookup(ports.db)) as RequestHandler,
 
     /**
      * Boot, before serving: questions left pending by an earlier process expire; each executor finds

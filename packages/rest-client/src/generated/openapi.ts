@@ -811,10 +811,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List API tokens */
+    /**
+     * List API tokens
+     * @description A token limited to workspaces sees only the tokens within them.
+     */
     get: operations['listApiTokens'];
     put?: never;
-    /** Create an API token */
+    /**
+     * Create an API token
+     * @description A role at or below the caller's, workspaces within the caller's (403 naming what is missing otherwise); an unknown workspace is a 404.
+     */
     post: operations['createApiToken'];
     delete?: never;
     options?: never;
@@ -834,6 +840,23 @@ export interface paths {
     post?: never;
     /** Revoke an API token */
     delete: operations['revokeApiToken'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The token this request uses: its role and workspaces */
+    get: operations['getMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1009,14 +1032,28 @@ export interface components {
       id: string;
       name: string;
       prefix: string;
+      /** @enum {string} */
+      role: 'viewer' | 'operator' | 'admin';
+      /** @description null: every workspace */
+      workspaces: string[] | null;
+      /** @description the id of the token that created this one; null for the admin token file */
+      created_by: string | null;
       created_at: string;
+      /** @description recorded to within 60 s */
       last_used_at: string | null;
     };
     CreatedApiToken: {
       id: string;
       name: string;
       prefix: string;
+      /** @enum {string} */
+      role: 'viewer' | 'operator' | 'admin';
+      /** @description null: every workspace */
+      workspaces: string[] | null;
+      /** @description the id of the token that created this one; null for the admin token file */
+      created_by: string | null;
       created_at: string;
+      /** @description recorded to within 60 s */
       last_used_at: string | null;
       token: string;
     };
@@ -1118,6 +1155,15 @@ export interface components {
     LoginLink: {
       url: string;
       expires_at: string;
+    };
+    Me: {
+      /** @description null for a token configured by the operator (KANDEV_API_TOKEN) */
+      token_id: string | null;
+      name: string;
+      /** @enum {string} */
+      role: 'viewer' | 'operator' | 'admin';
+      /** @description null: every workspace */
+      workspaces: string[] | null;
     };
     Message: {
       id: string;
@@ -1865,7 +1911,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description refused before any route: a Host this backend does not serve, or a cross-origin request (`permission_denied`) */
+    /** @description refused before any route (`permission_denied`): a Host this backend does not serve, a cross-origin request, or a token whose role or workspaces do not cover the route (the message names the right it lacks) */
     Forbidden: {
       headers: {
         [name: string]: unknown;
@@ -3920,6 +3966,17 @@ export interface operations {
       content: {
         'application/json': {
           name: string;
+          /**
+           * @description `admin`, `operator` or `viewer`: at most the caller's own
+           * @default admin
+           * @enum {string}
+           */
+          role?: 'viewer' | 'operator' | 'admin';
+          /**
+           * @description workspace ids the token is limited to; null or absent: every workspace (only from a token that has them all)
+           * @default null
+           */
+          workspaces?: string[] | null;
         };
       };
     };
@@ -3963,6 +4020,28 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the caller */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Me'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
     };
   };
   redeemLoginLink: {

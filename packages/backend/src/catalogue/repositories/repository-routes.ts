@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { workspaceScope } from '../../platform/access/principal';
 import { parseInput } from '../../platform/http/parse';
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import { CreateRepositoryBodySchema, ListRepositoriesQuerySchema, toRepositoryView } from './repository';
@@ -12,7 +13,7 @@ export function createRepositoryRoutes(repositories: RepositoryService): Router 
   });
   router.get('/api/repositories', async (req, res) => {
     const query = parseInput(ListRepositoriesQuerySchema, req.query, 'query');
-    const page = await repositories.list(query);
+    const page = await repositories.list(query, workspaceScope(res));
     res.json({ repositories: page.items.map(toRepositoryView), next_cursor: page.nextCursor });
   });
   router.get('/api/repositories/:id', async (req, res) => {

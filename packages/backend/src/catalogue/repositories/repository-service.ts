@@ -100,11 +100,12 @@ export class RepositoryService {
   }
 
   /** One page of repositories, oldest first; a workspace filter only narrows (an unknown one lists none). */
-  async list(query: ListRepositoriesQuery): Promise<Page<Repository>> {
+  async list(query: ListRepositoriesQuery, workspaceIds: readonly string[] | null = null): Promise<Page<Repository>> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const after = query.cursor === undefined ? undefined : decodeCursor(RepositoryCursorSchema, query.cursor);
     const rows = await this.deps.uow.read.repositories.listAfter({
       workspaceId: query.workspace_id,
+      workspaceIds: workspaceIds ?? undefined,
       after: after === undefined ? undefined : { createdAt: after.c, id: after.i },
       limit: limit + 1,
     });

@@ -127,9 +127,15 @@ export class RepositoryStore {
   }
 
   /** Up to `limit` repositories (of one workspace, when given) after `after`, in creation order. */
-  async listAfter(filter: { workspaceId?: string; after?: CreationPosition; limit: number }): Promise<Repository[]> {
+  async listAfter(filter: {
+    workspaceId?: string;
+    workspaceIds?: readonly string[];
+    after?: CreationPosition;
+    limit: number;
+  }): Promise<Repository[]> {
     const query = this.rows();
     if (filter.workspaceId !== undefined) void query.where({ workspace_id: filter.workspaceId });
+    if (filter.workspaceIds !== undefined) void query.whereIn('workspace_id', [...filter.workspaceIds]);
     const rows = await inCreationOrder(query, filter.after, filter.limit);
     return rows.map(fromRow);
   }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { MAX_PAGE_LIMIT } from '@kandev/protocol';
+import { workspaceScope } from '../../platform/access/principal';
 import { parseInput } from '../../platform/http/parse';
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import { CreateWorkspaceBodySchema, toWorkspaceView } from './workspace';
@@ -21,7 +22,7 @@ export function createWorkspaceRoutes(workspaces: WorkspaceService): Router {
   });
   router.get('/api/workspaces', async (req, res) => {
     const query = parseInput(ListWorkspacesQuerySchema, req.query, 'query');
-    const page = await workspaces.list(query);
+    const page = await workspaces.list(query, workspaceScope(res));
     res.json({ workspaces: page.items.map(toWorkspaceView), next_cursor: page.nextCursor });
   });
   router.get('/api/workspaces/:id', async (req, res) => {

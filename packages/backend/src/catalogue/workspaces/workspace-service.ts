@@ -24,12 +24,17 @@ export class WorkspaceService {
   }
 
   /** One page of workspaces, oldest first. */
-  async list(request: { cursor?: string; limit?: number }): Promise<Page<Workspace>> {
+  /** `workspaceIds`: the caller's workspaces (a limited token); null: every workspace. */
+  async list(
+    request: { cursor?: string; limit?: number },
+    workspaceIds: readonly string[] | null = null,
+  ): Promise<Page<Workspace>> {
     const limit = request.limit ?? DEFAULT_PAGE_LIMIT;
     const after = request.cursor === undefined ? undefined : decodeCursor(WorkspaceCursorSchema, request.cursor);
     const rows = await this.deps.uow.read.workspaces.listAfter(
       after === undefined ? undefined : { createdAt: after.c, id: after.i },
       limit + 1,
+      workspaceIds ?? undefined,
     );
     return pageOf(rows, limit, (row) => ({ c: row.createdAt, i: row.id }));
   }

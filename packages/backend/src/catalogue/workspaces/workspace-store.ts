@@ -26,8 +26,10 @@ export class WorkspaceStore {
   }
 
   /** Up to `limit` workspaces after position (createdAt, id) (undefined: from the start), oldest first. */
-  async listAfter(after: CreationPosition | undefined, limit: number): Promise<Workspace[]> {
-    const rows = await inCreationOrder(this.db<WorkspaceRow>('workspaces'), after, limit);
+  async listAfter(after: CreationPosition | undefined, limit: number, ids?: readonly string[]): Promise<Workspace[]> {
+    const query = this.db<WorkspaceRow>('workspaces');
+    if (ids !== undefined) void query.whereIn('id', [...ids]);
+    const rows = await inCreationOrder(query, after, limit);
     return rows.map(fromRow);
   }
 }

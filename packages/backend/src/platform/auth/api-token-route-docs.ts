@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteDoc } from '../openapi/openapi';
 import { IdParamsSchema } from '../store/id-schema';
-import { ApiTokenViewSchema, CreateApiTokenBodySchema } from './api-token-routes';
+import { ApiTokenViewSchema, CreateApiTokenBodySchema, MeViewSchema } from './api-token-routes';
 
 export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -9,6 +9,8 @@ export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
     path: '/api/tokens',
     operationId: 'createApiToken',
     summary: 'Create an API token',
+    description:
+      "A role at or below the caller's, workspaces within the caller's (403 naming what is missing otherwise); an unknown workspace is a 404.",
     body: CreateApiTokenBodySchema,
     ok: {
       status: 201,
@@ -21,6 +23,7 @@ export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
     path: '/api/tokens',
     operationId: 'listApiTokens',
     summary: 'List API tokens',
+    description: 'A token limited to workspaces sees only the tokens within them.',
     ok: {
       status: 200,
       description: 'the active tokens, never a token itself',
@@ -34,5 +37,12 @@ export const API_TOKEN_ROUTE_DOCS: RouteDoc[] = [
     summary: 'Revoke an API token',
     params: IdParamsSchema,
     ok: { status: 204, description: 'revoked: the token is refused from now on' },
+  },
+  {
+    method: 'get',
+    path: '/api/me',
+    operationId: 'getMe',
+    summary: 'The token this request uses: its role and workspaces',
+    ok: { status: 200, description: 'the caller', schema: MeViewSchema },
   },
 ];

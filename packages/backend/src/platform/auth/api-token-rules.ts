@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Principal, type Role, roleAtLeast, scopeWithin } from '../access/principal';
 
 /** Every operator token starts with this, so a leaked one is recognisable (and greppable) as ours. */
 export const API_TOKEN_PREFIX = 'kdv_';
@@ -37,4 +38,20 @@ export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
   return match?.[1];
+}
+
+/**
+ * Why `caller` may not mint a token with this role and scope, or undefined when it may: never a role
+ * above its own, never a workspace outside its own scope (an unlimited token from a limited one included).
+ */
+export function mintRefusal(caller: Principal, role: Role, workspaces: readonly string[] | null): string | undefined {
+  if (!roleAtLeast(caller.role, role)) {
+    return `this token's role ${caller.role} cannot mint a ${role} token (needs ${role})`;
+  }
+  if (!scopeWithin(workspaces, caller.workspaces)) {
+    const outside =
+      workspaces === null ? 'every workspace' : workspaces.filter((id) => !caller.workspaces?.includes(id)).join(', ');
+    return `${outside}: not in this token's workspaces`;
+  }
+  return undefined;
 }

@@ -4,7 +4,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '@kandev/protocol';
 import type { Logger } from '../logger/logger';
 import { newId } from '../store/row-values';
-import { displayPrefix, generateApiToken, hashApiToken, sameHash } from './api-token-rules';
+import { displayPrefix, generateApiToken, hashApiToken, mintRefusal, sameHash } from './api-token-rules';
+import { CONFIGURED_PRINCIPAL, type Principal, type Role, scopeWithin } from '../access/principal';
 import { type ApiTokenRecord, ApiTokenStore } from './api-token-store';
 import type { Database } from '../store/database';
 import { TokenCheckCache } from './token-check-cache';
@@ -46,6 +47,8 @@ export interface ApiTokenServiceDeps {
    * and one published by any replica makes this one forget its check of that token at once.
    */
   signals?: TokenRevocationSignals;
+  /** Whether a workspace exists (a token limited to an unknown workspace is refused); default: all do. */
+  workspaceExists?: (id: string) => Promise<boolean>;
 }
 
 /** The part of the replica signals token revocation uses. */
@@ -54,11 +57,21 @@ export interface TokenRevocationSignals {
   subscribe(name: 'token_revoked', listener: { signal(payload: string): void; resync(): void }): () => void;
 }
 
+/** What a caller asks for in POST /api/tokens. */
+export interface NewApiToken {
+  name: string;
+  role: Role;
+  /** null: every workspace (only a caller with every workspace may mint one). */
+  workspaces: string[] | null;
+}
+
 /** Operator tokens: creation, listing, revocation, and the check every /api request goes through. */
 export class ApiTokenService {
   private readonly store: ApiTokenStore;
   private readonly configuredHash: string | undefined;
   private readonly checks: TokenCheckCache;
+  /** The principal of each token the check cache trusts (read together with it). */
+  private readonly principals = new Map<string, Principal>();
   private tokenLocation: string;
 
   constructor(private readonly deps: ApiTokenServiceDeps) {
@@ -97,12 +110,35 @@ export class ApiTokenService {
     return file;
   }
 
-  async create(name: string): Promise<CreatedApiToken> {
+  /**
+   * A token minted by `caller`: its role at or below the caller's, its workspaces within the caller's
+   * (403 naming what is missing), each workspace known (404). Nothing is stored on a refusal.
+   */
+  async mint(caller: Principal, wanted: NewApiToken): Promise<CreatedApiToken> {
+    const workspaces = wanted.workspaces === null ? null : [...new Set(wanted.workspaces)].sort();
+    const refusal = mintRefusal(caller, wanted.role, workspaces);
+    if (refusal !== undefined) throw new AppError('permission_denied', refusal);
+    for (const id of workspaces ?? []) {
+      if (this.deps.workspaceExists !== undefined && !(await this.deps.workspaceExists(id))) {
+        throw new AppError('not_found', `workspace ${id} not found`);
+      }
+    }
+    return this.create(wanted.name, { role: wanted.role, workspaces, createdBy: caller.tokenId });
+  }
+
+  /** A token with no caller to check (the admin token file, tests): admin over every workspace by default. */
+  async create(
+    name: string,
+    options: { role?: Role; workspaces?: string[] | null; createdBy?: string | null } = {},
+  ): Promise<CreatedApiToken> {
     const token = generateApiToken();
     const record: ApiTokenRecord = {
       id: newId(),
       name,
       prefix: displayPrefix(token),
+      role: options.role ?? 'admin',
+      workspaces: options.workspaces ?? null,
+      createdBy: options.createdBy ?? null,
       createdAt: this.deps.clock().toISOString(),
       lastUsedAt: null,
     };
@@ -110,15 +146,21 @@ export class ApiTokenService {
     return { ...record, token };
   }
 
-  list(): Promise<ApiTokenRecord[]> {
-    return this.store.listActive();
+  /** Active tokens the caller could have minted (a limited token sees the tokens within its scope). */
+  async list(caller: Principal = CONFIGURED_PRINCIPAL): Promise<ApiTokenRecord[]> {
+    return (await this.store.listActive()).filter((token) => scopeWithin(token.workspaces, caller.workspaces));
   }
 
   /**
    * Once this resolves no replica accepts the token: this one forgot it at once; where replicas share
    * the database, after the longest any of them trusts a check (TOKEN_CHECK_TTL_MS).
    */
-  async revoke(id: string): Promise<void> {
+  async revoke(id: string, caller: Principal = CONFIGURED_PRINCIPAL): Promise<void> {
+    // A token outside the caller's scope is as good as absent: its existence is not confirmed.
+    const found = await this.store.findActive(id);
+    if (found === undefined || !scopeWithin(found.workspaces, caller.workspaces)) {
+      throw new AppError('not_found', `API token ${id} not found`);
+    }
     if (!(await this.store.revoke(id, this.deps.clock().toISOString()))) {
       throw new AppError('not_found', `API token ${id} not found`);
     }
@@ -138,24 +180,38 @@ export class ApiTokenService {
     return found !== undefined && sameHash(hash, found.tokenHash);
   }
 
-  /**
-   * True for the configured token or an active stored one (whose last use is recorded). A stored token
-   * found active is trusted for TOKEN_CHECK_TTL_MS without another read.
-   */
+  /** True for the configured token or an active stored one (identify). */
   async authenticate(token: string): Promise<boolean> {
+    return (await this.identify(token)) !== undefined;
+  }
+
+  /**
+   * Who the configured token or an active stored one (whose last use is recorded) is; undefined for
+   * any other token. A stored token found active is trusted for TOKEN_CHECK_TTL_MS without another read.
+   */
+  async identify(token: string): Promise<Principal | undefined> {
     const hash = hashApiToken(token);
-    if (this.configuredHash !== undefined && sameHash(hash, this.configuredHash)) return true;
-    if (this.checks.trusts(hash)) return true;
+    if (this.configuredHash !== undefined && sameHash(hash, this.configuredHash)) return CONFIGURED_PRINCIPAL;
+    const trusted = this.checks.trusts(hash) ? this.principals.get(hash) : undefined;
+    if (trusted !== undefined) return trusted;
+    this.principals.delete(hash);
     const check = this.checks.begin(hash);
     const found = await this.store.findActiveByHash(hash);
-    if (found === undefined || !sameHash(hash, found.tokenHash)) return false;
+    if (found === undefined || !sameHash(hash, found.tokenHash)) return undefined;
+    const principal: Principal = {
+      tokenId: found.id,
+      name: found.name,
+      role: found.role,
+      workspaces: found.workspaces,
+    };
     check.keep(found.id);
+    this.principals.set(hash, principal);
     const now = this.deps.clock();
     // last_used_at answers "is this token still in use?": a minute's precision is plenty, and it
     // spares every request (each console re-read, each event stream) a write.
     if (found.lastUsedAt === null || now.getTime() - Date.parse(found.lastUsedAt) >= LAST_USED_PRECISION_MS) {
       await this.store.touch(found.id, now.toISOString());
     }
-    return true;
+    return principal;
   }
 }

@@ -3,6 +3,7 @@ import { AppError } from '@kandev/protocol';
 import { canonicalOrigin, parseAuthority } from '../http/request-access';
 import { bearerToken } from './api-token-rules';
 import type { ApiTokenService } from './api-token-service';
+import { setPrincipal } from '../access/principal';
 import { SESSION_COOKIE, cookieValue } from './session-cookie';
 
 /** Methods that change nothing: a cookie alone may authenticate them without an Origin. */
@@ -67,10 +68,13 @@ export function createAuthMiddleware(
       );
       return;
     }
-    tokens.authenticate(token).then(
-      (ok) => {
-        if (ok) res.locals.apiToken = token;
-        next(ok ? undefined : refuse('invalid or revoked API token'));
+    tokens.identify(token).then(
+      (principal) => {
+        if (principal !== undefined) {
+          res.locals.apiToken = token;
+          setPrincipal(res, principal);
+        }
+        next(principal !== undefined ? undefined : refuse('invalid or revoked API token'));
       },
       (error: unknown) => next(error),
     );

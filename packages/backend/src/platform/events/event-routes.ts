@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { workspaceScope } from '../access/principal';
 import { parseInput } from '../http/parse';
 import { IdSchema } from '../store/id-schema';
 import type { EventStreams, StreamGuard } from './event-stream';
@@ -58,6 +59,7 @@ export function createEventRoutes(streams: EventStreams, guard?: StreamGuard): R
           sessionId: query.session_id,
           workspaceId: query.workspace_id,
           types: query.type === undefined ? undefined : [...new Set(query.type)],
+          workspaceIds: workspaceScope(res) ?? undefined,
         },
         resumeAfter: lastEventId ?? query.after,
       },

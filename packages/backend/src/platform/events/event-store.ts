@@ -89,6 +89,16 @@ export class EventStore {
     if (filter.workspaceId !== undefined) {
       void query.whereIn('task_id', this.db('tasks').select('id').where({ workspace_id: filter.workspaceId }));
     }
+    // A limited token's scope: an event of no task, or of a task elsewhere, is never sent to it (a
+    // task never changes workspace, so its events stay where they were recorded).
+    if (filter.workspaceIds !== undefined) {
+      void query.whereIn(
+        'task_id',
+        this.db('tasks')
+          .select('id')
+          .whereIn('workspace_id', [...filter.workspaceIds]),
+      );
+    }
     const rows = await query.orderBy('id').limit(limit);
     return rows.map(fromRow);
   }

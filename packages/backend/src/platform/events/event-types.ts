@@ -11,6 +11,8 @@ export interface EventFilter {
   workspaceId?: string;
   /** Any of these types. */
   types?: readonly EventType[];
+  /** Only events of tasks in these workspaces (a limited token's scope); absent: every workspace. */
+  workspaceIds?: readonly string[];
 }
 
 /** One event as the log holds it. */

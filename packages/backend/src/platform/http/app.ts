@@ -16,6 +16,11 @@ export interface AppOptions {
   auth?: RequestHandler;
   /** Before `auth` and POST /login: refuses (429) an address after too many failed authentications. */
   authFailureLimit?: RequestHandler;
+  /**
+   * After `auth` and the body parser on /api and /metrics: each route's right and workspace
+   * (platform/access/route-policy.ts).
+   */
+  policy?: RequestHandler;
   /** GET /metrics (Prometheus text), behind the guard and `auth` like /api. */
   metrics?: RequestHandler;
   /** Counts and times every request by its route template (first, so refusals count too). */
@@ -52,9 +57,10 @@ export function createApp(logger: Logger, routers: readonly Router[], options: A
     app.post('/login', options.authFailureLimit);
   }
   if (options.auth !== undefined) app.use(['/api', '/metrics'], options.auth);
-  if (options.metrics !== undefined) app.get('/metrics', options.metrics);
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(refuseNul);
+  if (options.policy !== undefined) app.use(['/api', '/metrics'], options.policy);
+  if (options.metrics !== undefined) app.get('/metrics', options.metrics);
   for (const router of routers) app.use(router);
   // After the routers, for GET and HEAD only: no route of theirs is shadowed by a file.
   const consoleFiles = options.console;

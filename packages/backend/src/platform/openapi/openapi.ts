@@ -81,7 +81,7 @@ const COMMON_ERRORS = {
   NotFound: [404, 'no such resource'],
   Forbidden: [
     403,
-    'refused before any route: a Host this backend does not serve, or a cross-origin request (`permission_denied`)',
+    'refused before any route (`permission_denied`): a Host this backend does not serve, a cross-origin request, or a token whose role or workspaces do not cover the route (the message names the right it lacks)',
   ],
   UnsupportedMediaType: [415, 'a request body that is not `application/json`; nothing read (`unsupported_media_type`)'],
   TooManyRequests: [

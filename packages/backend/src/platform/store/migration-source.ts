@@ -21,6 +21,7 @@ import * as listIndexes from './migrations/20261205-020-list-indexes';
 import * as sessionAgentctlReplica from './migrations/20261205-021-session-agentctl-replica';
 import * as loginLinks from './migrations/20261205-022-login-links';
 import * as answerDelivery from './migrations/20261205-023-answer-delivery';
+import * as tokenRoles from './migrations/20261205-025-token-roles';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261205-021-session-agentctl-replica', sessionAgentctlReplica],
   ['20261205-022-login-links', loginLinks],
   ['20261205-023-answer-delivery', answerDelivery],
+  ['20261205-025-token-roles', tokenRoles],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

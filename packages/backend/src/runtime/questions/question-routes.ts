@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { workspaceScope } from '../../platform/access/principal';
 import { parseInput } from '../../platform/http/parse';
 import { z } from 'zod';
 import { IdParamsSchema } from '../../platform/store/id-schema';
@@ -24,7 +25,7 @@ export function createQuestionRoutes(questions: QuestionService): Router {
   const router = Router();
   router.get('/api/questions', async (req, res) => {
     const query = parseInput(ListQuestionsQuerySchema, req.query, 'query');
-    const page = await questions.page(query);
+    const page = await questions.page(query, workspaceScope(res));
     res.json({
       questions: page.questions.map((question) => toQuestionView(question, page.now)),
       next_cursor: page.nextCursor,

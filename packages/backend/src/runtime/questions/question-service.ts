@@ -193,7 +193,8 @@ export class QuestionService {
   }
 
   /** GET /api/questions: a page of questions (oldest first by default) and the count in each state, one read. */
-  async page(query: ListQuestionsQuery): Promise<QuestionPage> {
+  /** `workspaceIds`: the caller's workspaces (a limited token); null: every workspace. */
+  async page(query: ListQuestionsQuery, workspaceIds: readonly string[] | null = null): Promise<QuestionPage> {
     const now = this.deps.clock().toISOString();
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const sort = query.sort ?? 'created_asc';
@@ -208,7 +209,12 @@ export class QuestionService {
         },
       );
     }
-    const scope = { taskId: query.task_id, workspaceId: query.workspace_id, now };
+    const scope = {
+      taskId: query.task_id,
+      workspaceId: query.workspace_id,
+      workspaceIds: workspaceIds ?? undefined,
+      now,
+    };
     return this.deps.uow.transaction(async (stores) => {
       const rows = await stores.questions.listPage({
         ...scope,

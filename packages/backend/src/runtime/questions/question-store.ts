@@ -24,6 +24,8 @@ export interface QuestionPageFilter {
   state?: QuestionState;
   taskId?: string;
   workspaceId?: string;
+  /** The caller's workspaces (a limited token); absent: every workspace. */
+  workspaceIds?: readonly string[];
   now: string;
   after?: CreationPosition;
   newestFirst?: boolean;
@@ -220,8 +222,16 @@ export class QuestionStore {
     return counts;
   }
 
-  private filtered(filter: { taskId?: string; workspaceId?: string }) {
+  private filtered(filter: { taskId?: string; workspaceId?: string; workspaceIds?: readonly string[] }) {
     const query = this.db('questions');
+    if (filter.workspaceIds !== undefined) {
+      void query.whereIn(
+        'questions.task_id',
+        this.db('tasks')
+          .whereIn('workspace_id', [...filter.workspaceIds])
+          .select('id'),
+      );
+    }
     if (filter.taskId !== undefined) void query.where('questions.task_id', filter.taskId);
     if (filter.workspaceId !== undefined) {
       // A subquery, not a join: the page's order columns stay unambiguous.

@@ -108,6 +108,8 @@ export async function listSessions(
   stores: Stores,
   query: ListSessionsQuery,
   defaultSort: SessionSort = 'created_desc',
+  /** The caller's workspaces (a limited token); null: every workspace. */
+  workspaceIds: readonly string[] | null = null,
 ): Promise<Page<AgentSession>> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const sort = query.sort ?? defaultSort;
@@ -123,6 +125,7 @@ export async function listSessions(
   }
   const rows = await stores.sessions.list({
     taskId: query.task_id,
+    workspaceIds: workspaceIds ?? undefined,
     states: statesOf(query),
     executor: query.executor,
     newestFirst: sort === 'created_desc',

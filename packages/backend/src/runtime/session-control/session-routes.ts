@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { workspaceScope } from '../../platform/access/principal';
 import { parseInput } from '../../platform/http/parse';
 import { IdParamsSchema } from '../../platform/store/id-schema';
 import { LaunchSessionBodySchema, ResumeSessionBodySchema } from '../sessions/agent-session';
@@ -59,7 +60,7 @@ export function createSessionRoutes(sessions: SessionService): Router {
   });
   router.get('/api/sessions', async (req, res) => {
     const query = parseInput(ListSessionsQuerySchema, req.query, 'query');
-    res.json(toPageView(await sessions.list(query)));
+    res.json(toPageView(await sessions.list(query, workspaceScope(res))));
   });
   router.post('/api/sessions/:id/resume', async (req, res) => {
     const { id } = parseInput(IdParamsSchema, req.params, 'path');

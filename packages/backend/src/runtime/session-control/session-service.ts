@@ -201,8 +201,8 @@ export class SessionService {
   }
 
   /** One page of sessions matching the filters (rows only; agentctl is not asked). */
-  list(query: ListSessionsQuery): Promise<Page<AgentSession>> {
-    return listSessions(this.deps.uow.read, query);
+  list(query: ListSessionsQuery, workspaceIds: readonly string[] | null = null): Promise<Page<AgentSession>> {
+    return listSessions(this.deps.uow.read, query, undefined, workspaceIds);
   }
 
   /** One page of the task's sessions; 404 for an unknown task. */

@@ -46,6 +46,8 @@ function placeColumns(place: AgentctlPlace): { agentctl_address: string; agentct
 
 export interface SessionListFilter {
   taskId?: string;
+  /** Sessions of tasks in these workspaces (a limited token's); absent: every workspace. */
+  workspaceIds?: readonly string[];
   /** Any of these states (an empty list matches none). */
   states?: readonly AgentSessionState[];
   /** Descending creation order (`after` then means older than it). */
@@ -152,6 +154,14 @@ export class SessionStore {
   async list(filter: SessionListFilter): Promise<AgentSession[]> {
     const query = this.rows();
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
+    if (filter.workspaceIds !== undefined) {
+      void query.whereIn(
+        'task_id',
+        this.db('tasks')
+          .whereIn('workspace_id', [...filter.workspaceIds])
+          .select('id'),
+      );
+    }
     if (filter.states !== undefined) void query.whereIn('state', [...filter.states]);
     if (filter.executor !== undefined) void query.where({ executor: filter.executor });
     const rows = await inCreationOrder(query, filter.after, filter.limit, filter.newestFirst === true);
