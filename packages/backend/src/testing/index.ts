@@ -38,6 +38,9 @@ export { launchConfigFor, sessionRow } from './rows/session-rows';
 export { taskRow } from './rows/task-rows';
 
 // The backend's own platform modules that tests drive directly
+export { ROUTE_RIGHTS } from '../composition/access/route-rights';
+export { type RouteRule } from '../platform/access/route-policy';
+export { type Role, ROLES } from '../platform/access/principal';
 export { ApiTokenService, LAST_USED_PRECISION_MS } from '../platform/auth/api-token-service';
 export { createAuthMiddleware } from '../platform/auth/auth-middleware';
 export { LOGIN_LINK_TTL_MS, LoginLinks } from '../platform/auth/login-links';

@@ -5,8 +5,10 @@ import {
   displayPrefix,
   generateApiToken,
   hashApiToken,
+  mintRefusal,
   sameHash,
 } from './api-token-rules';
+import { type Principal, ROLES, roleAtLeast, scopeWithin } from '../access/principal';
 
 const tokenText = fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/);
 
@@ -49,5 +51,28 @@ describe('api token rules', () => {
     expect(bearerToken(undefined)).toBeUndefined();
     expect(bearerToken('Bearer ')).toBeUndefined();
     expect(bearerToken('Bearer a b')).toBeUndefined();
+  });
+
+  test('a token mints at most its own role, within its own workspaces', () => {
+    const scopeArb = fc.option(fc.subarray(['w1', 'w2', 'w3'], { minLength: 1 }), { nil: null });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ROLES),
+        scopeArb,
+        fc.constantFrom(...ROLES),
+        scopeArb,
+        (role, scope, wanted, into) => {
+          const caller: Principal = { tokenId: 'c', name: 'c', role, workspaces: scope };
+          const refusal = mintRefusal(caller, wanted, into);
+          expect(refusal === undefined).toBe(roleAtLeast(role, wanted) && scopeWithin(into, scope));
+        },
+      ),
+    );
+    const operator: Principal = { tokenId: 'o', name: 'o', role: 'operator', workspaces: ['w1'] };
+    expect(mintRefusal(operator, 'admin', ['w1'])).toBe(
+      "this token's role operator cannot mint an admin token (needs admin)",
+    );
+    expect(mintRefusal(operator, 'viewer', ['w1', 'w2'])).toBe("w2: not in this token's workspaces");
+    expect(mintRefusal(operator, 'viewer', null)).toBe("every workspace: not in this token's workspaces");
   });
 });

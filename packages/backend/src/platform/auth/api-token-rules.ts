@@ -46,7 +46,7 @@ export function bearerToken(header: string | undefined): string | undefined {
  */
 export function mintRefusal(caller: Principal, role: Role, workspaces: readonly string[] | null): string | undefined {
   if (!roleAtLeast(caller.role, role)) {
-    return `this token's role ${caller.role} cannot mint a ${role} token (needs ${role})`;
+    return `this token's role ${caller.role} cannot mint ${role === 'admin' ? 'an' : 'a'} ${role} token (needs ${role})`;
   }
   if (!scopeWithin(workspaces, caller.workspaces)) {
     const outside =
