@@ -3,7 +3,7 @@
 // What the role table allows is never refused (not 403); what it does not is refused (403, or 404 for
 // another workspace's resource, as if it did not exist) and leaves every table of the database as it was.
 import { databaseDigester, launchConfigFor, ROUTE_GROUPS, type Role, sessionRow } from '@kandev/backend/testing';
-import { BackendApi } from '../../helpers/backend-api';
+import { type BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
 import {
   aim,

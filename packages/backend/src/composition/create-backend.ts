@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import { AppError } from '@kandev/protocol';
 import { createAgentProfileRoutes } from '../catalogue/agent-profiles/agent-profile-routes';
 import { AgentProfileService } from '../catalogue/agent-profiles/agent-profile-service';
@@ -203,6 +203,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
   });
   // Expired leases of replicas that died, deleted by the running ones (none in one process).
   let leaseSweeps: Sweeps | undefined;
+  const policy = createRoutePolicy(ROUTE_RIGHTS, workspaceLookup(ports.db));
   // Reverse start order; all before the executors stop and the database closes.
   const stopSteps: ShutdownStep[] = [
     {
@@ -245,7 +246,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     /** Operator API tokens; main.ts guards /api with createAuthMiddleware(tokens). */
     tokens,
     /** Each route's right and workspace (composition/access/route-rights.ts), after the token check. */
-    policy: createRoutePolicy(ROUTE_RIGHTS, workspaceLookup(ports.db)) as RequestHandler,
+    policy,
 
     /**
      * Boot, before serving: questions left pending by an earlier process expire; each executor finds

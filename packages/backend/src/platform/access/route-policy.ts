@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@kandev/protocol';
 import { authenticatedPrincipal, inScope, type Principal, RIGHT_ROLE, type Right, roleHolds } from './principal';
 
@@ -29,6 +29,11 @@ export interface RouteRule {
    * its workspace, each checked when present (a list filters what is left to the token's workspaces).
    */
   scope: 'none' | 'all' | readonly ScopeSource[];
+}
+
+/** The policy middleware (an interface, so the backend's inferred type names it). */
+export interface RoutePolicy {
+  (req: Request, res: Response, next: NextFunction): void;
 }
 
 /** The workspace of a resource (`kind`, `id`), or undefined when there is no such resource. */
@@ -130,7 +135,7 @@ async function refusal(
  * The policy middleware, mounted after the token check and the body parser on every route it guards.
  * A request without a principal (no auth configured: single-router tests) passes unchecked.
  */
-export function createRoutePolicy(rules: readonly RouteRule[], lookup: WorkspaceLookup): RequestHandler {
+export function createRoutePolicy(rules: readonly RouteRule[], lookup: WorkspaceLookup): RoutePolicy {
   const compiled = compileRules(rules);
   return (req: Request, res: Response, next: NextFunction): void => {
     const principal = authenticatedPrincipal(res);
