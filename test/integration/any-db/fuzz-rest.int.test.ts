@@ -1,6 +1,8 @@
 // Fuzz of the backend's REST boundary against the real built process: every route (read from the
-// sources), with arbitrary path parameters, query strings and bodies. Properties: never a 5xx, the
-// process stays up, and a refused request (4xx) leaves every table of the database as it was.
+// sources), with arbitrary path parameters, query strings and bodies, sent with an admin token, a
+// viewer token and an operator token limited to one workspace (the runs split between them).
+// Properties: never a 5xx, the process stays up, and a refused request (4xx) leaves every table of the
+// database as it was.
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { BackendApi } from '../../helpers/backend-api';
@@ -26,13 +28,16 @@ import { isRunning, startBackend } from '../../helpers/processes';
 
 /** Fixed seed and bounded runs: the same requests every time, about a minute in all. */
 const SEED = 20261201;
-const RUNS_PER_ROUTE = 12;
+/** Runs per route and token: 12 in all, as many as one token had alone. */
+const RUNS_PER_TOKEN = { admin: 6, viewer: 3, scopedOperator: 3 } as const;
+type FuzzToken = keyof typeof RUNS_PER_TOKEN;
 
 interface World {
   /** The backend database's digest now (the testing entry's databaseDigester). */
   digest: () => Promise<DatabaseDigest>;
   url: string;
   token: string;
+  tokens: Record<FuzzToken, string>;
   liveIds: string[];
   gitlabBaseUrl: string;
   isUp: () => boolean;
@@ -57,6 +62,11 @@ beforeAll(async () => {
     supports_mcp: false,
   });
   const task = await api.task(workspaceId, { title: 'fuzzed', repository_ids: [repository.id] });
+  // Another workspace's ids among the live ones: the limited operator's requests reach past its scope.
+  const otherWorkspaceId = await api.workspace('other');
+  const otherTask = await api.task(otherWorkspaceId, { title: 'elsewhere' });
+  const minted = async (role: string, workspaces: string[] | null) =>
+    (await api.create<{ token: string }>('/api/tokens', { name: `fuzz ${role}`, role, workspaces })).token;
   const child = await api.task(workspaceId, { title: 'child', parent_id: task.id });
   const session = await api.launch(task.id);
   // A token of its own for DELETE /api/tokens/:id to revoke: never the one the fuzzer sends.
@@ -64,9 +74,16 @@ beforeAll(async () => {
   world = {
     url: backend.ready.url,
     token: backend.apiToken,
+    tokens: {
+      admin: backend.apiToken,
+      viewer: await minted('viewer', null),
+      scopedOperator: await minted('operator', [workspaceId]),
+    },
     digest: await databaseDigester(backend.dataDir, suite),
     liveIds: [
       workspaceId,
+      otherWorkspaceId,
+      otherTask.id,
       repository.id,
       profile.id,
       task.id,
@@ -92,8 +109,13 @@ function withLocalGitlab(route: RouteTemplate, body: FuzzBody): FuzzBody {
 }
 
 /** node:http, not fetch: fetch normalises `..` out of paths and sends no body with a GET. */
-function send(method: string, path: string, body: FuzzBody): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { authorization: `Bearer ${world.token}` };
+function send(
+  method: string,
+  path: string,
+  body: FuzzBody,
+  token = world.token,
+): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   let payload: string | undefined;
   if (body.kind !== 'none') {
     headers['content-type'] = 'application/json';
@@ -154,7 +176,7 @@ describe.each(withParams.map((route) => [`${route.method} ${route.path}`, route]
 );
 
 describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
-  test('never a 5xx; a refusal writes nothing', async () => {
+  test.each(Object.keys(RUNS_PER_TOKEN) as FuzzToken[])('%s: never a 5xx; a refusal writes nothing', async (as) => {
     const params = routeParams(route.path);
     const request = fc.record({
       segments: fc.tuple(...params.map(() => pathSegment(world.liveIds))),
@@ -165,7 +187,7 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
       fc.asyncProperty(request, async ({ segments, query, body }) => {
         const path = `${fillRoute(route.path, segments)}${query}`;
         const before = await world.digest();
-        const response = await send(route.method, path, withLocalGitlab(route, body));
+        const response = await send(route.method, path, withLocalGitlab(route, body), world.tokens[as]);
         expect(verdict(route.method, path, response)).toBe('no 5xx');
         if (response.status >= 400) {
           expect({ path, status: response.status, text: response.text }).toEqual({
@@ -176,7 +198,7 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
           expect({ path, db: await world.digest() }).toEqual({ path, db: before });
         }
       }),
-      { seed: SEED, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+      { seed: SEED + Object.keys(RUNS_PER_TOKEN).indexOf(as), numRuns: RUNS_PER_TOKEN[as], endOnFailure: true },
     );
     expect(world.isUp()).toBe(true);
   });
