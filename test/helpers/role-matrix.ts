@@ -32,7 +32,7 @@ export function need(route: MatrixRoute): Need {
 }
 
 /** Routes over every workspace (or none in particular that a limited token may change): unlimited tokens only. */
-const EVERY_WORKSPACE = new Set(['GET /metrics', 'GET /api/replicas', 'GET /api/agentctl', 'POST /api/workspaces']);
+const EVERY_WORKSPACE = new Set(['GET /metrics', 'POST /api/workspaces']);
 
 export function spansEveryWorkspace(route: MatrixRoute): boolean {
   return (
@@ -46,9 +46,15 @@ export function namesNoWorkspace(route: MatrixRoute): boolean {
   return (
     route.path.startsWith('/api/tokens') ||
     route.path.startsWith('/api/agent-profiles') ||
-    ['/api/me', '/api/openapi.json', '/api/executors', '/api/console/login-links', '/api/workspaces'].includes(
-      route.path,
-    ) ||
+    [
+      '/api/me',
+      '/api/openapi.json',
+      '/api/executors',
+      '/api/agentctl',
+      '/api/replicas',
+      '/api/console/login-links',
+      '/api/workspaces',
+    ].includes(route.path) ||
     spansEveryWorkspace(route)
   );
 }

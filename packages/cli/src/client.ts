@@ -74,6 +74,8 @@ export class ApiClient {
     const kind = kindOfStatus(status);
     let message = envelopeMessage(status, body);
     if (kind === 'auth') message += `; token from ${this.config.tokenSource}`;
+    // A refusal by the token's role or workspaces: say where to see them.
+    if (status === 403 && message.includes('this token')) message += " (`kandev whoami` shows the token's role)";
     return new CliError(kind, message);
   }
 

@@ -54,6 +54,10 @@ describe('operator API tokens', () => {
         id: expect.any(String),
         name: 'admin',
         prefix: backend.apiToken.slice(0, 10),
+        // The token file's token: admin over every workspace, minted by no other token.
+        role: 'admin',
+        workspaces: null,
+        created_by: null,
         created_at: expect.any(String),
         last_used_at: expect.any(String),
       },
@@ -77,6 +81,10 @@ describe('operator API tokens', () => {
       id: created.id,
       name: 'ci',
       prefix: created.prefix,
+      role: 'admin',
+      workspaces: null,
+      // Minted with the token file's token.
+      created_by: list.body.tokens.find((t) => t.name === 'admin')?.id,
       created_at: created.created_at,
       last_used_at: expect.any(String),
     });

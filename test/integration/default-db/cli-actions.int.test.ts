@@ -32,7 +32,7 @@ describe('kandev CLI verbs against a real backend', () => {
     const kandev = await backend();
     const created = await runCli(kandev, ['tokens', 'create', 'ci']);
     expect(created.code).toBe(0);
-    expect(created.stderr).toMatch(/^created token \S+ \(ci\); it is shown only now:\n$/);
+    expect(created.stderr).toMatch(/^created admin token \S+ \(ci\) for every workspace; it is shown only now:\n$/);
     const token = created.stdout.trim();
     expect((await runCli({ ...kandev, token }, ['workspaces', 'ls'])).code).toBe(0);
     const listed = await cliJson<{ id: string; name: string; token?: string }[]>(kandev, [

@@ -28,6 +28,20 @@ function checkText(value: unknown): string {
 
 export function addStatusCommand(program: Command): void {
   program
+    .command('whoami')
+    .description('the API token in use: its name, role (admin, operator, viewer) and workspaces')
+    .action(
+      run(async (ctx) => {
+        const me = await ctx.api.ok(ctx.api.rest.GET('/api/me'));
+        if (ctx.json) return ctx.out.json(me);
+        fields(ctx.out, [
+          ['token', me.token_id === null ? `${me.name} (configured)` : `${me.name} (${me.token_id})`],
+          ['role', me.role],
+          ['workspaces', me.workspaces === null ? 'all' : me.workspaces.join(', ')],
+        ]);
+      }),
+    );
+  program
     .command('status')
     .description('is the backend up and ready, is the token accepted, which agentctls answer')
     .action(

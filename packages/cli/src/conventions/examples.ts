@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 export const EXAMPLES: Record<string, string[]> = {
   '': ['kandev status', 'kandev tasks ls --sort newest --limit 10', 'kandev --json sessions ls --state failed'],
   status: ['kandev status', 'kandev --context prod status'],
+  whoami: ['kandev whoami', 'kandev --json whoami'],
   workspaces: ['kandev workspaces ls', 'kandev workspaces create demo'],
   'workspaces ls': ['kandev workspaces ls', 'kandev workspaces ls -o json'],
   'workspaces show': ['kandev workspaces show 73b8e216'],
@@ -84,7 +85,11 @@ export const EXAMPLES: Record<string, string[]> = {
   tools: ['kandev tools a74e3c8b', 'kandev --json tools a74e3c8b'],
   tokens: ['kandev tokens ls', 'kandev tokens create ci'],
   'tokens ls': ['kandev tokens ls --sort used'],
-  'tokens create': ['kandev tokens create ci > ci-token && chmod 600 ci-token'],
+  'tokens create': [
+    'kandev tokens create ci > ci-token && chmod 600 ci-token',
+    'kandev tokens create ci --role operator --workspace 73b8e216 > ci-token',
+    'kandev tokens create board --role viewer',
+  ],
   'tokens revoke': ['kandev tokens revoke 4f2a9c1e', 'kandev tokens revoke 4f2a9c1e --yes'],
   console: ['kandev console'],
   context: ['kandev context add prod --url https://kandev.example.com --token-file ~/.kandev-prod-token --use'],

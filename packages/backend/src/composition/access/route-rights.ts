@@ -28,8 +28,9 @@ export const ROUTE_RIGHTS: readonly RouteRule[] = [
   // A sign-in link carries the very token that asked for it: its rights, no more.
   { method: 'POST', path: '/api/console/login-links', right: 'read', scope: 'none' },
   { method: 'GET', path: '/metrics', right: 'read', scope: 'all' },
-  { method: 'GET', path: '/api/replicas', right: 'read', scope: 'all' },
-  { method: 'GET', path: '/api/agentctl', right: 'read', scope: 'all' },
+  // What runs where (replicas, agentctls): no workspace's data; `kandev status` asks it.
+  { method: 'GET', path: '/api/replicas', right: 'read', scope: 'none' },
+  { method: 'GET', path: '/api/agentctl', right: 'read', scope: 'none' },
   { method: 'GET', path: '/api/executors', right: 'read', scope: 'none' },
 
   // Tokens: the service keeps a limited admin within its workspaces (minting, listing, revoking).
