@@ -5,6 +5,7 @@ import { describeError } from './errors';
 import { Inbox } from './inbox';
 import { useLiveEvents } from './live';
 import { Login } from './login';
+import { type Role, setRole } from './role';
 import { session } from './resource';
 import { type Route, useRoute } from './route';
 import { SessionsPage } from './sessions-page';
@@ -12,15 +13,19 @@ import { Settings } from './settings';
 import { TaskPage } from './task-page';
 import { ConnectionBanner, NotFound } from './widgets';
 
-type Auth = { state: 'checking' } | { state: 'signed-in' } | { state: 'signed-out'; note?: string };
+type Me = { name: string; role: Role; workspaces: string[] | null };
+type Auth = { state: 'checking' } | { state: 'signed-in'; me: Me } | { state: 'signed-out'; note?: string };
 
 export function App() {
   const route = useRoute();
   const [auth, setAuth] = useState<Auth>({ state: 'checking' });
 
   const check = () => {
-    ok(api.GET('/api/workspaces', { params: { query: { limit: 1 } } })).then(
-      () => setAuth({ state: 'signed-in' }),
+    ok(api.GET('/api/me')).then(
+      (me) => {
+        setRole(me.role);
+        setAuth({ state: 'signed-in', me });
+      },
       (error: unknown) =>
         setAuth(
           error instanceof ApiError && error.status === 401
@@ -41,7 +46,7 @@ export function App() {
     void ok(api.POST('/logout')).then(check);
   };
   return (
-    <div class="shell">
+    <div class="shell" data-role={auth.me.role}>
       <header class="top">
         <a href="#/" class="brand">
           kandev
@@ -58,6 +63,10 @@ export function App() {
             Settings
           </a>
         </nav>
+        <span class="muted" data-testid="whoami" title="the role of the token this browser signed in with">
+          {auth.me.name} · {auth.me.role}
+          {auth.me.workspaces === null ? '' : ` · ${auth.me.workspaces.length} workspace(s)`}
+        </span>
         <button type="button" class="link" onClick={signOut}>
           Sign out
         </button>

@@ -178,7 +178,7 @@ function NewWorkspace(props: { onCreated: (id: string) => void }) {
     );
   };
   return (
-    <form class="inline" onSubmit={submit}>
+    <form class="inline" onSubmit={submit} data-needs="admin">
       <input
         aria-label="Workspace name"
         placeholder="Workspace name"
@@ -215,7 +215,7 @@ function NewTask(props: { workspaceId: string; profiles: AgentProfile[]; onCreat
     );
   };
   return (
-    <form class="inline" onSubmit={submit}>
+    <form class="inline" onSubmit={submit} data-needs="operate">
       <input
         aria-label="Task title"
         placeholder="New task title"

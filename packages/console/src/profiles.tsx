@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { may } from './role';
 import {
   agentProfiles,
   createAgentProfile,
@@ -37,6 +38,7 @@ export function AgentProfiles() {
             <label>
               Permission requests{' '}
               <select
+                disabled={!may('admin')}
                 value={p.permission_policy ?? 'ask'}
                 onChange={(e) => {
                   updateAgentProfile(p.id, { permission_policy: e.currentTarget.value as PermissionPolicy }).then(
@@ -58,6 +60,7 @@ export function AgentProfiles() {
             <button
               type="button"
               class="secondary"
+              data-needs="admin"
               onClick={() => {
                 setSaved(undefined);
                 setEditing(p.id);
@@ -66,6 +69,7 @@ export function AgentProfiles() {
               Edit profile
             </button>{' '}
             <ActionButton
+              needs="admin"
               label="Delete profile"
               confirm={`Delete the profile ${p.name}?`}
               run={() => deleteAgentProfile(p.id).then(profiles.reload)}
@@ -132,7 +136,7 @@ function NewProfile(props: { onCreated: () => void }) {
     );
   };
   return (
-    <form class="stack" onSubmit={submit} aria-label="New agent profile">
+    <form class="stack" onSubmit={submit} aria-label="New agent profile" data-needs="admin">
       <h3>New profile</h3>
       <CommandFields form={form} set={set} />
       <label>

@@ -79,7 +79,7 @@ function QuestionRow(props: {
     <div class="question-item">
       <p>{props.item.prompt}</p>
       {options.length > 0 ? (
-        <div class="options">
+        <div class="options" data-needs="operate">
           {options.map((o) => (
             <button
               type="button"
@@ -96,6 +96,7 @@ function QuestionRow(props: {
       ) : (
         <form
           class="inline"
+          data-needs="operate"
           onSubmit={(e) => {
             e.preventDefault();
             props.onAnswer({ text: text.trim() });

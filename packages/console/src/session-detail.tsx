@@ -191,7 +191,7 @@ function PromptBox(props: { sessionId: string; onSent: () => void }) {
     );
   };
   return (
-    <form class="prompt" onSubmit={send}>
+    <form class="prompt" onSubmit={send} data-needs="operate">
       <textarea
         aria-label="Prompt"
         placeholder="Tell the agent…"

@@ -32,7 +32,7 @@ export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: 
     <section class="panel" aria-labelledby="sessions-heading">
       <div class="toolbar">
         <h2 id="sessions-heading">Sessions</h2>
-        <button type="button" onClick={launch} disabled={props.task.archived_at !== null}>
+        <button type="button" onClick={launch} disabled={props.task.archived_at !== null} data-needs="operate">
           Launch session
         </button>
       </div>

@@ -235,7 +235,7 @@ function Sources(props: { task: Task; repositories: Repository[]; onChanged: () 
           </li>
         ))}
       </ul>
-      <form class="inline" onSubmit={add}>
+      <form class="inline" onSubmit={add} data-needs="operate">
         <input
           aria-label="Repository remote URL"
           placeholder="https://github.com/owner/repo.git"

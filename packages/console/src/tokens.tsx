@@ -23,7 +23,7 @@ export function ApiTokens() {
     );
   };
   return (
-    <section class="panel" aria-labelledby="tokens-heading">
+    <section class="panel" aria-labelledby="tokens-heading" data-needs="admin">
       <h2 id="tokens-heading">API tokens</h2>
       <Status error={tokens.error}>{tokens.data === undefined ? 'Loading…' : undefined}</Status>
       <ul class="plain">
@@ -34,6 +34,7 @@ export function ApiTokens() {
               created <When iso={t.created_at} />, last used <When iso={t.last_used_at} />
             </span>{' '}
             <ActionButton
+              needs="admin"
               label="Revoke token"
               confirm={`Revoke ${t.name}? Everything using it (and every browser signed in with it) is refused at once.`}
               run={() => revokeApiToken(t.id).then(tokens.reload)}

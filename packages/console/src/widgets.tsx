@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import type { Need } from './role';
 import { describeError } from './errors';
 import { useDisconnected } from './live';
 
@@ -46,6 +47,8 @@ export function ActionButton(props: {
   done?: string;
   class?: string;
   disabled?: boolean;
+  /** The right it needs (default operate): hidden for a role without it (role.ts). */
+  needs?: Need;
   run: () => Promise<unknown>;
 }) {
   const [state, setState] = useState<'idle' | 'asking' | 'busy'>('idle');
@@ -65,7 +68,7 @@ export function ActionButton(props: {
     );
   };
   return (
-    <span class="action">
+    <span class="action" data-needs={props.needs ?? 'operate'}>
       {state === 'asking' ? (
         <span role="group" aria-label={props.confirm}>
           <span class="confirm-text">{props.confirm}</span>{' '}
