@@ -99,6 +99,9 @@ describe('token roles and workspaces', () => {
     // Another workspace's task answers as an unknown one does.
     const foreign = await viewer.request<{ error: { message: string } }>('GET', `/api/tasks/${b.task}`);
     expect([foreign.status, foreign.body.error.message]).toEqual([404, `task ${b.task} not found`]);
+    // Padded, as the route's id schema would trim it: still refused.
+    expect((await viewer.request('GET', `/api/tasks/%20${b.task}%20`)).status).toBe(404);
+    expect((await viewer.request('GET', `/api/sessions/%20${b.session}`)).status).toBe(404);
     const unknown = await viewer.request<{ error: { message: string } }>('GET', '/api/tasks/no-such-task');
     expect([unknown.status, unknown.body.error.message]).toEqual([404, 'task no-such-task not found']);
   });

@@ -92,7 +92,8 @@ function valueAt(req: Request, params: Record<string, string>, source: ScopeSour
   const from: unknown = source.in === 'path' ? params : source.in === 'query' ? req.query : (req.body as unknown);
   if (typeof from !== 'object' || from === null) return undefined;
   const value: unknown = (from as Record<string, unknown>)[source.name];
-  return typeof value === 'string' ? value : undefined;
+  // Trimmed as the routes' id schemas trim (IdSchema): the value checked is the value the route uses.
+  return typeof value === 'string' ? value.trim() : undefined;
 }
 
 /** Why this principal may not use the rule's route with these values, or undefined when it may. */
