@@ -2,6 +2,7 @@ import { AGENT_PROFILE_ROUTE_DOCS } from '../catalogue/agent-profiles/agent-prof
 import { API_TOKEN_ROUTE_DOCS } from '../platform/auth/api-token-route-docs';
 import { CONSOLE_LOGIN_ROUTE_DOCS } from '../platform/auth/console-login-route-docs';
 import { EVENT_ROUTE_DOCS } from '../platform/events/event-route-docs';
+import { AUDIT_ROUTE_DOCS } from '../platform/events/audit-route-docs';
 import { REPLICA_ROUTE_DOCS } from '../platform/cluster/lease-route-docs';
 import { AGENTCTL_ROUTE_DOCS } from '../runtime/executors/agentctl-route-docs';
 import { APP_ROUTE_DOCS } from '../platform/openapi/app-route-docs';
@@ -88,6 +89,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
     routes: PR_LIFECYCLE_ROUTE_DOCS,
   },
   { tag: 'Events', description: 'Live events (Server-Sent Events).', routes: EVENT_ROUTE_DOCS },
+  { tag: 'Audit', description: 'Who changed what (admin).', routes: AUDIT_ROUTE_DOCS },
   { tag: 'Executors', description: 'Executors and their agentctls.', routes: AGENTCTL_ROUTE_DOCS },
   { tag: 'Replicas', description: 'Several backends on one database (docs/replicas.md).', routes: REPLICA_ROUTE_DOCS },
   { tag: 'API tokens', description: 'Operator API tokens.', routes: API_TOKEN_ROUTE_DOCS },

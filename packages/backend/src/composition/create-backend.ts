@@ -11,6 +11,7 @@ import { createRoutePolicy } from '../platform/access/route-policy';
 import { ROUTE_RIGHTS } from './access/route-rights';
 import { workspaceLookup } from './access/workspace-lookup';
 import { createEventRoutes } from '../platform/events/event-routes';
+import { createAuditRoutes } from '../platform/events/audit-routes';
 import { createAgentctlRoutes } from '../runtime/executors/agentctl-routes';
 import { AgentctlReachability, REACHABILITY_DEFAULTS } from '../runtime/agentctl/agentctl-reachability';
 import { OwnedAttach } from '../runtime/agentctl/attach-ownership';
@@ -75,6 +76,7 @@ function createRouters(
     createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
     createPrLifecycleRoutes({ uow }),
     createOpenApiRoutes(openApiDocument()),
+    createAuditRoutes(ports.db),
   ];
 }
 

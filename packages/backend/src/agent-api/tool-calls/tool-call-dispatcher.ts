@@ -4,6 +4,7 @@ import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { AgentSession } from '../../runtime/sessions/agent-session';
 import { isLive } from '../../runtime/sessions/session-lifecycle';
 import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-handler';
+import { actingAs } from '../../platform/events/event-actor';
 import {
   callIdOf,
   errorMessage,
@@ -79,7 +80,9 @@ export class ToolCallDispatcher {
       tool = call.toolName;
       const { session, handler } = await this.admit(call, channel);
       const context = this.contextOf(call, session, channel, reply);
-      reply(outputMessage(callId, await this.run(context, handler, call.args)));
+      // What the tool changes is recorded as this session's doing (the audit trail).
+      const output = await actingAs({ kind: 'session', id: session.id }, () => this.run(context, handler, call.args));
+      reply(outputMessage(callId, output));
       this.count(tool, 'ok', started);
       log.debug({ tool, sessionId: call.sessionId, ms: Date.now() - started }, 'tool call answered');
     } catch (err) {

@@ -4,6 +4,7 @@ import { parseJsonColumn, toIsoString } from '../store/row-values';
 import { sendWrite } from '../store/driver/store-transaction';
 import { EventDataSchema, type EventFilter, EventTypeSchema, type NewEvent, type StoredEvent } from './event-types';
 import type { Sql } from '../store/sql';
+import { type Actor, currentActor } from './event-actor';
 
 export type { NewEvent } from './event-types';
 
@@ -14,9 +15,29 @@ interface EventRow {
   session_id: string | null;
   payload: unknown;
   created_at: unknown;
+  actor_kind?: string | null;
+  actor_id?: string | null;
+  actor_name?: string | null;
 }
 
-function fromRow(row: EventRow): StoredEvent {
+/** The actor columns read back (a row of an unknown kind reads as no actor). */
+export function actorOfRow(row: Pick<EventRow, 'actor_kind' | 'actor_id' | 'actor_name'>): Actor | null {
+  if (row.actor_kind === 'token' && row.actor_id != null) {
+    return { kind: 'token', id: row.actor_id, name: row.actor_name ?? '' };
+  }
+  if (row.actor_kind === 'session' && row.actor_id != null) return { kind: 'session', id: row.actor_id };
+  return null;
+}
+
+function actorColumns(actor: Actor | null) {
+  return {
+    actor_kind: actor?.kind ?? null,
+    actor_id: actor?.id ?? null,
+    actor_name: actor?.kind === 'token' ? actor.name : null,
+  };
+}
+
+export function fromRow(row: EventRow): StoredEvent {
   const type = EventTypeSchema.safeParse(row.type);
   if (!type.success) throw new AppError('internal', `event ${String(row.id)} has an unknown type`);
   return {
@@ -26,19 +47,21 @@ function fromRow(row: EventRow): StoredEvent {
     sessionId: row.session_id,
     data: parseJsonColumn(EventDataSchema, row.payload, 'events.payload'),
     at: toIsoString(row.created_at),
+    actor: actorOfRow(row),
   };
 }
 
-/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (5 per event). */
+/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (8 per event). */
 const INSERT_CHUNK = 500;
 
-function toRow(event: NewEvent) {
+function toRow(event: NewEvent, acting: Actor | null) {
   return {
     type: event.type,
     task_id: event.taskId,
     session_id: event.sessionId,
     payload: JSON.stringify(event.data),
     created_at: event.at,
+    ...actorColumns(event.actor === undefined ? acting : event.actor),
   };
 }
 
@@ -67,9 +90,11 @@ export class EventStore {
   /** Several events in order, in multi-row inserts (a fan-out's acknowledgements: one per session). */
   async appendMany(events: readonly NewEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const acting = currentActor() ?? null;
+    const rows = events.map((event) => toRow(event, acting));
     await underEventOrder(this.db, async (db) => {
-      for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-        await sendWrite(db, db('events').insert(events.slice(i, i + INSERT_CHUNK).map(toRow)));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await sendWrite(db, db('events').insert(rows.slice(i, i + INSERT_CHUNK)));
       }
     });
     for (const event of events) this.appended(event);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '@kandev/protocol';
+import type { Actor } from './event-actor';
 
 export { EVENT_TYPES, type EventType, RESET_EVENT, STREAM_HEAD_EVENT } from '@kandev/protocol';
 
@@ -23,6 +24,8 @@ export interface StoredEvent {
   sessionId: string | null;
   data: Record<string, unknown>;
   at: string;
+  /** Who made the change (null: the backend itself). */
+  actor: Actor | null;
 }
 
 /** What a caller appends, inside the transaction that commits the change it describes. */
@@ -32,6 +35,8 @@ export interface NewEvent {
   sessionId: string | null;
   data: Record<string, unknown>;
   at: string;
+  /** Who made the change; absent: the actor of the work running now (event-actor.ts), if any. */
+  actor?: Actor | null;
 }
 
 export const EventTypeSchema = z.enum(EVENT_TYPES);

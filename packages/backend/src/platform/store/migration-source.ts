@@ -22,6 +22,7 @@ import * as sessionAgentctlReplica from './migrations/20261205-021-session-agent
 import * as loginLinks from './migrations/20261205-022-login-links';
 import * as answerDelivery from './migrations/20261205-023-answer-delivery';
 import * as tokenRoles from './migrations/20261205-025-token-roles';
+import * as eventActors from './migrations/20261205-026-event-actors';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261205-022-login-links', loginLinks],
   ['20261205-023-answer-delivery', answerDelivery],
   ['20261205-025-token-roles', tokenRoles],
+  ['20261205-026-event-actors', eventActors],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { EVENT_TYPES, MAX_PAGE_LIMIT } from '@kandev/protocol';
+import { decodeCursor, DEFAULT_PAGE_LIMIT, type Page, pageOf } from '../store/page-cursor';
+import { toIsoString } from '../store/row-values';
+import type { Sql } from '../store/sql';
+import { type Actor, ActorSchema } from './event-actor';
+import { actorOfRow } from './event-store';
+import { EventDataSchema } from './event-types';
+import { parseJsonColumn } from '../store/row-values';
+
+export const AuditQuerySchema = z
+  .object({
+    actor_kind: z.enum(['token', 'session']).optional().describe('only changes made by tokens, or by agents'),
+    actor_id: z.string().min(1).max(128).optional().describe('only changes made by this token id or session id'),
+    type: z.enum(EVENT_TYPES).optional().describe('only events of this type'),
+    task_id: z.string().min(1).max(128).optional().describe('only changes to this task'),
+    cursor: z.string().min(1).max(512).optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional(),
+  })
+  .strict();
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+export const AuditEntrySchema = z
+  .object({
+    id: z.string().describe('the event id (GET /api/events carries the same event)'),
+    type: z.enum(EVENT_TYPES),
+    at: z.string(),
+    task_id: z.string().nullable(),
+    session_id: z.string().nullable(),
+    actor: ActorSchema,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .strict()
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+const CursorSchema = z.object({ id: z.number().int().positive() }).strict();
+
+interface AuditRow {
+  id: number | string;
+  type: (typeof EVENT_TYPES)[number];
+  task_id: string | null;
+  session_id: string | null;
+  payload: unknown;
+  created_at: unknown;
+  actor_kind: string | null;
+  actor_id: string | null;
+  actor_name: string | null;
+}
+
+function entryOf(row: AuditRow, actor: Actor): AuditEntry {
+  return {
+    id: String(row.id),
+    type: row.type,
+    at: toIsoString(row.created_at),
+    task_id: row.task_id,
+    session_id: row.session_id,
+    actor,
+    data: parseJsonColumn(EventDataSchema, row.payload, 'events.payload'),
+  };
+}
+
+/**
+ * The audit trail: the events a token or an agent's session caused (the event log's rows that carry an
+ * actor), newest first, in keyset pages by event id. Kept as long as the event log keeps its events.
+ */
+export async function readAudit(db: Sql, query: AuditQuery): Promise<Page<AuditEntry>> {
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  const rows = db<AuditRow>('events').whereNotNull('actor_kind');
+  if (query.actor_kind !== undefined) void rows.where({ actor_kind: query.actor_kind });
+  if (query.actor_id !== undefined) void rows.where({ actor_id: query.actor_id });
+  if (query.type !== undefined) void rows.where({ type: query.type });
+  if (query.task_id !== undefined) void rows.where({ task_id: query.task_id });
+  if (query.cursor !== undefined) void rows.where('id', '<', decodeCursor(CursorSchema, query.cursor).id);
+  const found = (await rows.orderBy('id', 'desc').limit(limit + 1)) as AuditRow[];
+  const entries = found.flatMap((row) => {
+    const actor = actorOfRow(row);
+    return actor === null ? [] : [{ row, entry: entryOf(row, actor) }];
+  });
+  const page = pageOf(entries, limit, ({ row }) => ({ id: Number(row.id) }));
+  return { items: page.items.map(({ entry }) => entry), nextCursor: page.nextCursor };
+}
