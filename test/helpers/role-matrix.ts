@@ -13,7 +13,7 @@ export type Need = 'read' | 'operate' | 'admin';
 
 const key = (route: MatrixRoute) => `${route.method.toUpperCase()} ${route.path}`;
 
-/** Tokens, agent profile changes, workspaces, credentials and repositories: admin only. */
+/** Tokens, agent profile changes, workspaces, credentials, repositories and the audit trail: admin only. */
 function adminOnly(route: MatrixRoute): boolean {
   const k = key(route);
   return (
@@ -21,6 +21,7 @@ function adminOnly(route: MatrixRoute): boolean {
     (route.path.startsWith('/api/agent-profiles') && route.method.toUpperCase() !== 'GET') ||
     k === 'POST /api/workspaces' ||
     k === 'POST /api/repositories' ||
+    k === 'GET /api/audit' ||
     route.path.endsWith('/credentials/:provider')
   );
 }
@@ -32,7 +33,7 @@ export function need(route: MatrixRoute): Need {
 }
 
 /** Routes over every workspace (or none in particular that a limited token may change): unlimited tokens only. */
-const EVERY_WORKSPACE = new Set(['GET /metrics', 'POST /api/workspaces']);
+const EVERY_WORKSPACE = new Set(['GET /metrics', 'POST /api/workspaces', 'GET /api/audit']);
 
 export function spansEveryWorkspace(route: MatrixRoute): boolean {
   return (

@@ -147,6 +147,7 @@ describe('OpenAPI response schemas', () => {
     await call('get', '/api/me');
     await call('post', '/api/console/login-links', {}, {});
     await call('get', '/api/replicas');
+    await call('get', '/api/audit', {}, { limit: '5' });
     await call('get', '/api/openapi.json');
     await call('get', '/api/agentctl');
     await call('get', '/api/executors');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { addAuditCommand } from './actions/audit';
 import { addCompletionCommand } from './local/completion';
 import { addConsoleCommand } from './console';
 import { addContextCommands } from './local/contexts';
@@ -28,6 +29,7 @@ export function addCommands(program: Command): void {
   addSourceCommands(program);
   addToolsCommand(program);
   addTokenCommands(program);
+  addAuditCommand(program);
   addConsoleCommand(program);
   addContextCommands(program);
   addCompletionCommand(program);

@@ -91,6 +91,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'kandev tokens create board --role viewer',
   ],
   'tokens revoke': ['kandev tokens revoke 4f2a9c1e', 'kandev tokens revoke 4f2a9c1e --yes'],
+  audit: ['kandev audit', 'kandev audit --actor 4f2a9c1e --limit 20', 'kandev audit --agents --task a74e3c8b'],
   console: ['kandev console'],
   context: ['kandev context add prod --url https://kandev.example.com --token-file ~/.kandev-prod-token --use'],
   'context add': [

@@ -747,6 +747,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who changed what: the events tokens and agents caused, newest first
+     * @description Every state-changing REST request records the token that made it (id and name, never the token) on the events it produces; a change an agent makes through its MCP tools records its session. Entries are those events, kept as long as the event log keeps them (KANDEV_EVENT_RETENTION_*). Filter by actor, type or task; page with `next_cursor`.
+     */
+    get: operations['listAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/agentctl': {
     parameters: {
       query?: never;
@@ -1041,6 +1061,50 @@ export interface components {
       created_at: string;
       /** @description recorded to within 60 s */
       last_used_at: string | null;
+    };
+    AuditEntry: {
+      /** @description the event id (GET /api/events carries the same event) */
+      id: string;
+      /** @enum {string} */
+      type:
+        | 'message.created'
+        | 'message.updated'
+        | 'session.state_changed'
+        | 'tools.changed'
+        | 'question.created'
+        | 'question.answered'
+        | 'question.closed'
+        | 'parent_question.created'
+        | 'parent_question.answered'
+        | 'parent_question.closed'
+        | 'queue.changed'
+        | 'mr.lifecycle'
+        | 'pr.lifecycle'
+        | 'task.created'
+        | 'task.updated'
+        | 'task.archived';
+      at: string;
+      task_id: string | null;
+      session_id: string | null;
+      actor:
+        | {
+            /** @constant */
+            kind: 'token';
+            id: string;
+            name: string;
+          }
+        | {
+            /** @constant */
+            kind: 'session';
+            id: string;
+          };
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    AuditPage: {
+      entries: components['schemas']['AuditEntry'][];
+      next_cursor: string | null;
     };
     CreatedApiToken: {
       id: string;
@@ -3859,6 +3923,57 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+    };
+  };
+  listAudit: {
+    parameters: {
+      query?: {
+        /** @description only changes made by tokens, or by agents */
+        actor_kind?: 'token' | 'session';
+        /** @description only changes made by this token id or session id */
+        actor_id?: string;
+        /** @description only events of this type */
+        type?:
+          | 'message.created'
+          | 'message.updated'
+          | 'session.state_changed'
+          | 'tools.changed'
+          | 'question.created'
+          | 'question.answered'
+          | 'question.closed'
+          | 'parent_question.created'
+          | 'parent_question.answered'
+          | 'parent_question.closed'
+          | 'queue.changed'
+          | 'mr.lifecycle'
+          | 'pr.lifecycle'
+          | 'task.created'
+          | 'task.updated'
+          | 'task.archived';
+        /** @description only changes to this task */
+        task_id?: string;
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description `{entries: [AuditEntry], next_cursor}` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      400: components['responses']['InvalidInput'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getAgentctls: {

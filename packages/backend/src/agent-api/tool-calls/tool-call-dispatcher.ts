@@ -4,7 +4,7 @@ import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { AgentSession } from '../../runtime/sessions/agent-session';
 import { isLive } from '../../runtime/sessions/session-lifecycle';
 import type { ToolCallContext, ToolHandler, ToolHandlers, ToolReply } from './tool-handler';
-import { actingAs } from '../../platform/events/event-actor';
+import { actingAs } from '../../platform/access/actor';
 import {
   callIdOf,
   errorMessage,

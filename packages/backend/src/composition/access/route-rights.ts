@@ -32,6 +32,8 @@ export const ROUTE_RIGHTS: readonly RouteRule[] = [
   { method: 'GET', path: '/api/replicas', right: 'read', scope: 'none' },
   { method: 'GET', path: '/api/agentctl', right: 'read', scope: 'none' },
   { method: 'GET', path: '/api/executors', right: 'read', scope: 'none' },
+  // The audit trail names tokens and changes in every workspace: an admin of every workspace.
+  { method: 'GET', path: '/api/audit', right: 'admin', scope: 'all' },
 
   // Tokens: the service keeps a limited admin within its workspaces (minting, listing, revoking).
   { method: 'POST', path: '/api/tokens', right: 'admin', scope: 'none' },

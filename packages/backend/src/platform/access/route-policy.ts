@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@kandev/protocol';
 import { authenticatedPrincipal, inScope, type Principal, RIGHT_ROLE, type Right, roleHolds } from './principal';
+import { actingAs, tokenActor } from './actor';
 
 // The one place a request's rights are checked: every route under the token (/api, /metrics) has a
 // rule saying the right it needs and where its workspace is found; a request no rule matches is
@@ -153,7 +154,8 @@ export function createRoutePolicy(rules: readonly RouteRule[], lookup: Workspace
             return value === undefined ? [] : [{ source, value }];
           });
     refusal(principal, rule, values, lookup).then(
-      (refused) => next(refused),
+      // Admitted: what the request changes is recorded as this token's doing (the audit trail).
+      (refused) => (refused === undefined ? actingAs(tokenActor(principal), () => next()) : next(refused)),
       (error: unknown) => next(error),
     );
   };

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { EVENT_TYPES, MAX_PAGE_LIMIT } from '@kandev/protocol';
 import { decodeCursor, DEFAULT_PAGE_LIMIT, type Page, pageOf } from '../store/page-cursor';
-import { toIsoString } from '../store/row-values';
 import type { Sql } from '../store/sql';
-import { type Actor, ActorSchema } from './event-actor';
+import { type Actor, ActorSchema } from '../access/actor';
 import { actorOfRow } from './event-store';
 import { EventDataSchema } from './event-types';
-import { parseJsonColumn } from '../store/row-values';
+import { parseJsonColumn, toIsoString } from '../store/row-values';
 
 export const AuditQuerySchema = z
   .object({
@@ -72,7 +71,7 @@ export async function readAudit(db: Sql, query: AuditQuery): Promise<Page<AuditE
   if (query.type !== undefined) void rows.where({ type: query.type });
   if (query.task_id !== undefined) void rows.where({ task_id: query.task_id });
   if (query.cursor !== undefined) void rows.where('id', '<', decodeCursor(CursorSchema, query.cursor).id);
-  const found = (await rows.orderBy('id', 'desc').limit(limit + 1)) as AuditRow[];
+  const found = await rows.orderBy('id', 'desc').limit(limit + 1);
   const entries = found.flatMap((row) => {
     const actor = actorOfRow(row);
     return actor === null ? [] : [{ row, entry: entryOf(row, actor) }];

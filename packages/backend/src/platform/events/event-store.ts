@@ -4,7 +4,7 @@ import { parseJsonColumn, toIsoString } from '../store/row-values';
 import { sendWrite } from '../store/driver/store-transaction';
 import { EventDataSchema, type EventFilter, EventTypeSchema, type NewEvent, type StoredEvent } from './event-types';
 import type { Sql } from '../store/sql';
-import { type Actor, currentActor } from './event-actor';
+import { type Actor, currentActor } from '../access/actor';
 
 export type { NewEvent } from './event-types';
 

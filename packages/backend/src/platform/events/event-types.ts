@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '@kandev/protocol';
-import type { Actor } from './event-actor';
+import type { Actor } from '../access/actor';
 
 export { EVENT_TYPES, type EventType, RESET_EVENT, STREAM_HEAD_EVENT } from '@kandev/protocol';
 
@@ -35,7 +35,7 @@ export interface NewEvent {
   sessionId: string | null;
   data: Record<string, unknown>;
   at: string;
-  /** Who made the change; absent: the actor of the work running now (event-actor.ts), if any. */
+  /** Who made the change; absent: the actor of the work running now (access/actor.ts), if any. */
   actor?: Actor | null;
 }
 

@@ -14,10 +14,16 @@ export type Actor = z.infer<typeof ActorSchema>;
 
 const acting = new AsyncLocalStorage<Actor>();
 
+/** The actor a token's request records: its id (`configured` for KANDEV_API_TOKEN) and name. */
+export function tokenActor(token: { tokenId: string | null; name: string }): Actor {
+  return { kind: 'token', id: token.tokenId ?? 'configured', name: token.name };
+}
+
 /**
  * Runs `work` on behalf of `actor`: every event appended while it runs (also by promises it starts, such
- * as a push after the commit) records that actor. Set once where a request is authenticated (the REST
- * middleware, the tool-call dispatcher), so no service passes it along.
+ * as a push after the commit) records that actor. Set once where a request is admitted (the route
+ * policy, after the body is read: a stream's callbacks would lose it; the tool-call dispatcher), so no
+ * service passes it along.
  */
 export function actingAs<T>(actor: Actor, work: () => T): T {
   return acting.run(actor, work);
