@@ -15,7 +15,8 @@ import { createLogger } from './platform/logger/logger';
 import { SecretKeyError } from './platform/secrets/secret-key-file';
 import { installShutdown, runShutdown, type ShutdownStep } from './composition/shutdown';
 import { createDatabase, describeDatabase, dialectOf, migrateToLatest } from './platform/store/database';
-import { newReplicaId } from './platform/cluster/replica-id';
+import { loadBackendId } from './runtime/executors/backend-id';
+import { BACKEND_ID_FILE } from './composition/data-dir';
 import { checkpointAndClose, checkpointInBackground } from './platform/store/sqlite/sqlite-database';
 import { prepareWorkspacesDir, WorkspacesDirError } from './runtime/task-workspaces/workspaces-dir';
 
@@ -54,14 +55,16 @@ async function main(): Promise<void> {
     if (checkpoints !== undefined) steps.unshift({ name: 'checkpoints', run: () => checkpoints.stop() });
 
     // On a database replicas share, this replica's local agentctl is its own: its endpoint says so.
-    const replicaId = newReplicaId();
-    const agentctl = createAgentctlPort(config, logger, dialectOf(db) === 'postgres' ? replicaId : undefined);
+    // On a database replicas share, this backend's local agentctl is its own, named by the data dir's
+    // backend id: stable across restarts, so a backend restarted on its data dir keeps its sessions.
+    const localHome = dialectOf(db) === 'postgres' ? loadBackendId(join(config.dataDir, BACKEND_ID_FILE)) : undefined;
+    const agentctl = createAgentctlPort(config, logger, localHome);
     steps.unshift({ name: 'agentctl', run: () => agentctl.executors.stop() });
     steps.unshift({ name: 'agentctl clients', run: () => agentctl.clients.closeAll() });
     const backend = createBackend(config, {
       logger,
       db,
-      replicaId,
+      localHome,
       clock: () => new Date(),
       agentctl,
       gitlab: createGitlabPort(),

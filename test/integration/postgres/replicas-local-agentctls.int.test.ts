@@ -65,12 +65,12 @@ describe('replicas on one PostgreSQL, each with its own local agentctl', () => {
       },
       { timeoutMs: SETTLE_MS, logs, what: 'both Attach leases' },
     );
-    expect(attach.map((lease) => [lease.owner, lease.local_to]).sort()).toEqual(
-      [
-        [idA, idA],
-        [idB, idB],
-      ].sort(),
-    );
+    // Each agentctl is local to its backend's home (the data dir's backend id), held by that replica.
+    const homeOf = (replica: string) => attach.find((lease) => lease.owner === replica)?.local_to;
+    const [homeA, homeB] = [homeOf(idA), homeOf(idB)];
+    expect(homeA).toEqual(expect.any(String));
+    expect(homeB).toEqual(expect.any(String));
+    expect(homeA).not.toBe(homeB);
 
     // A source added through the replica that does not hold the session reaches its agentctl.
     const toA = await apiB.addSources(taskA.id, [{ remote_url: 'https://gitlab.com/acme/web' }]);
@@ -110,7 +110,7 @@ describe('replicas on one PostgreSQL, each with its own local agentctl', () => {
       },
       { timeoutMs: SETTLE_MS, logs, what: 'the dead replica’s session to fail' },
     );
-    expect(failedA.last_error).toContain(`replica ${idA}`);
+    expect(failedA.last_error).toContain(`backend ${String(homeA)}`);
 
     // The survivor's session keeps working: a change reaches it, its tool calls are served.
     const removed = await apiB.removeSource(taskB.id, github.id);
@@ -134,5 +134,60 @@ describe('replicas on one PostgreSQL, each with its own local agentctl', () => {
       .whereIn('state', ['created', 'starting', 'running', 'waiting_for_input'])
       .count({ n: '*' });
     expect(Number(live[0]?.n)).toBe(0);
+  });
+
+  test('a backend killed and restarted on its data dir keeps the sessions of its local agentctl', async () => {
+    const databaseUrl = await testDatabaseUrl(tempDir(cleanup), cleanup);
+    if (databaseUrl === undefined) throw new Error('replicas need PostgreSQL: run in the integration-pg project');
+    const dataDir = tempDir(cleanup);
+    const env = {
+      KANDEV_DATABASE_URL: databaseUrl,
+      KANDEV_DATA_DIR: dataDir,
+      KANDEV_API_TOKEN: randomBytes(24).toString('hex'),
+      KANDEV_SECRET_KEY: randomBytes(32).toString('hex'),
+      ...LEASES,
+    };
+    const before = await startBackend(cleanup, env);
+    const api = new LiveApi(before.ready.url, before.apiToken);
+    const workspaceId = await api.workspace();
+    const github = await api.repository(workspaceId, { remote_url: 'https://github.com/acme/api' });
+    const task = await api.task(workspaceId, { title: 'kept', repository_ids: [github.id] });
+    const session = await api.launch(task.id);
+    const { replica_id: oldReplica } = (await api.request<ReplicasView>('GET', '/api/replicas')).body;
+    const exited = new Promise((resolve) => before.child.once('exit', resolve));
+    killPid(before.child.pid ?? -1);
+    await exited;
+
+    // Same data dir, same agentctl (adopted): its sessions are this backend's again.
+    const after = await startBackend(cleanup, env);
+    expect(after.ready.agentctl.pid).toBe(before.ready.agentctl.pid);
+    const logs = () => `--- before\n${before.logs()}\n--- after\n${after.logs()}`;
+    const again = new LiveApi(after.ready.url, after.apiToken);
+    const mcp = await connectStreaming(cleanup, session, logs);
+    const added = await again.addSources(task.id, [{ remote_url: 'https://gitlab.com/acme/web' }]);
+    expect(added.body.refresh.status).toBe('applied');
+    await expectListChangedCount(mcp, 1, logs);
+    expect(providersIn(await mcp.toolNames())).toEqual(['github', 'gitlab']);
+    // Barrier: every lease of the killed process ran out and was deleted, then the restarted backend
+    // renewed its home again, so a whole sweep for gone backends ran after the old one was gone.
+    const db = createPostgresDatabase(databaseUrl, { min: 0, max: 1 });
+    cleanup.defer(() => db.destroy());
+    await waitUntil(async () => (await db('leases').where({ owner: oldReplica }).first()) === undefined, {
+      timeoutMs: SETTLE_MS,
+      logs,
+      what: 'the killed process’s leases to go',
+    });
+    const { replica_id: replicaId } = (await again.request<ReplicasView>('GET', '/api/replicas')).body;
+    const renewedAt = async () =>
+      Number(
+        (await db('leases').where('name', 'like', 'home:%').where({ owner: replicaId }).first())?.expires_at_ms ?? 0,
+      );
+    const first = await waitUntil(async () => ((await renewedAt()) > 0 ? renewedAt() : undefined), {
+      timeoutMs: SETTLE_MS,
+      logs,
+      what: 'the home lease',
+    });
+    await waitUntil(async () => (await renewedAt()) > first, { timeoutMs: SETTLE_MS, logs, what: 'a later sweep' });
+    expect(await again.session(session.session_id)).toMatchObject({ state: 'waiting_for_input', last_error: null });
   });
 });

@@ -32,8 +32,9 @@ describe('sessions on replicas’ own local agentctls', () => {
       clock: () => new Date(AT),
       lanes: new SessionLanes(),
       logger: createLogger('silent'),
-      replicas: new SingleProcess(ME, { timing: { ttlMs: 10_000, renewMs: 3_000 } }),
-      leaseHolders: () => Promise.resolve(new Set(leaseHolders)),
+      home: ME,
+      replicas: new SingleProcess('replica-process', { timing: { ttlMs: 10_000, renewMs: 3_000 } }),
+      liveHomes: () => Promise.resolve(new Set(leaseHolders)),
       reconcile: (id) => void calls.push(`reconcile ${id}`),
       kick: (id) => Promise.resolve(void calls.push(`kick ${id}`)),
       stopRuntime: (session) => Promise.resolve(calls.push(`stop ${session.id}`)),
@@ -55,7 +56,7 @@ describe('sessions on replicas’ own local agentctls', () => {
     return { uow, local, calls, insert };
   }
 
-  test('the sweep fails only the live sessions of a replica with neither presence nor a lease', async () => {
+  test('the sweep fails only the live sessions of a backend whose home lease is gone', async () => {
     const { uow, local, insert } = await world(['replica-leasing']);
     await insert('gone', 'replica-gone');
     await insert('gone-running', 'replica-gone', 'running');

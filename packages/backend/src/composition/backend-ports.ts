@@ -96,6 +96,11 @@ export interface BackendPorts {
   /** This process among the replicas; default a fresh newReplicaId(). */
   replicaId?: string;
   /**
+   * On a database replicas share: the id naming this backend's own local agentctl (its data dir's
+   * backend id), which its endpoints and sessions carry. Undefined: every agentctl is reached by all.
+   */
+  localHome?: string;
+  /**
    * Wake-ups across replicas sharing the database; default by database (composition/backend-replicas.ts).
    * Unused by a backend alone on its database: its signals stay in process.
    */

@@ -174,7 +174,10 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   });
   const base: Base = { uow, clock, random, metrics, replicas, component: (name) => logger.child({ component: name }) };
   const { component } = base;
-  const agentctls = new Agentctls(ports.agentctl.executors, ports.agentctl.clients, replicas);
+  const agentctls = new Agentctls(ports.agentctl.executors, ports.agentctl.clients, {
+    home: ports.localHome,
+    publish: (name, payload) => replicas.publish(name, payload),
+  });
   const { pusher, reconciler, refresh } = providerRefresh(config, base, agentctls);
   const repositories = new RepositoryService({ uow, clock, gitlabHosts: config.gitlabHosts });
   const followUpDelaysMs = [1, 4, 16].map((factor) => factor * config.agentctl.callTimeoutMs);

@@ -32,7 +32,7 @@ import { createQuestionRoutes } from '../runtime/questions/question-routes';
 import { createRepositoryRoutes } from '../catalogue/repositories/repository-routes';
 import { AgentctlLossHandler } from '../runtime/agentctl-repair/agentctl-loss';
 import { AgentctlRepair } from '../runtime/agentctl-repair/agentctl-repair';
-import { ReplicaLocalSessions } from '../runtime/agentctl-repair/replica-local-sessions';
+import { HOME_LEASE_PREFIX, ReplicaLocalSessions } from '../runtime/agentctl-repair/replica-local-sessions';
 import { AgentctlRuntimeSessions } from '../runtime/session-control/runtime-session-control';
 import { LeaseStore } from '../platform/cluster/lease-store';
 import { isLive } from '../runtime/sessions/session-lifecycle';
@@ -164,8 +164,14 @@ function replicaLocalSessions(s: BackendServices, ports: BackendPorts): ReplicaL
     clock: ports.clock,
     lanes: s.turns.lanes,
     logger: ports.logger.child({ component: 'replica-local-sessions' }),
+    home: ports.localHome,
     replicas: s.replicas,
-    leaseHolders: async () => new Set((await leases.listHeld('', ports.clock().getTime())).map((lease) => lease.owner)),
+    liveHomes: async () =>
+      new Set(
+        (await leases.listHeld(HOME_LEASE_PREFIX, ports.clock().getTime())).map((lease) =>
+          lease.name.slice(HOME_LEASE_PREFIX.length),
+        ),
+      ),
     reconcile: (sessionId) => s.reconciler.reconcileSoon(sessionId),
     kick: (sessionId) => s.turns.drainer.kick(sessionId),
     stopRuntime: (session) => runtime.stop(session),

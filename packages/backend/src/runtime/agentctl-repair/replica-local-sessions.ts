@@ -11,9 +11,11 @@ export interface ReplicaLocalSessionsDeps {
   clock: () => Date;
   lanes: SessionLanes;
   logger: Logger;
-  replicas: Pick<Replicas, 'replicaId' | 'subscribe' | 'sweepLeftovers' | 'alive'>;
-  /** The replicas holding a lease that has not expired now: a replica that renews any is running. */
-  leaseHolders: () => Promise<ReadonlySet<string>>;
+  /** This backend's local-agentctl home (its data dir's backend id); undefined: it has none of its own. */
+  home: string | undefined;
+  replicas: Pick<Replicas, 'claim' | 'subscribe' | 'sweepLeftovers' | 'timing'>;
+  /** The homes whose `home:` lease has not expired now: the backends running there. */
+  liveHomes: () => Promise<ReadonlySet<string>>;
   /** Pushes the session's desired providers now (SessionReconciler.reconcileSoon). */
   reconcile: (sessionId: string) => void;
   /** Drains the session's queue (PromptDrainer.kick). */
@@ -24,17 +26,21 @@ export interface ReplicaLocalSessionsDeps {
   catchUp: () => Promise<unknown>;
 }
 
-/** Why a session fails when the replica whose local agentctl held it is gone. */
-export function replicaGoneReason(replica: string): string {
-  return `replica ${replica}, whose local agentctl held this session, is gone; resume the session`;
+/** Why a session fails when the backend whose local agentctl held it is gone. */
+export function replicaGoneReason(home: string): string {
+  return `backend ${home}, whose local agentctl held this session, is gone; resume the session`;
 }
 
+/** The lease a running backend renews for its home: `home:<backend id>`. */
+export const HOME_LEASE_PREFIX = 'home:';
+
 /**
- * Sessions on a replica's own local agentctl (docs/replicas.md). Only that replica reaches the agentctl,
- * so the others hand it their work with a `session` signal: here it is done (providers pushed, the queue
- * drained, the runtime of a session they stopped stopped). And every running replica sweeps for sessions
- * whose replica is gone (no presence and no lease left, so within the lease TTL plus one sweep): they
- * fail with a reason naming that replica. One process never sweeps and is never signalled by another.
+ * Sessions on a backend's own local agentctl (docs/replicas.md), named by its home (the data dir's
+ * backend id, so a backend restarted on its data dir keeps them). Only that backend reaches the
+ * agentctl, so the others hand it their work with a `session` signal: here it is done (providers pushed,
+ * the queue drained, the runtime of a session they stopped stopped). Every running replica renews its
+ * `home:` lease and sweeps for sessions whose home has none (its backend is gone: within the lease TTL
+ * plus one sweep): they fail with a reason naming it. One process never sweeps and is never signalled.
  */
 export class ReplicaLocalSessions {
   private sweeps: Sweeps | undefined;
@@ -65,7 +71,7 @@ export class ReplicaLocalSessions {
   /** Another replica changed a session this replica's agentctl holds: act on the row as it stands now. */
   async serve(sessionId: string): Promise<void> {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
-    if (session === undefined || session.agentctlReplica !== this.deps.replicas.replicaId) return;
+    if (session === undefined || this.deps.home === undefined || session.agentctlReplica !== this.deps.home) return;
     if (isEnded(session.state)) {
       await this.deps.stopRuntime(session);
       return;
@@ -75,21 +81,22 @@ export class ReplicaLocalSessions {
     await this.deps.kick(sessionId);
   }
 
-  /** Fails the live sessions of every replica that is gone; resolves their ids. Never rejects. */
+  /** Renews this backend's home, then fails the live sessions of every home that is gone; resolves their ids. Never rejects. */
   async sweepLost(): Promise<string[]> {
-    const { uow, replicas, logger } = this.deps;
+    const { uow, replicas, logger, home } = this.deps;
     try {
-      const running = new Set([...(await replicas.alive()), ...(await this.deps.leaseHolders())]);
-      running.add(replicas.replicaId);
+      if (home !== undefined) await replicas.claim(HOME_LEASE_PREFIX + home, replicas.timing.ttlMs);
+      const running = new Set(await this.deps.liveHomes());
+      if (home !== undefined) running.add(home);
       const orphaned = await uow.read.sessions.listLiveOnReplicasOtherThan([...running]);
       const failed: string[] = [];
       for (const session of orphaned) {
         if (await this.fail(session)) failed.push(session.id);
       }
-      if (failed.length > 0) logger.warn({ sessions: failed }, 'sessions of a replica that is gone failed');
+      if (failed.length > 0) logger.warn({ sessions: failed }, 'sessions of a backend that is gone failed');
       return failed;
     } catch (err) {
-      logger.error({ err }, 'sweep for sessions of replicas that are gone failed');
+      logger.error({ err }, 'sweep for sessions of backends that are gone failed');
       return [];
     }
   }

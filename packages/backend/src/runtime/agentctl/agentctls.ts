@@ -16,26 +16,27 @@ export interface ReachedAgentctl {
  * launch or resume asks the session's executor, which provides the agentctl (starting it, or the
  * session's container); the orphan sweep goes over every agentctl up.
  *
- * A session on another replica's own local agentctl is out of this replica's reach: `servedElsewhere`
- * names that replica, and `forward` asks it (a `session` signal) to bring the session up to date
- * itself: push its providers, drain its queue, stop its runtime once it ended.
+ * A session on another backend's own local agentctl (its `home`: the data dir's backend id) is out of
+ * this replica's reach: `servedElsewhere` names that backend, and `forward` asks it (a `session`
+ * signal) to bring the session up to date itself: push its providers, drain its queue, stop its
+ * runtime once it ended.
  */
 export class Agentctls {
   constructor(
     private readonly directory: AgentctlDirectory,
     private readonly clients: AgentctlConnector,
-    private readonly replicas?: Pick<Replicas, 'replicaId' | 'publish'>,
+    private readonly local?: { home: string | undefined; publish: Replicas['publish'] },
   ) {}
 
-  /** The other replica whose own local agentctl holds the session, if it is one (only it reaches it). */
+  /** The other backend whose own local agentctl holds the session, if it is one (only it reaches it). */
   servedElsewhere(session: SessionPlacement): string | undefined {
-    const replica = session.agentctlReplica ?? null;
-    return replica !== null && replica !== this.replicas?.replicaId ? replica : undefined;
+    const home = session.agentctlReplica ?? null;
+    return home !== null && home !== this.local?.home ? home : undefined;
   }
 
-  /** Asks the replica serving the session (servedElsewhere) to bring it up to date. */
+  /** Asks the backend serving the session (servedElsewhere) to bring it up to date. */
   forward(session: SessionPlacement): void {
-    this.replicas?.publish('session', session.id);
+    this.local?.publish('session', session.id);
   }
 
   /** The executor a launch uses when it names none. */
@@ -120,10 +121,10 @@ export class Agentctls {
   }
 }
 
-/** `unavailable`: this replica cannot reach the session's agentctl, the replica that runs it can. */
-export function servedByAnotherReplica(sessionId: string, replica: string): AppError {
+/** `unavailable`: this replica cannot reach the session's agentctl, the backend that runs it can. */
+export function servedByAnotherReplica(sessionId: string, home: string): AppError {
   return new AppError(
     'unavailable',
-    `session ${sessionId} runs on the local agentctl of replica ${replica}; only that replica reaches it`,
+    `session ${sessionId} runs on the local agentctl of backend ${home}; only that backend reaches it`,
   );
 }

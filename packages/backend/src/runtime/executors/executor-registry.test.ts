@@ -165,8 +165,8 @@ describe('replica-local agentctls (replicas sharing a database)', () => {
     const published: string[] = [];
     const clients: AgentctlConnector = { clientFor: () => ({}) as AgentctlApi };
     const replicas = {
-      replicaId: 'replica-a',
-      publish: (name: string, payload = '') => published.push(`${name}:${payload}`),
+      home: 'replica-a',
+      publish: (name: string, payload = '') => void published.push(`${name}:${payload}`),
     };
     return { directory, agentctls: new Agentctls(directory, clients, replicas), published };
   }
@@ -187,7 +187,7 @@ describe('replica-local agentctls (replicas sharing a database)', () => {
     const elsewhere = onReplica('s2', 'replica-b');
     const error = thrown(() => agentctls.forSession(elsewhere));
     expect(error).toMatchObject({ code: 'unavailable' });
-    expect((error as Error).message).toContain('replica replica-b');
+    expect((error as Error).message).toContain('backend replica-b');
     agentctls.forward(elsewhere);
     expect(published).toEqual(['session:s2']);
   });
