@@ -8,6 +8,8 @@ import { PROBE_PREFIX } from './data-growth-stores.mjs';
 const WORKSPACE = `${PROBE_PREFIX}ws-0000000`;
 const TASK = `${PROBE_PREFIX}task-0000000`;
 const PAGE = 50;
+// The inbox and the session list: the probe holds 20 pending questions and 20 failed sessions.
+const SHORT_PAGE = 20;
 const STREAM_TIMEOUT_MS = 10_000;
 
 /** Fails unless the call answered 200 with a list of at least `min` items under `key`. */
@@ -68,7 +70,10 @@ export function operatorReads(backend) {
       name: "a task's timeline page",
       call: () => getList(api, `/api/tasks/${TASK}/timeline?limit=${PAGE}`, 'entries', 2),
     },
-    { name: 'questions inbox', call: () => getList(api, `/api/questions?state=pending&limit=${PAGE}`, 'questions', 1) },
+    {
+      name: 'questions inbox',
+      call: () => getList(api, `/api/questions?state=pending&limit=${SHORT_PAGE}`, 'questions', SHORT_PAGE),
+    },
     {
       name: 'event stream resume from an old id',
       // From the first id: the task's events over the whole log, up to the head frame.
@@ -80,7 +85,10 @@ export function operatorReads(backend) {
           throw new Error(`the replay holds no message: ${text.slice(0, 300)}`);
       },
     },
-    { name: 'sessions filtered', call: () => getList(api, `/api/sessions?state=failed&limit=${PAGE}`, 'sessions', 1) },
+    {
+      name: 'sessions filtered',
+      call: () => getList(api, `/api/sessions?state=failed&limit=${SHORT_PAGE}`, 'sessions', SHORT_PAGE),
+    },
   ];
 }
 

@@ -17,8 +17,11 @@ const { DATABASE_FILE_NAME, DATABASE_SIDE_FILE_SUFFIXES } = backend(
   join(root, 'packages/backend/dist/platform/store/database.js'),
 );
 
-/** What every read looks at: one workspace of 100 tasks, 20 messages each, 10 sessions and questions. */
-export const PROBE = { workspaces: 1, tasks: 100, messages: 2_000, events: 2_020, sessions: 10, questions: 10 };
+/**
+ * What every read looks at, so that each answers a full page at every size: one workspace of 100 tasks
+ * with 20 messages each, 200 sessions (20 failed) and 400 questions (20 pending).
+ */
+export const PROBE = { workspaces: 1, tasks: 100, messages: 2_000, events: 2_600, sessions: 200, questions: 400 };
 export const PROBE_PREFIX = 'probe-';
 
 const quiet = () => undefined;
