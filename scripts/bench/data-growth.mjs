@@ -2,11 +2,12 @@
 //   node scripts/bench/data-growth.mjs [--scale 1] [--runs 300] [--warmup 100] [--live-runs 500]
 //                                      [--live-warmup 300] [--database both|sqlite|postgres] [--plot <file.svg>]
 // Per store, three databases: empty, 10 % and full (--scale × 100,000 tasks in 100 workspaces, 1,000,000
-// messages, 2,000,000 events; scripts/fill-database.mjs), each seeded once into a template and copied for
-// every backend (data-growth-stores.mjs). On each: the backend's start to ready, the reads an operator
-// makes (data-growth-reads.mjs) and request -> list_changed (live-update-runs.mjs), with retention set
-// to keep everything. Then once more on a copy of the full database with the default retention: the
-// pruner drops the backlog in batches while request -> list_changed is measured again.
+// messages, 2,000,000 events; scripts/fill-database.mjs), each filled once into a template and copied for
+// every backend (data-growth-stores.mjs). One backend per size, side by side, with retention set to keep
+// everything: each one's start to ready, then the reads an operator makes (data-growth-reads.mjs) and
+// request -> list_changed (live-update-runs.mjs), the sizes taking turns so that machine noise lands on
+// all of them. Then once more on a copy of the full database with a small row bound: the pruner drops the
+// backlog in batches while request -> list_changed is measured again.
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { FULL_SIZE } from '../fill-database.mjs';
@@ -74,60 +75,85 @@ function quantile(samples, p) {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
-/** A backend on a fresh copy of `template`, measured by `work(backend)`; everything stopped after. */
-async function onCopy(store, template, database, env, work) {
-  const copy = await store.copy(template);
+/**
+ * One backend per template, each on a fresh copy, started one after another (each start timed alone),
+ * measured together by `work(backends, clients)`; everything stopped after.
+ */
+async function onCopies(store, templates, database, env, work) {
+  const copies = [];
   const clients = [];
   const cleanupsBefore = scope.cleanups.length;
   try {
-    const backend = await startBackend(scope, { database, sessions: 1, ...copy, env });
+    const backends = [];
+    for (const template of templates) {
+      const copy = await store.copy(template);
+      copies.push(copy);
+      backends.push(await startBackend(scope, { database, sessions: 1, ...copy, env }));
+    }
     scope.cleanups.push(() =>
       within(Promise.allSettled(clients.map((c) => c.close())), 30_000, 'MCP clients did not close', () => ''),
     );
-    return await work(backend, clients);
+    return await work(backends, clients);
   } finally {
-    // This copy's backend and clients only (the templates' cleanups stay).
+    // These copies' backends and clients only (the templates' cleanups stay).
     for (const cleanup of scope.cleanups.splice(cleanupsBefore).reverse()) await cleanup();
-    await copy.remove();
+    for (const copy of copies) await copy.remove();
   }
 }
 
-/** request -> list_changed on one live session: p50 and p99 (ms). */
-async function liveUpdate(backend, clients, live) {
-  const workspace = (await backend.api.create('/api/workspaces', { name: 'bench' })).id;
-  const github = await backend.api.create('/api/repositories', {
-    workspace_id: workspace,
-    remote_url: 'https://github.com/bench/api',
-  });
-  const single = await singleSession(backend, { workspace, github: github.id }, live, clients);
-  return { p50: quantile(single.sent, 0.5), p99: quantile(single.sent, 0.99) };
+// request -> list_changed runs in this many chunks per backend, the backends taking turns: machine
+// noise lands on every size alike.
+const LIVE_CHUNKS = 5;
+const LIVE_CHUNK_WARMUP = 50;
+
+/** request -> list_changed on one live session per chunk, backends in turn: p50 and p99 (ms) of each. */
+async function liveUpdates(backends, clients, live) {
+  const ids = [];
+  for (const backend of backends) {
+    const workspace = (await backend.api.create('/api/workspaces', { name: 'bench' })).id;
+    const github = await backend.api.create('/api/repositories', {
+      workspace_id: workspace,
+      remote_url: 'https://github.com/bench/api',
+    });
+    ids.push({ workspace, github: github.id });
+  }
+  const samples = backends.map(() => []);
+  const runs = Math.max(1, Math.round(live.runs / LIVE_CHUNKS));
+  for (let chunk = 0; chunk < LIVE_CHUNKS; chunk++) {
+    const warmup = chunk === 0 ? live.warmup : LIVE_CHUNK_WARMUP;
+    for (const [i, backend] of backends.entries()) {
+      samples[i].push(...(await singleSession(backend, ids[i], { runs, warmup }, clients)).sent);
+    }
+  }
+  return samples.map((sent) => ({ p50: quantile(sent, 0.5), p99: quantile(sent, 0.99) }));
 }
 
-/** One store: every level, then the pruning run; resolves the figures. */
+/** One store: every level side by side, then the pruning run; resolves the figures. */
 async function measure(database, options) {
   const log = (line) => process.stderr.write(line);
   const { store, templates } = await seedTemplates(scope, database, options.levels, log);
-  const figures = { levels: [], pruning: undefined };
-  for (const level of options.levels) {
-    figures.levels.push(
-      await onCopy(store, templates[level.name], database, KEEP_EVERYTHING, async (backend, clients) => {
-        const reads = operatorReads(backend);
-        const samples = await timeReads(reads, options);
-        const live = await liveUpdate(backend, clients, options.live);
-        const p50s = samples.map((s) => quantile(s, 0.5));
-        return { level, startMs: backend.startMs, reads: reads.map((r, i) => ({ name: r.name, p50: p50s[i] })), live };
-      }),
-    );
-  }
-  const full = options.levels[options.levels.length - 1];
-  figures.pruning = await onCopy(store, templates[full.name], database, PRUNE_MOST, async (backend, clients) => {
+  const levelTemplates = options.levels.map((level) => templates[level.name]);
+  const levels = await onCopies(store, levelTemplates, database, KEEP_EVERYTHING, async (backends, clients) => {
+    const reads = backends.map((backend) => operatorReads(backend));
+    // Every read of every size, call by call.
+    const samples = await timeReads(reads.flat(), options);
+    const live = await liveUpdates(backends, clients, options.live);
+    return options.levels.map((level, i) => ({
+      level,
+      startMs: backends[i].startMs,
+      reads: reads[i].map((read, j) => ({ name: read.name, p50: quantile(samples[i * reads[i].length + j], 0.5) })),
+      live: live[i],
+    }));
+  });
+  const full = templates[options.levels[options.levels.length - 1].name];
+  const pruning = await onCopies(store, [full], database, PRUNE_MOST, async ([backend], clients) => {
     // The pruner starts with the backend: what it dropped by the start of the runs, and by their end.
     const before = (await oldestRetained(backend)) - 1;
-    const live = await liveUpdate(backend, clients, options.live);
+    const [live] = await liveUpdates([backend], clients, options.live);
     const after = (await oldestRetained(backend)) - 1;
     return { live, before, pruned: after };
   });
-  return figures;
+  return { levels, pruning };
 }
 
 function report(database, figures) {
