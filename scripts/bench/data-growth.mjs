@@ -117,15 +117,22 @@ async function liveUpdates(backends, clients, live) {
     });
     ids.push({ workspace, github: github.id });
   }
-  const samples = backends.map(() => []);
+  const samples = backends.map(() => ({ sent: [], rest: [], baseline: [] }));
   const runs = Math.max(1, Math.round(live.runs / LIVE_CHUNKS));
   for (let chunk = 0; chunk < LIVE_CHUNKS; chunk++) {
     const warmup = chunk === 0 ? live.warmup : LIVE_CHUNK_WARMUP;
     for (const [i, backend] of backends.entries()) {
-      samples[i].push(...(await singleSession(backend, ids[i], { runs, warmup }, clients)).sent);
+      const single = await singleSession(backend, ids[i], { runs, warmup }, clients);
+      for (const key of ['sent', 'rest', 'baseline']) samples[i][key].push(...single[key]);
     }
   }
-  return samples.map((sent) => ({ p50: quantile(sent, 0.5), p99: quantile(sent, 0.99) }));
+  // The REST round trips too: whether a change grows with the data apart from its notification.
+  return samples.map(({ sent, rest, baseline }) => ({
+    p50: quantile(sent, 0.5),
+    p99: quantile(sent, 0.99),
+    restP50: quantile(rest, 0.5),
+    baselineP50: quantile(baseline, 0.5),
+  }));
 }
 
 /** One store: every level side by side, then the pruning run; resolves the figures. */
@@ -181,6 +188,18 @@ function report(database, figures) {
     curve(
       `${LIVE} p99`,
       figures.levels.map((l) => l.live.p99),
+    ),
+  );
+  lines.push(
+    curve(
+      'REST change, 1 live session, p50',
+      figures.levels.map((l) => l.live.restP50),
+    ),
+  );
+  lines.push(
+    curve(
+      'baseline: REST change, no live session, p50',
+      figures.levels.map((l) => l.live.baselineP50),
     ),
   );
   lines.push(
