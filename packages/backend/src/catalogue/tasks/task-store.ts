@@ -224,25 +224,17 @@ export class TaskStore {
 
   /** The task's newest session (creation order, ties by id) is failed. */
   private newestSessionFailed() {
-    return this.db('sessions as s')
-      .where('s.task_id', this.db.ref('tasks.id'))
-      .where('s.state', 'failed')
-      .whereNotExists(
-        this.db('sessions as later')
-          .where('later.task_id', this.db.ref('s.task_id'))
-          .where((q) => {
-            void q
-              .where('later.created_at', '>', this.db.ref('s.created_at'))
-              .orWhere(
-                (same) =>
-                  void same
-                    .where('later.created_at', '=', this.db.ref('s.created_at'))
-                    .where('later.id', '>', this.db.ref('s.id')),
-              );
-          })
-          .select(this.db.raw('1')),
-      )
-      .select(this.db.raw('1'));
+    // The newest: the first entry of the (task_id, created_at, id) index read backwards, one probe per
+    // task (an anti-join against later sessions scanned every session on PostgreSQL).
+    const newest = this.db('sessions as later')
+      .select('later.id')
+      .where('later.task_id', this.db.ref('tasks.id'))
+      .orderBy([
+        { column: 'later.created_at', order: 'desc' },
+        { column: 'later.id', order: 'desc' },
+      ])
+      .limit(1);
+    return this.db('sessions as s').where('s.id', newest).where('s.state', 'failed').select(this.db.raw('1'));
   }
 
   /** The task and its ancestors, nearest first (one recursive query; bounded against corrupt data). */
