@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { AppError } from '@kandev/protocol';
 import { underEventOrder } from '../store/event-order-lock';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
@@ -223,7 +224,7 @@ export class EventStore {
    */
   async prune(retention: EventRetention, now: Date, options: PruneOptions = {}): Promise<number> {
     const batch = options.batch ?? PRUNE_BATCH;
-    const pause = options.pause ?? yieldToEventLoop;
+    const pause = options.pause ?? restAfter;
     const cutoff = new Date(now.getTime() - retention.maxAgeMs).toISOString();
     const newest = await this.latestId();
     const byRows = (await this.db('events')
@@ -236,6 +237,7 @@ export class EventStore {
     const keptByCount = byRows === undefined ? 0 : Number(byRows.id);
     let dropped = 0;
     for (;;) {
+      const started = performance.now();
       const rows = (await this.db('events')
         .select('id', 'created_at')
         .where('id', '<', newest)
@@ -247,20 +249,29 @@ export class EventStore {
       if (last === undefined) return dropped;
       dropped += await this.db('events').where('id', '<=', Number(last.id)).delete();
       if (firstKept !== -1 || rows.length < batch) return dropped;
-      await pause();
+      await pause(performance.now() - started);
     }
   }
 }
 
-/** Rows per pruning statement: each is short, whatever the backlog. */
-export const PRUNE_BATCH = 1_000;
+/** Rows per pruning statement: each is short (a few ms on SQLite), whatever the backlog. */
+export const PRUNE_BATCH = 500;
+
+/**
+ * Between two pruning statements the pruner rests PRUNE_REST_FACTOR times as long as the last one took
+ * (at least PRUNE_MIN_REST_MS): requests get the database (SQLite's one connection, on this thread) at
+ * least 80 % of the time while a backlog is pruned, instead of waiting behind statement after statement.
+ */
+export const PRUNE_REST_FACTOR = 4;
+export const PRUNE_MIN_REST_MS = 2;
 
 export interface PruneOptions {
   batch?: number;
-  /** Awaited between two statements (default: one turn of the event loop, so requests get served). */
-  pause?: () => Promise<void>;
+  /** Awaited between two statements with how long the last one took (ms); default `restAfter`. */
+  pause?: (statementMs: number) => Promise<void>;
 }
 
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+export function restAfter(statementMs: number): Promise<void> {
+  const ms = Math.max(PRUNE_MIN_REST_MS, statementMs * PRUNE_REST_FACTOR);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,5 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { type NewEvent, PRUNE_BATCH, type PruneOptions, yieldToEventLoop } from '../../platform/events/event-store';
+import { type NewEvent, PRUNE_BATCH, type PruneOptions, restAfter } from '../../platform/events/event-store';
 import { ENDED_SESSION_STATES } from './session-lifecycle';
 import { sendWrite } from '../../platform/store/driver/store-transaction';
 import { parseJsonColumn, toIsoString } from '../../platform/store/row-values';
@@ -84,7 +85,7 @@ export async function listSessionHistory(
  */
 export async function pruneEndedSessionDetails(db: Sql, cutoff: string, options: PruneOptions = {}): Promise<number> {
   const batch = options.batch ?? PRUNE_BATCH;
-  const pause = options.pause ?? yieldToEventLoop;
+  const pause = options.pause ?? restAfter;
   const ended = () =>
     db('sessions')
       .select('id')
@@ -97,6 +98,7 @@ export async function pruneEndedSessionDetails(db: Sql, cutoff: string, options:
   ] as const) {
     const key = table === 'session_history' ? 'id' : 'session_id';
     for (;;) {
+      const started = performance.now();
       const rows = (await pick().whereIn('session_id', ended()).limit(batch)) as { id: string | number }[];
       if (rows.length === 0) break;
       dropped += await db(table)
@@ -106,7 +108,7 @@ export async function pruneEndedSessionDetails(db: Sql, cutoff: string, options:
         )
         .delete();
       if (rows.length < batch) break;
-      await pause();
+      await pause(performance.now() - started);
     }
   }
   return dropped;
