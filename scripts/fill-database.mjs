@@ -176,6 +176,7 @@ export async function fillDatabase({
             state: pending ? 'pending' : 'answered',
             answers: pending ? null : [{ question_index: 0, question_id: 'q1', option: 'A' }],
             answeredBy: pending ? null : 'operator',
+            answerDelivery: pending ? null : 'waiting_call',
             closedReason: null,
             createdAt: at,
             answeredAt: pending ? null : later(at, 60_000),

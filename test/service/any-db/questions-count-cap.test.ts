@@ -24,9 +24,9 @@ describe('GET /api/questions counts', () => {
     const api = new BackendApi(`http://127.0.0.1:${server.port}`);
     const workspaceId = await api.workspace('counts');
     const specs = [
-      ...Array.from({ length: 1_005 }, () => ({ state: 'answered', expiresAt: LATER })),
-      ...Array.from({ length: 3 }, () => ({ state: 'pending', expiresAt: LATER })),
-      ...Array.from({ length: 2 }, () => ({ state: 'pending', expiresAt: AT })),
+      ...Array.from({ length: 1_005 }, () => ({ state: 'answered' as const, expiresAt: LATER })),
+      ...Array.from({ length: 3 }, () => ({ state: 'pending' as const, expiresAt: LATER })),
+      ...Array.from({ length: 2 }, () => ({ state: 'pending' as const, expiresAt: AT })),
     ] as const;
     await env.backend.uow.transaction(async (stores) => {
       await stores.tasks.insert(taskRow('t', workspaceId, AT));
@@ -43,6 +43,7 @@ describe('GET /api/questions counts', () => {
           state: spec.state,
           answers: spec.state === 'answered' ? [{ question_index: 0, question_id: 'q1', option: 'A' }] : null,
           answeredBy: spec.state === 'answered' ? 'operator' : null,
+          answerDelivery: spec.state === 'answered' ? 'waiting_call' : null,
           closedReason: null,
           createdAt: AT,
           answeredAt: spec.state === 'answered' ? AT : null,
