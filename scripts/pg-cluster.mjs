@@ -2,11 +2,14 @@
 // A throwaway PostgreSQL cluster for tests (the -pg jest projects) and for trying the backend on
 // PostgreSQL, with Debian's `postgresql` package (initdb and pg_ctl under /usr/lib/postgresql/*/bin, or
 // on PATH).
-//   node scripts/pg-cluster.mjs start <dir> [--port N]   initdb in <dir>, start; prints the URL to use
+//   node scripts/pg-cluster.mjs start <dir> [--port N] [--durable]
+//                                                        initdb in <dir>, start; prints the URL to use
 //   node scripts/pg-cluster.mjs stop <dir>               stop it and remove <dir>
 // The server listens on a unix socket in <dir> and on 127.0.0.1 (a free port unless --port), trusts
 // local connections (it is for tests: loopback only, thrown away) and runs without fsync: a crash
-// loses the cluster, which is thrown away anyway, and the tests run faster. PostgreSQL refuses to run
+// loses the cluster, which is thrown away anyway, and the tests run faster. `--durable` (the
+// benchmarks): fsync and full-page writes on, `synchronous_commit=off` only, the analogue of SQLite's
+// WAL with synchronous=NORMAL: a crash may lose the last commits, never the cluster. PostgreSQL refuses to run
 // as root: as root, everything runs as the `postgres` user (created by the Debian package).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +19,7 @@ import { delimiter, join, resolve } from 'node:path';
 const MARKER = '.kandev-pg-cluster';
 
 function usage() {
-  console.error('usage: node scripts/pg-cluster.mjs start|stop <dir> [--port N]');
+  console.error('usage: node scripts/pg-cluster.mjs start|stop <dir> [--port N] [--durable]');
   process.exit(2);
 }
 
@@ -70,7 +73,7 @@ function freePort() {
   });
 }
 
-async function start(dir, portOption) {
+async function start(dir, portOption, durable) {
   if (existsSync(join(dir, 'data'))) {
     console.error(`pg-cluster: ${dir} already holds a cluster (stop it first)`);
     process.exit(1);
@@ -80,15 +83,23 @@ async function start(dir, portOption) {
   writeFileSync(join(dir, MARKER), '');
   if (user.uid !== undefined) chownSync(dir, user.uid, user.gid);
   const data = join(dir, 'data');
-  exec(user, binary('initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  exec(user, binary('initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    ...(durable ? [] : ['--no-sync']),
+  ]);
   const port = portOption ?? (await freePort());
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
+    ...(durable ? ['-c fsync=on', '-c full_page_writes=on'] : ['-c fsync=off', '-c full_page_writes=off']),
     '-c synchronous_commit=off',
-    '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
   exec(user, binary('pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'postgres.log'), '-w', 'start']);
@@ -109,12 +120,14 @@ function stop(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const [command, dirArg, ...rest] = process.argv.slice(2);
+const [command, dirArg, ...flags] = process.argv.slice(2);
+const durable = flags.includes('--durable');
+const rest = flags.filter((flag) => flag !== '--durable');
 if (dirArg === undefined) usage();
 const dir = resolve(dirArg);
 const portAt = rest.indexOf('--port');
 const port = portAt >= 0 ? Number(rest[portAt + 1]) : undefined;
 if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) usage();
-if (command === 'start') await start(dir, port);
+if (command === 'start') await start(dir, port, durable);
 else if (command === 'stop') stop(dir);
 else usage();

@@ -1,7 +1,8 @@
 // The daemons of the live-update benchmark: one real backend (packages/backend/dist/main.js) with its own
 // local agentctl on 127.0.0.1, every port chosen by the OS, on a fresh data dir, with its database on the
-// embedded SQLite file or on a throwaway PostgreSQL cluster (scripts/pg-cluster.mjs: fsync off,
-// synchronous_commit off, as SQLite's synchronous=NORMAL: neither measures the disk's flush).
+// embedded SQLite file or on a throwaway PostgreSQL cluster (scripts/pg-cluster.mjs --durable: fsync on,
+// synchronous_commit off, as SQLite's WAL with synchronous=NORMAL: a commit does not wait for the
+// disk's flush, a crash never corrupts the database).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,8 +23,8 @@ const BACKEND_MAIN = join(root, 'packages/backend/dist/main.js');
 const START_TIMEOUT_MS = 30_000;
 
 /** A throwaway cluster, stopped and removed by the scope's cleanup; resolves its URL. */
-function startPostgres(scope) {
-  const cluster = startThrowawayPostgres('bench');
+export function startPostgres(scope) {
+  const cluster = startThrowawayPostgres('bench', { durable: true });
   scope.cleanups.push(cluster.stop);
   return cluster.url;
 }
@@ -58,17 +59,21 @@ function warnLines(lines) {
 /**
  * The backend on a fresh data dir (and database) with its own local agentctl; resolves once it printed
  * its ready line. `database`: 'sqlite' or 'postgres'. MCP connection limits are raised for the fan-out.
+ * Given `dataDir` (and, on PostgreSQL, `databaseUrl`), it starts on those (the caller removes them);
+ * `env` adds settings. `startedAt` (performance.now()) is when the process was spawned.
  */
-export async function startBackend(scope, { database, sessions }) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kandev-bench-'));
-  scope.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const databaseUrl = database === 'postgres' ? startPostgres(scope) : undefined;
+export async function startBackend(scope, { database, sessions, dataDir: givenDir, databaseUrl: givenUrl, env = {} }) {
+  const dataDir = givenDir ?? mkdtempSync(join(tmpdir(), 'kandev-bench-'));
+  if (givenDir === undefined) scope.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const databaseUrl = database === 'postgres' ? (givenUrl ?? startPostgres(scope)) : undefined;
   const databaseEnv = databaseUrl === undefined ? {} : { KANDEV_DATABASE_URL: databaseUrl };
+  const startedAt = performance.now();
   const child = spawn(process.execPath, [BACKEND_MAIN], {
     cwd: root,
     env: embeddedBackendEnv(dataDir, {
       KANDEV_MCP_MAX_CONNECTIONS: String(Math.max(1024, 2 * sessions + 16)),
       ...databaseEnv,
+      ...env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -96,7 +101,9 @@ export async function startBackend(scope, { database, sessions }) {
     throw new Error(`backend: ${err.message}\n${logs()}`, { cause: err });
   });
   if (Number.isSafeInteger(ready.agentctl?.pid)) scope.pids.add(ready.agentctl.pid);
+  const readyAt = performance.now();
   return {
+    startMs: readyAt - startedAt,
     url: ready.url,
     api: new Api(ready.url, readFileSync(ready.apiTokenFile, 'utf8').trim()),
     logs,

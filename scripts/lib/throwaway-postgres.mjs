@@ -19,12 +19,14 @@ export function postgresInstalled() {
 }
 
 /**
- * Starts a cluster in a fresh temporary dir; resolves its URL and a synchronous `stop` (it removes the
+ * Starts a cluster in a fresh temporary dir (`durable`: fsync on, see pg-cluster.mjs); resolves its URL
+ * and a synchronous `stop` (it removes the
  * dir; safe to call twice, and from an exit handler).
  */
-export function startThrowawayPostgres(label) {
+export function startThrowawayPostgres(label, { durable = false } = {}) {
   const dir = join(tmpdir(), `kandev-${label}-pg-${process.pid}-${Date.now()}`);
-  const url = execFileSync(process.execPath, [PG_CLUSTER, 'start', dir], { encoding: 'utf8' }).trim();
+  const args = [PG_CLUSTER, 'start', dir, ...(durable ? ['--durable'] : [])];
+  const url = execFileSync(process.execPath, args, { encoding: 'utf8' }).trim();
   let stopped = false;
   const stop = () => {
     if (stopped) return;

@@ -18,6 +18,10 @@ interface Inbox {
 /** Answered questions shown, newest first. */
 const RECENT = 20;
 
+/** GET /api/questions stops each count at 1000: that many or more. */
+const COUNT_CAP = 1000;
+const countText = (count: number) => (count >= COUNT_CAP ? `${COUNT_CAP}+` : String(count));
+
 /** The pending questions (oldest first: every page is read, up to 2,000), and the counts. */
 async function allPending(): Promise<{ questions: Question[]; counts: Counts }> {
   const state = 'pending' as const;
@@ -79,7 +83,8 @@ export function Inbox() {
       </div>
       <h2>Answered lately</h2>
       <p class="muted" data-testid="question-counts">
-        {data.counts.answered} answered · {data.counts.expired} expired · {data.counts.cancelled} cancelled
+        {countText(data.counts.answered)} answered · {countText(data.counts.expired)} expired ·{' '}
+        {countText(data.counts.cancelled)} cancelled
       </p>
       {data.answered.length === 0 && <p class="muted">None yet.</p>}
       <ul class="plain answered">

@@ -10,6 +10,7 @@ import { GitlabError } from '../integrations/gitlab/gitlab-client';
 import type { Logger } from '../platform/logger/logger';
 import { type BackendMetrics, createBackendMetrics } from '../platform/metrics/backend-metrics';
 import { AGENT_SESSION_STATES } from '../runtime/sessions/agent-session';
+import { pruneEndedSessionDetails } from '../runtime/sessions/session-history';
 import { MrEvaluator, type WorkspaceGitlab } from '../integrations/gitlab/mr-evaluator';
 import { MrPoller } from '../integrations/gitlab/mr-poller';
 import { MrUpdates } from '../integrations/gitlab/mr-updates';
@@ -158,6 +159,12 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
   const eventPruner = new EventPruner({
     events: uow.read.events,
     retention: eventConfig.retention,
+    extra: [
+      {
+        maxAgeMs: eventConfig.sessionDetailMaxAgeMs,
+        prune: (cutoff) => pruneEndedSessionDetails(ports.db, cutoff),
+      },
+    ],
     intervalMs: eventConfig.pruneIntervalMs,
     clock,
     onError: (err: unknown) => eventLogger.error({ err }, 'event pruning failed'),

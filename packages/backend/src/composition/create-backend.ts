@@ -265,8 +265,6 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     async start(): Promise<void> {
       // Listening before anything is held, so no other replica's answer can pass unheard.
       await services.replicas.ready();
-      const pruned = await eventPruner.prune();
-      if (pruned > 0) logger.info({ pruned }, 'old events pruned');
       const expired = await questions.expireStale();
       if (expired > 0) logger.info({ expired }, 'stale questions expired');
       const failures = await executors.recover(async (id) => {

@@ -101,6 +101,7 @@ export { type AttachFollower } from '../runtime/agentctl/attach-pool';
 export { type AgentctlEndpoint } from '../runtime/agentctl/executor';
 export { replicaGoneReason, ReplicaLocalSessions } from '../runtime/agentctl-repair/replica-local-sessions';
 export { SessionLanes } from '../runtime/sessions/session-lanes';
+export { pruneEndedSessionDetails } from '../runtime/sessions/session-history';
 export { loadBackendId } from '../runtime/executors/backend-id';
 export { DockerTokenFiles } from '../runtime/executors/docker/docker-token-files';
 export { type V1Pod, type V1Secret } from '../runtime/executors/kubernetes/kubernetes-api';

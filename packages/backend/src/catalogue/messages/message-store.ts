@@ -26,6 +26,9 @@ const AuthorSchema = z.union([
   z.templateLiteral(['task:', z.string().min(1)]),
 ]);
 
+/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (8 per message). */
+const INSERT_CHUNK = 500;
+
 /** A stored message with its position in the task's conversation (what a cursor points at). */
 export interface StoredMessage {
   seq: number;
@@ -66,6 +69,25 @@ export class MessageStore {
   async insert(message: Message): Promise<void> {
     await this.db('messages').insert(this.columns(message));
     await this.recordEvent('message.created', message, message.createdAt);
+  }
+
+  /**
+   * Many entries at once, each with its message.created event, in multi-row inserts (seeding a database
+   * for a load test; the same rows and events `insert` writes one by one).
+   */
+  async insertMany(messages: readonly Message[]): Promise<void> {
+    for (let i = 0; i < messages.length; i += INSERT_CHUNK) {
+      await this.db('messages').insert(messages.slice(i, i + INSERT_CHUNK).map((message) => this.columns(message)));
+    }
+    await this.events.appendMany(
+      messages.map((message) => ({
+        type: 'message.created' as const,
+        taskId: message.taskId,
+        sessionId: message.sessionId,
+        data: { message: toMessageView(message) },
+        at: message.createdAt,
+      })),
+    );
   }
 
   private async recordEvent(type: 'message.created' | 'message.updated', message: Message, at: string) {

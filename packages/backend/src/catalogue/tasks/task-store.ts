@@ -97,19 +97,28 @@ export class TaskStore {
   }
 
   async insert(task: Task): Promise<void> {
-    await this.db('tasks').insert({
-      id: task.id,
-      workspace_id: task.workspaceId,
-      parent_id: task.parentId,
-      title: task.title,
-      description: task.description ?? null,
-      state: task.state,
-      autopilot: task.autopilot,
-      agent_profile_id: task.agentProfileId,
-      archived_at: task.archivedAt,
-      created_at: task.createdAt,
-      updated_at: task.updatedAt,
-    });
+    await this.insertMany([task]);
+  }
+
+  /** Many tasks in multi-row inserts, 500 a statement (seeding a database for a load test). */
+  async insertMany(tasks: readonly Task[]): Promise<void> {
+    for (let i = 0; i < tasks.length; i += 500) {
+      await this.db('tasks').insert(
+        tasks.slice(i, i + 500).map((task) => ({
+          id: task.id,
+          workspace_id: task.workspaceId,
+          parent_id: task.parentId,
+          title: task.title,
+          description: task.description ?? null,
+          state: task.state,
+          autopilot: task.autopilot,
+          agent_profile_id: task.agentProfileId,
+          archived_at: task.archivedAt,
+          created_at: task.createdAt,
+          updated_at: task.updatedAt,
+        })),
+      );
+    }
   }
 
   async findById(id: string): Promise<Task | undefined> {
@@ -215,25 +224,17 @@ export class TaskStore {
 
   /** The task's newest session (creation order, ties by id) is failed. */
   private newestSessionFailed() {
-    return this.db('sessions as s')
-      .where('s.task_id', this.db.ref('tasks.id'))
-      .where('s.state', 'failed')
-      .whereNotExists(
-        this.db('sessions as later')
-          .where('later.task_id', this.db.ref('s.task_id'))
-          .where((q) => {
-            void q
-              .where('later.created_at', '>', this.db.ref('s.created_at'))
-              .orWhere(
-                (same) =>
-                  void same
-                    .where('later.created_at', '=', this.db.ref('s.created_at'))
-                    .where('later.id', '>', this.db.ref('s.id')),
-              );
-          })
-          .select(this.db.raw('1')),
-      )
-      .select(this.db.raw('1'));
+    // The newest: the first entry of the (task_id, created_at, id) index read backwards, one probe per
+    // task (an anti-join against later sessions scanned every session on PostgreSQL).
+    const newest = this.db('sessions as later')
+      .select('later.id')
+      .where('later.task_id', this.db.ref('tasks.id'))
+      .orderBy([
+        { column: 'later.created_at', order: 'desc' },
+        { column: 'later.id', order: 'desc' },
+      ])
+      .limit(1);
+    return this.db('sessions as s').where('s.id', newest).where('s.state', 'failed').select(this.db.raw('1'));
   }
 
   /** The task and its ancestors, nearest first (one recursive query; bounded against corrupt data). */

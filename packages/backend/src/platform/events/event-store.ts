@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { AppError } from '@kandev/protocol';
 import { underEventOrder } from '../store/event-order-lock';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
@@ -65,6 +66,13 @@ function toRow(event: NewEvent, acting: Actor | null) {
   };
 }
 
+/** A page of the log and the log's extent, read in one statement (`readAfter`). */
+export interface EventRead {
+  events: StoredEvent[];
+  oldestId: number | null;
+  newestId: number | null;
+}
+
 /** What bounds the log: events older than `maxAgeMs`, and all but the newest `maxRows`, are dropped. */
 export interface EventRetention {
   maxAgeMs: number;
@@ -106,6 +114,37 @@ export class EventStore {
    * tasks)`, served by the tasks' workspace index and the events' (task_id, id) index.
    */
   async after(afterId: number, filter: EventFilter, limit: number, upTo?: number): Promise<StoredEvent[]> {
+    const query = this.filtered(afterId, filter, upTo);
+    const rows = await query.orderBy('id').limit(limit);
+    return rows.map(fromRow);
+  }
+
+  /**
+   * As `after`, in one statement with the log's extent at that same moment: `oldestId - 1 > afterId`
+   * means pruning had dropped events past `afterId` when these were read (prune drops a prefix only), so
+   * a stream sends `reset`; otherwise the page is complete, and when it is short every matching event up
+   * to `newestId` was in it.
+   */
+  async readAfter(afterId: number, filter: EventFilter, limit: number, upTo?: number): Promise<EventRead> {
+    const page = this.filtered(afterId, filter, upTo).orderBy('id').limit(limit);
+    const extent = this.extentQuery();
+    const rows = (await this.db
+      .queryBuilder()
+      .select('x.oldest', 'x.newest', 'e.*')
+      .from(extent.as('x'))
+      .leftJoin(page.as('e'), this.db.raw('1 = 1'))
+      .orderBy('e.id')) as (Partial<EventRow> & { oldest: number | string | null; newest: number | string | null })[];
+    const first = rows[0];
+    const id = (value: number | string | null | undefined) =>
+      value === null || value === undefined ? null : Number(value);
+    return {
+      events: rows.filter((row): row is EventRow & typeof row => row.id !== null && row.id !== undefined).map(fromRow),
+      oldestId: id(first?.oldest),
+      newestId: id(first?.newest),
+    };
+  }
+
+  private filtered(afterId: number, filter: EventFilter, upTo?: number) {
     const query = this.db<EventRow>('events').where('id', '>', afterId);
     if (upTo !== undefined) void query.where('id', '<=', upTo);
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
@@ -124,8 +163,7 @@ export class EventStore {
           .whereIn('workspace_id', [...filter.workspaceIds]),
       );
     }
-    const rows = await query.orderBy('id').limit(limit);
-    return rows.map(fromRow);
+    return query;
   }
 
   /** The first task, session or workspace the filter names that does not exist (a stream answers 404). */
@@ -161,24 +199,79 @@ export class EventStore {
    * oldest + 1` is the row count, plus any id a rolled-back append used (PostgreSQL sequences).
    */
   async extent(): Promise<{ oldestId: number | null; newestId: number | null }> {
-    const row = (await this.db('events').min({ oldest: 'id' }).max({ newest: 'id' }).first()) as
-      { oldest: number | string | null; newest: number | string | null } | undefined;
+    const row = (await this.extentQuery()) as { oldest: number | string | null; newest: number | string | null }[];
     const id = (value: number | string | null | undefined) =>
       value === null || value === undefined ? null : Number(value);
-    return { oldestId: id(row?.oldest), newestId: id(row?.newest) };
+    return { oldestId: id(row[0]?.oldest), newestId: id(row[0]?.newest) };
   }
 
-  /** Drops what retention no longer keeps; resolves how many events were dropped. */
-  async prune(retention: EventRetention, now: Date): Promise<number> {
+  /**
+   * The primary key's two ends, each its own subquery: SQLite reads one end of the index for a lone
+   * min() or max(), but scans the table for both in one aggregate.
+   */
+  private extentQuery() {
+    return this.db
+      .queryBuilder()
+      .select(this.db('events').min('id').as('oldest'), this.db('events').max('id').as('newest'));
+  }
+
+  /**
+   * Drops what retention no longer keeps, oldest first, `batch` rows per statement with `pause` between
+   * statements (so a long prune never holds the database, or SQLite's event loop, for long); resolves how
+   * many events were dropped. Only ever a prefix of the log goes (the oldest ids), and never the newest
+   * event: so `oldestId() - 1` tells a stream exactly up to where events are gone, and an event younger
+   * than the cutoff behind an older one (clocks are not ordered like ids) waits for a later run.
+   */
+  async prune(retention: EventRetention, now: Date, options: PruneOptions = {}): Promise<number> {
+    const batch = options.batch ?? PRUNE_BATCH;
+    const pause = options.pause ?? restAfter;
     const cutoff = new Date(now.getTime() - retention.maxAgeMs).toISOString();
-    let dropped = await this.db('events').where('created_at', '<', cutoff).delete();
-    const keepFrom = (await this.db('events')
+    const newest = await this.latestId();
+    const byRows = (await this.db('events')
       .select('id')
       .orderBy('id', 'desc')
       .offset(retention.maxRows - 1)
       .limit(1)
       .first()) as { id: number | string } | undefined;
-    if (keepFrom !== undefined) dropped += await this.db('events').where('id', '<', Number(keepFrom.id)).delete();
-    return dropped;
+    // Kept whatever its age: the newest row, and the newest maxRows when there are more.
+    const keptByCount = byRows === undefined ? 0 : Number(byRows.id);
+    let dropped = 0;
+    for (;;) {
+      const started = performance.now();
+      const rows = (await this.db('events')
+        .select('id', 'created_at')
+        .where('id', '<', newest)
+        .orderBy('id')
+        .limit(batch)) as { id: number | string; created_at: unknown }[];
+      const firstKept = rows.findIndex((row) => Number(row.id) >= keptByCount && toIsoString(row.created_at) >= cutoff);
+      const gone = firstKept === -1 ? rows : rows.slice(0, firstKept);
+      const last = gone[gone.length - 1];
+      if (last === undefined) return dropped;
+      dropped += await this.db('events').where('id', '<=', Number(last.id)).delete();
+      if (firstKept !== -1 || rows.length < batch) return dropped;
+      await pause(performance.now() - started);
+    }
   }
+}
+
+/** Rows per pruning statement: each is short (a few ms on SQLite), whatever the backlog. */
+export const PRUNE_BATCH = 500;
+
+/**
+ * Between two pruning statements the pruner rests PRUNE_REST_FACTOR times as long as the last one took
+ * (at least PRUNE_MIN_REST_MS): requests get the database (SQLite's one connection, on this thread) at
+ * least 80 % of the time while a backlog is pruned, instead of waiting behind statement after statement.
+ */
+export const PRUNE_REST_FACTOR = 4;
+export const PRUNE_MIN_REST_MS = 2;
+
+export interface PruneOptions {
+  batch?: number;
+  /** Awaited between two statements with how long the last one took (ms); default `restAfter`. */
+  pause?: (statementMs: number) => Promise<void>;
+}
+
+export function restAfter(statementMs: number): Promise<void> {
+  const ms = Math.max(PRUNE_MIN_REST_MS, statementMs * PRUNE_REST_FACTOR);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

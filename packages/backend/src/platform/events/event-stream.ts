@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '@kandev/protocol';
 import type { EventStore } from './event-store';
 import type { EventWakeups } from './event-notifier';
-import { type EventFilter, RESET_EVENT, STREAM_HEAD_EVENT, type StoredEvent, toEventView } from './event-types';
+import { type EventFilter, RESET_EVENT, STREAM_HEAD_EVENT, toEventView } from './event-types';
 
 /** Events read per query while a stream catches up. */
 const BATCH = 500;
@@ -51,6 +51,19 @@ export interface StreamStart {
 
 function frame(id: number, type: string, data: unknown): string {
   return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** `reset`: events the client is owed are gone; it reloads through REST, the stream goes on from `latest`. */
+function resetFrame(latest: number, oldest: number | null, filter: EventFilter): string {
+  const view = {
+    id: String(latest),
+    type: RESET_EVENT,
+    at: new Date().toISOString(),
+    task_id: filter.taskId ?? null,
+    session_id: filter.sessionId ?? null,
+    data: { oldest_id: oldest === null ? null : String(oldest) },
+  };
+  return frame(latest, RESET_EVENT, view);
 }
 
 /**
@@ -132,15 +145,7 @@ export class EventStreams {
       try {
         do {
           again = false;
-          let batch: StoredEvent[];
-          do {
-            batch = await this.deps.events.after(cursor, start.filter, BATCH);
-            for (const event of batch) {
-              if (closed) return;
-              await write(frame(event.id, event.type, toEventView(event)));
-              cursor = event.id;
-            }
-          } while (batch.length === BATCH && !closed);
+          cursor = await this.readOn(start, cursor, undefined, write, () => !closed);
         } while (again && !closed);
       } catch (error) {
         this.deps.onError?.(error);
@@ -182,17 +187,44 @@ export class EventStreams {
     isOpen: () => boolean,
   ): Promise<number> {
     const head = await this.deps.events.latestId();
+    const cursor = await this.readOn(start, from, head, write, isOpen);
+    await write(`retry: ${STREAM_RETRY_MS}\n${frame(head, STREAM_HEAD_EVENT, { head: String(head) })}`);
+    return Math.max(cursor, head);
+  }
+
+  /**
+   * Sends what matches after `from` (up to `upTo`), page by page; resolves the new cursor. Each page is
+   * read with the log's extent in the same statement: when pruning dropped events past the cursor
+   * before they were read (a stream far behind, or a prune between the start check and the replay), the
+   * client gets a `reset` and the stream goes on from the newest id. A page short of BATCH holds every
+   * matching event up to the newest id, so the cursor moves there: a filtered stream whose events are
+   * rare never falls behind the pruned prefix.
+   */
+  private async readOn(
+    start: StreamStart,
+    from: number,
+    upTo: number | undefined,
+    write: (text: string) => Promise<void>,
+    isOpen: () => boolean,
+  ): Promise<number> {
     let cursor = from;
-    let batch: StoredEvent[];
-    do {
-      batch = await this.deps.events.after(cursor, start.filter, BATCH, head);
-      for (const event of batch) {
+    for (;;) {
+      const read = await this.deps.events.readAfter(cursor, start.filter, BATCH, upTo);
+      if (read.oldestId !== null && cursor < read.oldestId - 1) {
+        const latest = Math.min(read.newestId ?? cursor, upTo ?? Number.MAX_SAFE_INTEGER);
+        await write(resetFrame(latest, read.oldestId, start.filter));
+        return latest;
+      }
+      for (const event of read.events) {
+        if (!isOpen()) return cursor;
         await write(frame(event.id, event.type, toEventView(event)));
         cursor = event.id;
       }
-    } while (batch.length === BATCH && isOpen());
-    await write(`retry: ${STREAM_RETRY_MS}\n${frame(head, STREAM_HEAD_EVENT, { head: String(head) })}`);
-    return Math.max(cursor, head);
+      if (read.events.length < BATCH || !isOpen()) {
+        const reached = upTo === undefined ? read.newestId : Math.min(upTo, read.newestId ?? 0);
+        return Math.max(cursor, reached ?? 0);
+      }
+    }
   }
 
   /** Ends every stream (shutdown: the HTTP server waits for open responses before it closes). */
@@ -214,15 +246,7 @@ export class EventStreams {
     const oldest = await this.deps.events.oldestId();
     const pruned = oldest !== null && start.resumeAfter < oldest - 1;
     if (!pruned && start.resumeAfter <= latest) return start.resumeAfter;
-    const view = {
-      id: String(latest),
-      type: RESET_EVENT,
-      at: new Date().toISOString(),
-      task_id: start.filter.taskId ?? null,
-      session_id: start.filter.sessionId ?? null,
-      data: { oldest_id: oldest === null ? null : String(oldest) },
-    };
-    await write(frame(latest, RESET_EVENT, view));
+    await write(resetFrame(latest, oldest, start.filter));
     return latest;
   }
 }

@@ -23,6 +23,7 @@ import * as loginLinks from './migrations/20261205-022-login-links';
 import * as answerDelivery from './migrations/20261205-023-answer-delivery';
 import * as tokenRoles from './migrations/20261205-025-token-roles';
 import * as eventActors from './migrations/20261205-026-event-actors';
+import * as retentionIndexes from './migrations/20261205-028-retention-indexes';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261205-023-answer-delivery', answerDelivery],
   ['20261205-025-token-roles', tokenRoles],
   ['20261205-026-event-actors', eventActors],
+  ['20261205-028-retention-indexes', retentionIndexes],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

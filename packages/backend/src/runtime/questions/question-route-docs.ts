@@ -20,7 +20,8 @@ export const QUESTION_ROUTE_DOCS: RouteDoc[] = [
       'Operator questions only, never parent questions: the inbox. Filters: `state`, `task_id`, ' +
       '`workspace_id`; a page at a time (`next_cursor`). `sort` is `created_asc` (default) or `created_desc`; ' +
       'pass `next_cursor` back with the same query (a cursor from another sort is a 400). `counts` has how many questions are in each state ' +
-      'under the same filters except `state`, so one call fills the inbox tabs.',
+      'under the same filters except `state`, so one call fills the inbox tabs; each count stops at 1000 ' +
+      '(1000: that many or more), so a long history costs the call nothing.',
     query: ListQuestionsQuerySchema,
     ok: {
       status: 200,

@@ -1,5 +1,7 @@
+import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import type { NewEvent } from '../../platform/events/event-store';
+import { type NewEvent, PRUNE_BATCH, type PruneOptions, restAfter } from '../../platform/events/event-store';
+import { ENDED_SESSION_STATES } from './session-lifecycle';
 import { sendWrite } from '../../platform/store/driver/store-transaction';
 import { parseJsonColumn, toIsoString } from '../../platform/store/row-values';
 import type { Sql } from '../../platform/store/sql';
@@ -73,4 +75,41 @@ export async function listSessionHistory(
   const query = db<HistoryRow>('session_history').where({ task_id: taskId });
   const rows: HistoryRow[] = await fromTimeBound(query, 'created_at', 'id', bound).limit(limit);
   return rows.map(fromRow);
+}
+
+/**
+ * The details of sessions that ended before `cutoff` (ISO; by the session's last change): their
+ * tool-list revisions in the history and their last reported tool list. What stays: their state
+ * changes (the timeline's outline), their messages and prompts. Deleted `batch` rows per statement with
+ * `pause` between statements, so no request waits long; resolves how many rows went.
+ */
+export async function pruneEndedSessionDetails(db: Sql, cutoff: string, options: PruneOptions = {}): Promise<number> {
+  const batch = options.batch ?? PRUNE_BATCH;
+  const pause = options.pause ?? restAfter;
+  const ended = () =>
+    db('sessions')
+      .select('id')
+      .whereIn('state', [...ENDED_SESSION_STATES])
+      .where('updated_at', '<', cutoff);
+  let dropped = 0;
+  for (const [table, pick] of [
+    ['session_history', () => db('session_history').select('id').where({ kind: 'tools_revision' })],
+    ['session_tool_lists', () => db('session_tool_lists').select('session_id as id')],
+  ] as const) {
+    const key = table === 'session_history' ? 'id' : 'session_id';
+    for (;;) {
+      const started = performance.now();
+      const rows = (await pick().whereIn('session_id', ended()).limit(batch)) as { id: string | number }[];
+      if (rows.length === 0) break;
+      dropped += await db(table)
+        .whereIn(
+          key,
+          rows.map((row) => row.id),
+        )
+        .delete();
+      if (rows.length < batch) break;
+      await pause(performance.now() - started);
+    }
+  }
+  return dropped;
 }

@@ -171,23 +171,19 @@ export class SessionStore {
   /** Each task's newest session (creation order, ties by id), for a page of tasks in ONE query. */
   async newestOfTasks(taskIds: readonly string[]): Promise<AgentSession[]> {
     if (taskIds.length === 0) return [];
+    // Per task, the first entry of its (task_id, created_at, id) index read backwards: one probe per
+    // task on both databases (an anti-join against later sessions scanned every session on PostgreSQL).
+    const newest = this.db('sessions as later')
+      .select('later.id')
+      .where('later.task_id', this.db.ref('sessions.task_id'))
+      .orderBy([
+        { column: 'later.created_at', order: 'desc' },
+        { column: 'later.id', order: 'desc' },
+      ])
+      .limit(1);
     const rows = await this.rows()
       .whereIn('task_id', [...taskIds])
-      .whereNotExists(
-        this.db('sessions as later')
-          .where('later.task_id', this.db.ref('sessions.task_id'))
-          .where((q) => {
-            void q
-              .where('later.created_at', '>', this.db.ref('sessions.created_at'))
-              .orWhere(
-                (same) =>
-                  void same
-                    .where('later.created_at', '=', this.db.ref('sessions.created_at'))
-                    .where('later.id', '>', this.db.ref('sessions.id')),
-              );
-          })
-          .select(this.db.raw('1')),
-      );
+      .where('id', newest);
     return rows.map(fromRow);
   }
 
