@@ -146,9 +146,14 @@ export async function openIdleConnection(url, headers, { onData } = {}) {
 
 /** Heap used after a forced GC in a daemon started with `--expose-gc -r heap-probe.cjs` and an IPC channel. */
 export async function readHeap(child) {
+  return (await readMemory(child)).heapUsed;
+}
+
+/** Heap used and resident set size (bytes), both after a forced GC, as readHeap. */
+export async function readMemory(child) {
   const answer = once(child, 'message');
   child.send({ type: 'heap' });
   const [message] = await answer;
   if (message?.type !== 'heap') throw new Error('unexpected heap probe answer');
-  return message.heapUsed;
+  return { heapUsed: message.heapUsed, rss: message.rss };
 }
