@@ -9,7 +9,7 @@
 //    exactly once, every session still live in the backend.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -79,7 +79,11 @@ async function startBackend(scope, dataDir, sessions, logLevel) {
     keep(line);
     if (line.includes('"sessions repaired"')) onRepaired({ at: performance.now(), line: JSON.parse(line) });
   });
-  const logs = () => `backend output (last lines):\n${tail.join('\n')}`;
+  const agentctlLog = () => {
+    const file = join(dataDir, 'agentctl.log');
+    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '';
+  };
+  const logs = () => `backend output (last lines):\n${tail.join('\n')}\nagentctl.log (last lines):\n${agentctlLog()}`;
   const ready = await readReadyLine(child, START_TIMEOUT_MS).catch((err) => {
     throw new Error(`backend: ${err.message}\n${logs()}`, { cause: err });
   });
@@ -165,7 +169,8 @@ export async function measureBackend(scope, sessions, options) {
     expectExactly('agentctl after the restart', held, launched.sessions);
     expectExactly('backend after the restart', await liveSessionIds(backend.api, taskId), launched.sessions);
     const gitlab = await Promise.all(clients.map((client) => client.hasGitlabTools()));
-    if (gitlab.some((listed) => listed !== gitlab[0])) throw new Error('connections list different tools after the restart');
+    if (gitlab.some((listed) => listed !== gitlab[0]))
+      throw new Error('connections list different tools after the restart');
     const counts = new Set(clients.map((client) => client.count()));
     if (counts.size !== 1) throw new Error('connections got different numbers of list_changed across the restart');
     return { sessions, launchMs: launched.ms, rounds, restart, repairSummary: repaired.line };

@@ -13,17 +13,32 @@ const connections = [];
 let dropped = 0;
 let notified = 0;
 
+/**
+ * A keep-alive socket the server closes (its idle timeout) just as a request goes out on it fails with
+ * ECONNRESET or "socket hang up" before the server saw the request: a client's race, tried again.
+ */
+async function withRetry(connect, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect();
+    } catch (err) {
+      const reset = err?.code === 'ECONNRESET' || err?.message === 'socket hang up';
+      if (!reset || attempt >= attempts) throw err;
+    }
+  }
+}
+
 async function open(targets) {
   const opened = await inBatches(targets, CONNECT_CONCURRENCY, async ({ url, headers }) => {
     let tail = '';
-    const connection = await openIdleConnection(url, headers, {
+    const connection = await withRetry(() => openIdleConnection(url, headers, {
       onData(chunk) {
         const text = tail + chunk.toString('utf8');
         const parts = text.split(LIST_CHANGED);
         tail = parts.pop().slice(-LIST_CHANGED.length);
         notified += parts.length;
       },
-    });
+    }));
     connection.onDropped(() => (dropped += 1));
     return connection;
   });

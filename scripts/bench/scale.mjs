@@ -22,7 +22,7 @@ import { startDaemons } from './tools-list-daemons.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const USAGE =
   'node scripts/bench/scale.mjs [--sizes 100,1000,10000] [--iterations 300] [--warmup 100] [--rounds 3] ' +
-  "[--sample 10] [--plots docs/benchmarks] [--part both|agentctl|backend]";
+  '[--sample 10] [--plots docs/benchmarks] [--part both|agentctl|backend]';
 // Bounded even if a daemon hangs: a fixed allowance plus 60 ms per session of every size.
 const FIXED_BUDGET_MS = 180_000;
 const PER_SESSION_BUDGET_MS = 60;
@@ -97,7 +97,9 @@ function printCurve(title, unit, series) {
   for (const s of series) {
     const ys = s.points.map(([, y]) => y);
     const steps = ys.slice(1).map((y, i) => `${size(sizes[i])} -> ${size(sizes[i + 1])} ${ratio(y / ys[i])}`);
-    console.log(`growth of ${s.label}: ${ratio(ys[ys.length - 1] / ys[0])} over x${sizes[sizes.length - 1] / sizes[0]} sessions (${steps.join(', ')})`);
+    console.log(
+      `growth of ${s.label}: ${ratio(ys[ys.length - 1] / ys[0])} over x${sizes[sizes.length - 1] / sizes[0]} sessions (${steps.join(', ')})`,
+    );
   }
 }
 
@@ -140,7 +142,12 @@ function reportAgentctl(options, runs) {
   const n = size(last.sessions);
   return [
     () =>
-      reportTarget(`tools/list p50, ${n} sessions connected`, `${ratio(last.ratio)} McpServer`, '<= x0.40 McpServer', last.ratio <= 0.4),
+      reportTarget(
+        `tools/list p50, ${n} sessions connected`,
+        `${ratio(last.ratio)} McpServer`,
+        '<= x0.40 McpServer',
+        last.ratio <= 0.4,
+      ),
     () =>
       reportTarget(
         `memory per idle session, ${n} sessions (heap / RSS)`,
@@ -163,7 +170,8 @@ function reportBackend(options, runs) {
     { label: 'all reconciled', points: at((r) => r.restart.repairedMs / 1000) },
   ];
   printCurve('backend restart with N live sessions, from spawn', 's', restart);
-  for (const run of runs) console.log(`launch of ${size(run.sessions)} sessions: ${(run.launchMs / 1000).toFixed(1)} s`);
+  for (const run of runs)
+    console.log(`launch of ${size(run.sessions)} sessions: ${(run.launchMs / 1000).toFixed(1)} s`);
   plot(options, 'scale-fan-out.svg', {
     title: 'fan-out of one change to N sessions',
     xLabel: 'sessions',
@@ -208,17 +216,25 @@ async function main() {
   watchdog.unref();
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => scope.stopAndExit(130, `${signal}: stopping`));
   const load = loadavg().map((l) => l.toFixed(2));
-  console.log(`scale: sessions ${options.sizes.map(size).join(' / ')}; node ${process.version}, ${cpus().length} CPUs, load ${load.join(' ')}`);
+  console.log(
+    `scale: sessions ${options.sizes.map(size).join(' / ')}; node ${process.version}, ${cpus().length} CPUs, load ${load.join(' ')}`,
+  );
   const targets = [];
   if (options.part !== 'backend') {
     const daemons = startDaemons(scope, root);
     const runs = [];
-    for (const n of options.sizes) runs.push(await measureAgentctl(scope, daemons, n, options, LAUNCH_CONFIG));
+    for (const n of options.sizes) {
+      console.error(`scale: agentctl part, ${size(n)} sessions`);
+      runs.push(await measureAgentctl(scope, daemons, n, options, LAUNCH_CONFIG));
+    }
     targets.push(...reportAgentctl(options, runs));
   }
   if (options.part !== 'agentctl') {
     const runs = [];
-    for (const n of options.sizes) runs.push(await measureBackend(scope, n, options));
+    for (const n of options.sizes) {
+      console.error(`scale: backend part, ${size(n)} sessions`);
+      runs.push(await measureBackend(scope, n, options));
+    }
     targets.push(...reportBackend(options, runs));
   }
   clearTimeout(watchdog);
