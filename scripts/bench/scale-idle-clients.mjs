@@ -31,14 +31,16 @@ async function withRetry(connect, attempts = 3) {
 async function open(targets) {
   const opened = await inBatches(targets, CONNECT_CONCURRENCY, async ({ url, headers }) => {
     let tail = '';
-    const connection = await withRetry(() => openIdleConnection(url, headers, {
-      onData(chunk) {
-        const text = tail + chunk.toString('utf8');
-        const parts = text.split(LIST_CHANGED);
-        tail = parts.pop().slice(-LIST_CHANGED.length);
-        notified += parts.length;
-      },
-    }));
+    const connection = await withRetry(() =>
+      openIdleConnection(url, headers, {
+        onData(chunk) {
+          const text = tail + chunk.toString('utf8');
+          const parts = text.split(LIST_CHANGED);
+          tail = parts.pop().slice(-LIST_CHANGED.length);
+          notified += parts.length;
+        },
+      }),
+    );
     connection.onDropped(() => (dropped += 1));
     return connection;
   });

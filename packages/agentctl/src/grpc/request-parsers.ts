@@ -95,6 +95,7 @@ export function parsePrompt(wire: unknown): PromptRequest {
 /** ListSessions: a page of at most `pageSize` sessions (0: all) after `afterSessionId` ('' : from the start). */
 export function parseListSessions(wire: unknown): { pageSize: number; afterSessionId: string } {
   const parsed = ListSessionsRequestSchema.safeParse(wire);
-  if (!parsed.success) throw new AppError('invalid_argument', 'page_size must be 0..100000, after_session_id a session id');
+  if (!parsed.success)
+    throw new AppError('invalid_argument', 'page_size must be 0..100000, after_session_id a session id');
   return { pageSize: parsed.data.page_size, afterSessionId: parsed.data.after_session_id };
 }

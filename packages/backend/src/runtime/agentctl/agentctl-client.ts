@@ -201,8 +201,9 @@ export class AgentctlClient implements AgentctlApi {
     let after = '';
     for (;;) {
       const request = { page_size: LIST_PAGE_SIZE, after_session_id: after };
-      const page = await this.call<{ sessions: WireSessionStateOutput[]; more: boolean }>('ListSessions', (md, opts, cb) =>
-        this.client.ListSessions(request, md, opts, cb),
+      const page = await this.call<{ sessions: WireSessionStateOutput[]; more: boolean }>(
+        'ListSessions',
+        (md, opts, cb) => this.client.ListSessions(request, md, opts, cb),
       );
       for (const wire of page.sessions) sessions.push(sessionStateFromWire(wire));
       const last = sessions[sessions.length - 1];
