@@ -48,9 +48,16 @@ export class AgentctlRepair {
     const live = await this.deps.uow.read.sessions.listByStates(LIVE_SESSION_STATES);
     const placed = live.filter((s) => s.executor === owner.name && this.placedOn(s, endpoint, owner.kind));
     const snapshot = new HeldSessions();
+    const client = this.deps.agentctls.at(endpoint);
     await Promise.all(
       placed.map(async (s) => {
         try {
+          // In sync as listed and as agentctl answered: nothing to do, so no lane and no second read (a
+          // change since bumps the revision, and whoever bumped it pushes it).
+          if (this.inSync(s, await snapshot.lookup(client, s.id), endpoint)) {
+            outcomes.set(s.id, 'in_sync');
+            return;
+          }
           const repairOne = () => this.repairOne(s.id, endpoint, owner.kind, snapshot);
           const outcome = await this.deps.lanes.run(s.id, repairOne);
           outcomes.set(s.id, outcome);
@@ -118,6 +125,15 @@ export class AgentctlRepair {
     const recorded = await this.deps.uow.read.sessions.recordRestoredOn(session, endpoint, acknowledged, now);
     this.deps.logger.info({ sessionId, revision: acknowledged.revision, recorded }, 'session restored on agentctl');
     return 'restored';
+  }
+
+  private inSync(session: AgentSession, held: RuntimeSessionState | undefined, endpoint: AgentctlEndpoint): boolean {
+    return (
+      held !== undefined &&
+      session.agentctlAddress === endpoint.grpcAddress &&
+      held.config.revision >= session.revision &&
+      session.appliedRevision >= session.revision
+    );
   }
 
   /**

@@ -70,7 +70,8 @@ export class BootReconciler {
       this.deps.logger.warn({ err: error }, 'boot reconcile stopped: agentctl could not be asked');
       return summary;
     }
-    const idle = await sessions.listByStates(['waiting_for_input']);
+    // An MCP-only session's queue is held until a resume gives it an agent (decideDrain): not kicked.
+    const idle = (await sessions.listByStates(['waiting_for_input'])).filter((s) => s.launchConfig.agent !== null);
     await Promise.all(idle.map((session) => this.deps.drainer.kick(session.id)));
     this.deps.logger.info({ ...summary, kicked: idle.length }, 'sessions reconciled with agentctl');
     return summary;
