@@ -15,7 +15,12 @@ const num = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value
 export function lineChart({ title, xLabel, yLabel, series, goal, logX = true }) {
   const xs = [...new Set(series.flatMap((s) => s.points.map(([x]) => x)))].sort((a, b) => a - b);
   const ys = series.flatMap((s) => s.points.map(([, y]) => y));
-  const yMax = Math.max(...ys, goal?.y ?? 0) * 1.15 || 1;
+  // Round ticks: a step of 1, 2 or 5 times a power of ten, about four of them.
+  const top = Math.max(...ys, goal?.y ?? 0) * 1.1 || 1;
+  const magnitude = 10 ** Math.floor(Math.log10(top / 4));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((candidate) => candidate * 4 >= top) ?? top / 4;
+  const ticks = Math.ceil(top / step);
+  const yMax = ticks * step;
   const fx = logX ? Math.log10 : (x) => x;
   const [x0, x1] = [fx(xs[0]), fx(xs[xs.length - 1])];
   const px = (x) => M.left + ((fx(x) - x0) / (x1 - x0 || 1)) * (W - M.left - M.right);
@@ -33,8 +38,8 @@ export function lineChart({ title, xLabel, yLabel, series, goal, logX = true }) 
   for (const x of xs) {
     parts.push(`<text x="${px(x)}" y="${H - M.bottom + 15}" text-anchor="middle">${x.toLocaleString('en-US')}</text>`);
   }
-  for (let i = 0; i <= 4; i++) {
-    const y = (yMax * i) / 4;
+  for (let i = 0; i <= ticks; i++) {
+    const y = step * i;
     parts.push(
       `<line x1="${M.left}" y1="${py(y)}" x2="${W - M.right}" y2="${py(y)}" stroke="#eee"/>`,
       `<text x="${M.left - 6}" y="${py(y) + 4}" text-anchor="end">${num(y)}</text>`,

@@ -131,6 +131,8 @@ export async function openIdleConnection(url, headers, { onData } = {}) {
   });
   if (stream.statusCode !== 200) throw new Error(`GET stream answered ${stream.statusCode}: ${await readAll(stream)}`);
   stream.on('data', onData ?? (() => {}));
+  // A reset stream must not end the run as an uncaught error: the 'close' that follows reports the drop.
+  stream.on('error', () => {});
   let closing = false;
   return {
     /** The headers a later request on this MCP session carries. */
