@@ -5,7 +5,7 @@
 // a time, as the backend asks), and nothing else is there.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentCtlClient } from '@kandev/protocol';
+import type { AgentCtlClient, WireSessionStateOutput } from '@kandev/protocol';
 import { agentctlClient, unary } from '../../helpers/agentctl-grpc';
 import { BackendApi, type LaunchedSession } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
@@ -18,7 +18,7 @@ const LAUNCH_CONCURRENCY = 8;
 const PAGE_SIZE = 250;
 
 interface SessionPage {
-  sessions: { config: { session_id: string } }[];
+  sessions: WireSessionStateOutput[];
   more: boolean;
 }
 
@@ -29,7 +29,7 @@ async function heldByAgentctl(client: AgentCtlClient, token: string): Promise<st
     const request = { page_size: PAGE_SIZE, after_session_id: after };
     const page = await unary<typeof request, SessionPage>(client, client.ListSessions, request, token);
     expect(page.sessions.length).toBeLessThanOrEqual(PAGE_SIZE);
-    ids.push(...page.sessions.map((session) => session.config.session_id));
+    ids.push(...page.sessions.map((session) => session.config?.session_id ?? ''));
     more = page.more;
   }
   return ids;

@@ -32,7 +32,7 @@ function sweeperOver(rows: Partial<AgentSession>[], listed: Promise<void> = Prom
     read: {
       sessions: {
         findByIds: (ids: readonly string[]) =>
-          Promise.resolve(new Map(rows.filter((row) => ids.includes(row.id)).map((row) => [row.id, row]))),
+          Promise.resolve(new Map(rows.filter((row) => ids.includes(row.id ?? '')).map((row) => [row.id, row]))),
       },
     },
   } as unknown as UnitOfWork;
