@@ -1,6 +1,6 @@
 // Preloaded into a benchmarked daemon (`node --expose-gc -r scripts/bench/heap-probe.cjs ...`) so the
 // benchmark can read its heap without any bench-only code in the product: on an IPC message
-// `{ type: 'heap' }` it forces a full GC and answers `{ type: 'heap', heapUsed }`.
+// `{ type: 'heap' }` it forces a full GC and answers `{ type: 'heap', heapUsed, rss }`.
 /* global process, setImmediate */
 'use strict';
 
@@ -12,7 +12,8 @@ if (typeof process.send === 'function' && typeof globalThis.gc === 'function') {
     gc();
     setImmediate(() => {
       gc();
-      process.send({ type: 'heap', heapUsed: process.memoryUsage().heapUsed });
+      const { heapUsed, rss } = process.memoryUsage();
+      process.send({ type: 'heap', heapUsed, rss });
     });
   });
   // The IPC channel must not keep the daemon alive: it exits on SIGTERM as it would without the probe.

@@ -131,6 +131,8 @@ export async function openIdleConnection(url, headers, { onData } = {}) {
   });
   if (stream.statusCode !== 200) throw new Error(`GET stream answered ${stream.statusCode}: ${await readAll(stream)}`);
   stream.on('data', onData ?? (() => {}));
+  // A reset stream must not end the run as an uncaught error: the 'close' that follows reports the drop.
+  stream.on('error', () => {});
   let closing = false;
   return {
     /** The headers a later request on this MCP session carries. */
@@ -146,9 +148,14 @@ export async function openIdleConnection(url, headers, { onData } = {}) {
 
 /** Heap used after a forced GC in a daemon started with `--expose-gc -r heap-probe.cjs` and an IPC channel. */
 export async function readHeap(child) {
+  return (await readMemory(child)).heapUsed;
+}
+
+/** Heap used and resident set size (bytes), both after a forced GC, as readHeap. */
+export async function readMemory(child) {
   const answer = once(child, 'message');
   child.send({ type: 'heap' });
   const [message] = await answer;
   if (message?.type !== 'heap') throw new Error('unexpected heap probe answer');
-  return message.heapUsed;
+  return { heapUsed: message.heapUsed, rss: message.rss };
 }

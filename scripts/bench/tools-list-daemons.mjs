@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { readReadyLine } from './bench-processes.mjs';
-import { createSessions, readHeap } from './tools-list-clients.mjs';
+import { createSessions, readHeap, readMemory } from './tools-list-clients.mjs';
 
 const START_TIMEOUT_MS = 15_000;
 
@@ -31,7 +31,7 @@ export function startDaemons(scope, root) {
     });
     try {
       const ready = await readReadyLine(child, START_TIMEOUT_MS);
-      return { child, ready, heap: () => readHeap(child) };
+      return { child, ready, heap: () => readHeap(child), memory: () => readMemory(child) };
     } catch (err) {
       throw new Error(`${label}: ${err.message}\n${stderr.join('\n')}`, { cause: err });
     }
@@ -40,7 +40,7 @@ export function startDaemons(scope, root) {
   return {
     async agentctl({ heapProbe }) {
       const controlToken = randomBytes(24).toString('hex');
-      const { ready, heap } = await startChild(
+      const { ready, heap, memory } = await startChild(
         'agentctl',
         [agentctlMain],
         childEnv({
@@ -55,6 +55,7 @@ export function startDaemons(scope, root) {
       );
       return {
         heap,
+        memory,
         createSessions: (configs) => createSessions(ready.grpcPort, controlToken, configs),
         mcpUrl: (state) => `http://127.0.0.1:${ready.mcpPort}${state.mcp_path}`,
       };
@@ -62,8 +63,8 @@ export function startDaemons(scope, root) {
 
     async baseline(config, { heapProbe }) {
       const args = [servers, 'baseline', JSON.stringify({ ...config, mcpToken: '' })];
-      const { ready, heap } = await startChild('baseline', args, childEnv(), heapProbe);
-      return { heap, mcpUrl: `http://127.0.0.1:${ready.port}/mcp` };
+      const { ready, heap, memory } = await startChild('baseline', args, childEnv(), heapProbe);
+      return { heap, memory, mcpUrl: `http://127.0.0.1:${ready.port}/mcp` };
     },
 
     async floor() {

@@ -117,6 +117,7 @@ describe('agentctl process', () => {
     const client = agentctlClient(cleanup, daemon.ready.grpcPort);
     expect(await unary<object, SessionList>(client, client.ListSessions, {}, TEST_CONTROL_TOKEN)).toEqual({
       sessions: [],
+      more: false,
     });
   });
 

@@ -6,7 +6,7 @@ import {
   type WireRestoreSessionRequestOutput,
 } from '@kandev/protocol';
 import type { SessionRegistry } from '../sessions/session-registry';
-import { parseLaunchConfig, parsePrompt, parseRestore, parseSessionId } from './request-parsers';
+import { parseLaunchConfig, parseListSessions, parsePrompt, parseRestore, parseSessionId } from './request-parsers';
 import type { UnaryAdapter } from './unary-adapter';
 
 /**
@@ -28,7 +28,11 @@ export function createAgentctlHandlers(
       sessionStateToWire(registry.restore(parseRestore(request))),
     ),
     GetSession: unary('GetSession', (request: unknown) => sessionStateToWire(registry.get(parseSessionId(request)))),
-    ListSessions: unary('ListSessions', () => ({ sessions: registry.list().map(sessionStateToWire) })),
+    ListSessions: unary('ListSessions', (request: unknown) => {
+      const { pageSize, afterSessionId } = parseListSessions(request);
+      const { sessions, more } = registry.page(afterSessionId, pageSize);
+      return { sessions: sessions.map(sessionStateToWire), more };
+    }),
     StopSession: unary('StopSession', async (request: unknown) => ({
       stopped: await registry.stop(parseSessionId(request)),
     })),

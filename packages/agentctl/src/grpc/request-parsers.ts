@@ -17,6 +17,11 @@ import type { PromptRequest, ProviderUpdate } from '../sessions/session-registry
 
 const SessionIdRequestSchema = z.object({ session_id: z.string().min(1, 'session_id is required') });
 
+const ListSessionsRequestSchema = z.object({
+  page_size: z.number().int().min(0).max(100_000),
+  after_session_id: z.string().max(256),
+});
+
 const requiredString = (field: string) => z.string({ error: `${field} is required` }).min(1, `${field} is required`);
 
 const PromptRequestSchema = z.object({
@@ -85,4 +90,12 @@ export function parsePrompt(wire: unknown): PromptRequest {
     throw new AppError('invalid_argument', problems.join('; '), { problems });
   }
   return { sessionId: parsed.data.session_id, promptId: parsed.data.prompt_id, text: parsed.data.text };
+}
+
+/** ListSessions: a page of at most `pageSize` sessions (0: all) after `afterSessionId` ('' : from the start). */
+export function parseListSessions(wire: unknown): { pageSize: number; afterSessionId: string } {
+  const parsed = ListSessionsRequestSchema.safeParse(wire);
+  if (!parsed.success)
+    throw new AppError('invalid_argument', 'page_size must be 0..100000, after_session_id a session id');
+  return { pageSize: parsed.data.page_size, afterSessionId: parsed.data.after_session_id };
 }

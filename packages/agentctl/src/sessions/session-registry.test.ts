@@ -187,6 +187,20 @@ describe('SessionRegistry.stop and queries', () => {
     ]);
   });
 
+  test('page walks list() in id order: each page after the last id, `more` until the end', async () => {
+    const { registry } = setup();
+    for (const sessionId of ['c', 'a', 'd', 'b']) await registry.create(launchConfig({ sessionId }));
+    const ids = (page: { sessions: { config: { sessionId: string } }[]; more: boolean }) => [
+      page.sessions.map((s) => s.config.sessionId),
+      page.more,
+    ];
+    expect(ids(registry.page('', 3))).toEqual([['a', 'b', 'c'], true]);
+    expect(ids(registry.page('c', 3))).toEqual([['d'], false]);
+    expect(ids(registry.page('b', 2))).toEqual([['c', 'd'], false]);
+    expect(ids(registry.page('d', 2))).toEqual([[], false]);
+    expect(ids(registry.page('', 0))).toEqual([['a', 'b', 'c', 'd'], false]);
+  });
+
   test('closeAllConnections closes every connection and keeps the sessions', async () => {
     const { registry } = setup();
     const a = await withConnections(registry, launchConfig({ sessionId: 'a' }), 1);

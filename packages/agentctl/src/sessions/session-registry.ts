@@ -151,6 +151,16 @@ export class SessionRegistry {
       .sort((a, b) => (a.config.sessionId < b.config.sessionId ? -1 : 1));
   }
 
+  /**
+   * One page of list(): the sessions whose id sorts after `after`, at most `limit` of them (0: all);
+   * `more` when others follow. Only the page's sessions are described.
+   */
+  page(after: string, limit: number): { sessions: RuntimeSessionState[]; more: boolean } {
+    const ids = [...this.sessions.keys()].filter((id) => id > after).sort();
+    const picked = limit > 0 ? ids.slice(0, limit) : ids;
+    return { sessions: picked.map((id) => this.require(id).state()), more: picked.length < ids.length };
+  }
+
   /** Live session for the MCP endpoint, or undefined. */
   find(sessionId: string): RuntimeSession | undefined {
     return this.sessions.get(sessionId);

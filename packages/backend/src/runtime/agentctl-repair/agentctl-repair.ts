@@ -1,5 +1,7 @@
 import { isAppError, type RuntimeSessionState } from '@kandev/protocol';
 import type { Agentctls } from '../agentctl/agentctls';
+import type { AgentctlApi } from '../agentctl/agentctl-client';
+import { HeldSessions } from '../agentctl/held-sessions';
 import type { AgentctlEndpoint } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { ProviderPusher } from '../provider-refresh/provider-pusher';
@@ -45,10 +47,19 @@ export class AgentctlRepair {
     if (owner === undefined) return outcomes;
     const live = await this.deps.uow.read.sessions.listByStates(LIVE_SESSION_STATES);
     const placed = live.filter((s) => s.executor === owner.name && this.placedOn(s, endpoint, owner.kind));
+    const snapshot = new HeldSessions();
+    const client = this.deps.agentctls.at(endpoint);
     await Promise.all(
       placed.map(async (s) => {
         try {
-          const outcome = await this.deps.lanes.run(s.id, () => this.repairOne(s.id, endpoint, owner.kind));
+          // In sync as listed and as agentctl answered: nothing to do, so no lane and no second read (a
+          // change since bumps the revision, and whoever bumped it pushes it).
+          if (this.inSync(s, await snapshot.lookup(client, s.id), endpoint)) {
+            outcomes.set(s.id, 'in_sync');
+            return;
+          }
+          const repairOne = () => this.repairOne(s.id, endpoint, owner.kind, snapshot);
+          const outcome = await this.deps.lanes.run(s.id, repairOne);
           outcomes.set(s.id, outcome);
         } catch (err) {
           this.deps.logger.warn({ err, sessionId: s.id }, 'session repair failed; the next attach tries again');
@@ -71,11 +82,16 @@ export class AgentctlRepair {
     );
   }
 
-  private async repairOne(sessionId: string, endpoint: AgentctlEndpoint, kind: string): Promise<RepairOutcome> {
+  private async repairOne(
+    sessionId: string,
+    endpoint: AgentctlEndpoint,
+    kind: string,
+    snapshot: HeldSessions,
+  ): Promise<RepairOutcome> {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
     if (session === undefined || !isLive(session.state) || !this.placedOn(session, endpoint, kind)) return 'skipped';
     const client = this.deps.agentctls.at(endpoint);
-    const held = await this.held(client.getSession(sessionId));
+    const held = await this.heldNow(client, sessionId, snapshot);
     if (held !== undefined) {
       if (session.agentctlAddress !== endpoint.grpcAddress) return 'skipped';
       if (held.config.revision >= session.revision && session.appliedRevision >= session.revision) return 'in_sync';
@@ -109,6 +125,28 @@ export class AgentctlRepair {
     const recorded = await this.deps.uow.read.sessions.recordRestoredOn(session, endpoint, acknowledged, now);
     this.deps.logger.info({ sessionId, revision: acknowledged.revision, recorded }, 'session restored on agentctl');
     return 'restored';
+  }
+
+  private inSync(session: AgentSession, held: RuntimeSessionState | undefined, endpoint: AgentctlEndpoint): boolean {
+    return (
+      held !== undefined &&
+      session.agentctlAddress === endpoint.grpcAddress &&
+      held.config.revision >= session.revision &&
+      session.appliedRevision >= session.revision
+    );
+  }
+
+  /**
+   * What agentctl holds: found in the pass's one ListSessions, or else asked now (a session may have
+   * landed since that answer, and a session that is held must never be restored or failed). A held
+   * revision that moved on since is harmless: a push at the desired revision is idempotent.
+   */
+  private async heldNow(
+    client: AgentctlApi,
+    sessionId: string,
+    snapshot: HeldSessions,
+  ): Promise<RuntimeSessionState | undefined> {
+    return (await snapshot.lookup(client, sessionId)) ?? (await this.held(client.getSession(sessionId)));
   }
 
   /** Undefined when agentctl does not hold the session; other failures throw (the next attach retries). */

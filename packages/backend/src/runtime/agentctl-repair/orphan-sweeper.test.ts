@@ -29,7 +29,12 @@ function sweeperOver(rows: Partial<AgentSession>[], listed: Promise<void> = Prom
   } as unknown as AgentctlDirectory;
   const clients: AgentctlConnector = { clientFor: () => client };
   const uow = {
-    read: { sessions: { findById: (id: string) => Promise.resolve(rows.find((row) => row.id === id)) } },
+    read: {
+      sessions: {
+        findByIds: (ids: readonly string[]) =>
+          Promise.resolve(new Map(rows.filter((row) => ids.includes(row.id ?? '')).map((row) => [row.id, row]))),
+      },
+    },
   } as unknown as UnitOfWork;
   const sweeper = new OrphanSweeper({
     uow,

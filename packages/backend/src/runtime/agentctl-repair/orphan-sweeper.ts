@@ -63,9 +63,12 @@ export class OrphanSweeper {
    */
   private async sweepOne({ endpoint, client }: ReachedAgentctl): Promise<string[]> {
     const stopped: string[] = [];
-    for (const runtime of await client.listSessions()) {
+    const runtimes = await client.listSessions();
+    // Read after the list: a session agentctl listed had its row written before its CreateSession.
+    const rows = await this.deps.uow.read.sessions.findByIds(runtimes.map((runtime) => runtime.config.sessionId));
+    for (const runtime of runtimes) {
       const sessionId = runtime.config.sessionId;
-      const row = await this.deps.uow.read.sessions.findById(sessionId);
+      const row = rows.get(sessionId);
       const recordedOn = row?.agentctlAddress ?? null;
       const elsewhere =
         recordedOn !== null &&

@@ -30,6 +30,9 @@ import {
 import type { AgentctlEndpoint } from './executor';
 import { ProviderUpdateStream } from './provider-update-stream';
 
+/** Sessions per ListSessions answer: far below gRPC's 4 MB message limit even with long system prompts. */
+const LIST_PAGE_SIZE = 100;
+
 type Invoke<Res> = (metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
 function providersHeldFromWire(held: WireProvidersHeldOutput): ProvidersHeld {
@@ -192,11 +195,22 @@ export class AgentctlClient implements AgentctlApi {
     return response.stopped;
   }
 
+  /** Every session, a page per call: one answer with thousands would pass gRPC's message size limit. */
   async listSessions(): Promise<RuntimeSessionState[]> {
-    const response = await this.call<{ sessions: WireSessionStateOutput[] }>('ListSessions', (md, opts, cb) =>
-      this.client.ListSessions({}, md, opts, cb),
-    );
-    return response.sessions.map(sessionStateFromWire);
+    const sessions: RuntimeSessionState[] = [];
+    let after = '';
+    for (;;) {
+      const request = { page_size: LIST_PAGE_SIZE, after_session_id: after };
+      const page = await this.call<{ sessions: WireSessionStateOutput[]; more: boolean }>(
+        'ListSessions',
+        (md, opts, cb) => this.client.ListSessions(request, md, opts, cb),
+      );
+      for (const wire of page.sessions) sessions.push(sessionStateFromWire(wire));
+      const last = sessions[sessions.length - 1];
+      // An agentctl that ignores paging (older) answers everything at once, without `more`.
+      if (!page.more || page.sessions.length === 0 || last === undefined) return sessions;
+      after = last.config.sessionId;
+    }
   }
 
   async prompt(sessionId: string, promptId: string, text: string): Promise<PromptAccepted> {

@@ -4,7 +4,13 @@ import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
 import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { AgentSession, AgentSessionState } from './agent-session';
-import { type Acknowledged, type KeptToolLists, SessionEventRecorder, type ToolListEntry } from './session-events';
+import {
+  type Acknowledged,
+  chunks,
+  type KeptToolLists,
+  SessionEventRecorder,
+  type ToolListEntry,
+} from './session-events';
 import {
   acknowledgedColumns,
   recordAppliedMany,
@@ -109,6 +115,18 @@ export class SessionStore {
   async findById(id: string): Promise<AgentSession | undefined> {
     const row = await this.rows().where({ id }).first();
     return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** These sessions by id (missing ids are gone), a chunk of ids per read: a sweep over thousands. */
+  async findByIds(ids: readonly string[]): Promise<Map<string, AgentSession>> {
+    const found = new Map<string, AgentSession>();
+    for (const slice of chunks(ids)) {
+      for (const row of await this.rows().whereIn('id', slice)) {
+        const session = fromRow(row);
+        found.set(session.id, session);
+      }
+    }
+    return found;
   }
 
   /** The task's live sessions (starting, running, waiting for input), oldest first. */

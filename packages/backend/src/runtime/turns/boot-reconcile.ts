@@ -1,6 +1,7 @@
 import { isAppError, type RuntimeSessionState } from '@kandev/protocol';
 import { type StartClaims, unlessStarting } from '../../platform/cluster/launch-lease';
 import type { Agentctls } from '../agentctl/agentctls';
+import { HeldSessions } from '../agentctl/held-sessions';
 import type { Logger } from '../../platform/logger/logger';
 import type { PromptDrainer } from './prompt-drainer';
 import type { AgentSession } from '../sessions/agent-session';
@@ -57,17 +58,20 @@ export class BootReconciler {
     const summary = emptySummary();
     const sessions = this.deps.uow.read.sessions;
     for (const session of await sessions.listByStates(['created'])) await this.repairCreated(session.id, summary);
+    // One ListSessions per agentctl for the whole pass (see held()).
+    const snapshot = new HeldSessions();
     try {
       for (const session of await sessions.listByStates(LIVE_SESSION_STATES)) {
         if (session.state === 'starting') await this.repairStarting(session.id, summary);
-        else await this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary));
+        else await this.deps.lanes.run(session.id, () => this.reconcile(session.id, summary, snapshot));
       }
     } catch (error) {
       summary.aborted = error instanceof Error ? error.message : String(error);
       this.deps.logger.warn({ err: error }, 'boot reconcile stopped: agentctl could not be asked');
       return summary;
     }
-    const idle = await sessions.listByStates(['waiting_for_input']);
+    // An MCP-only session's queue is held until a resume gives it an agent (decideDrain): not kicked.
+    const idle = (await sessions.listByStates(['waiting_for_input'])).filter((s) => s.launchConfig.agent !== null);
     await Promise.all(idle.map((session) => this.deps.drainer.kick(session.id)));
     this.deps.logger.info({ ...summary, kicked: idle.length }, 'sessions reconciled with agentctl');
     return summary;
@@ -124,13 +128,13 @@ export class BootReconciler {
   }
 
   /** One live session against agentctl's report; throws when agentctl cannot be asked (stops the pass). */
-  private async reconcile(sessionId: string, summary: BootReconcileSummary): Promise<void> {
+  private async reconcile(sessionId: string, summary: BootReconcileSummary, snapshot?: HeldSessions): Promise<void> {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
     if (session === undefined || !(LIVE_SESSION_STATES as readonly string[]).includes(session.state)) return;
     // Another replica's own local agentctl: that replica reconciles it (or the replica-loss sweep ends it).
     if (this.deps.agentctls.servedElsewhere(session) !== undefined) return;
     summary.checked += 1;
-    const held = await this.held(session);
+    const held = await this.held(session, snapshot);
     const verdict = this.verdictFor(session, held);
     if (held === undefined && this.restorable(session)) {
       summary.restorable.push(sessionId);
@@ -174,10 +178,20 @@ export class BootReconciler {
     return judgeAgent(held, session.launchConfig.agent !== null);
   }
 
-  /** Undefined: agentctl does not hold the session (or the agentctl it ran on is gone). Throws when it could not be asked. */
-  private async held(session: AgentSession): Promise<RuntimeSessionState | undefined> {
+  /**
+   * Undefined: agentctl does not hold the session (or the agentctl it ran on is gone). Throws when it
+   * could not be asked. With a snapshot (the boot pass), an MCP-only session that is not starting is
+   * looked up in what its agentctl held when the pass began: only the backend changes such a session
+   * in agentctl, and it serves nothing before the pass ends. An agent's turns move on their own, and a
+   * start may land any moment: those are asked now.
+   */
+  private async held(session: AgentSession, snapshot?: HeldSessions): Promise<RuntimeSessionState | undefined> {
     try {
-      return await this.deps.agentctls.forSession(session).getSession(session.id);
+      const client = this.deps.agentctls.forSession(session);
+      if (snapshot !== undefined && session.launchConfig.agent === null && session.state !== 'starting') {
+        return await snapshot.lookup(client, session.id);
+      }
+      return await client.getSession(session.id);
     } catch (error) {
       if (isAppError(error) && error.code === 'not_found') return undefined;
       throw error;

@@ -2,7 +2,11 @@
 
 
 export interface ListSessionsRequest {
+  'page_size'?: (number);
+  'after_session_id'?: (string);
 }
 
 export interface ListSessionsRequest__Output {
+  'page_size': (number);
+  'after_session_id': (string);
 }

@@ -4,8 +4,10 @@ import type { SessionState as _kandev_agentctl_v1_SessionState, SessionState__Ou
 
 export interface ListSessionsResponse {
   'sessions'?: (_kandev_agentctl_v1_SessionState)[];
+  'more'?: (boolean);
 }
 
 export interface ListSessionsResponse__Output {
   'sessions': (_kandev_agentctl_v1_SessionState__Output)[];
+  'more': (boolean);
 }
