@@ -21,7 +21,7 @@ const args = named ? argv.slice(1) : argv;
 
 const unknown = selected.filter((name) => !KNOWN.includes(name));
 if (unknown.length > 0) {
-  console.error(`unknown benchmark: ${unknown.join(', ')} (known: ${KNOWN.join(', ')}, scale)`);
+  console.error(`unknown benchmark: ${unknown.join(', ')} (known: ${KNOWN.join(', ')}; \`scale\` runs the last two)`);
   process.exit(2);
 }
 
