@@ -2,6 +2,7 @@
 // a replica that is gone (no presence, no lease) with a reason naming it, and nothing else; work another
 // replica hands over with a `session` signal is done only by the replica whose agentctl holds it.
 import {
+  AgentctlLossHandler,
   type AgentSessionState,
   createInProcessBackend,
   createLogger,
@@ -27,11 +28,12 @@ describe('sessions on replicas’ own local agentctls', () => {
     await uow.read.workspaces.insert({ id: 'ws', name: 'ws', createdAt: AT });
     await uow.transaction((stores) => stores.tasks.insert(taskRow('task', 'ws', AT)));
     const calls: string[] = [];
+    const clock = () => new Date(AT);
+    const losses = new AgentctlLossHandler({ uow, clock, lanes: new SessionLanes(), logger: createLogger('silent') });
     const local = new ReplicaLocalSessions({
       uow,
-      clock: () => new Date(AT),
-      lanes: new SessionLanes(),
       logger: createLogger('silent'),
+      fail: (session, reason) => losses.handle(session, reason),
       home: ME,
       replicas: new SingleProcess('replica-process', { timing: { ttlMs: 10_000, renewMs: 3_000 } }),
       liveHomes: () => Promise.resolve(new Set(leaseHolders)),

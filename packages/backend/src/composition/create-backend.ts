@@ -159,11 +159,16 @@ function followAgentctls(
 function replicaLocalSessions(s: BackendServices, ports: BackendPorts): ReplicaLocalSessions {
   const leases = new LeaseStore(ports.db);
   const runtime = new AgentctlRuntimeSessions({ agentctls: s.agentctls });
-  return new ReplicaLocalSessions({
+  const losses = new AgentctlLossHandler({
     uow: s.uow,
     clock: ports.clock,
     lanes: s.turns.lanes,
+    logger: ports.logger,
+  });
+  return new ReplicaLocalSessions({
+    uow: s.uow,
     logger: ports.logger.child({ component: 'replica-local-sessions' }),
+    fail: (session, reason) => losses.handle(session, reason),
     home: ports.localHome,
     replicas: s.replicas,
     liveHomes: async () =>

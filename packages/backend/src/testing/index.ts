@@ -99,6 +99,7 @@ export { AgentctlClient, type ProviderUpdate } from '../runtime/agentctl/agentct
 export { OwnedAttach } from '../runtime/agentctl/attach-ownership';
 export { type AttachFollower } from '../runtime/agentctl/attach-pool';
 export { type AgentctlEndpoint } from '../runtime/agentctl/executor';
+export { AgentctlLossHandler } from '../runtime/agentctl-repair/agentctl-loss';
 export { replicaGoneReason, ReplicaLocalSessions } from '../runtime/agentctl-repair/replica-local-sessions';
 export { SessionLanes } from '../runtime/sessions/session-lanes';
 export { pruneEndedSessionDetails } from '../runtime/sessions/session-history';

@@ -2,6 +2,8 @@ import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import { applyAgentGone } from '../turns/turn-outcome';
 import type { SessionLanes } from '../sessions/session-lanes';
+import { isLive } from '../sessions/session-lifecycle';
+import { onSameAgentctl, type SessionPlacement } from '../agentctl/executor';
 
 export interface AgentctlLossDeps {
   uow: UnitOfWork;
@@ -19,18 +21,26 @@ export interface AgentctlLossDeps {
 export class AgentctlLossHandler {
   constructor(private readonly deps: AgentctlLossDeps) {}
 
-  handle(session: { id: string; agentctlAddress: string }, reason: string): Promise<void> {
+  /** Resolves whether the session failed now (false: it had moved, ended, or the write failed: logged). */
+  handle(
+    session: Pick<SessionPlacement, 'id' | 'agentctlAddress' | 'agentctlReplica'>,
+    reason: string,
+  ): Promise<boolean> {
     return this.deps.lanes
       .run(session.id, async () => {
         const now = this.deps.clock().toISOString();
         const applied = await this.deps.uow.transaction(async (stores) => {
           const row = await stores.sessions.findById(session.id);
-          if (row === undefined || row.agentctlAddress !== session.agentctlAddress) return null;
+          if (row === undefined || !isLive(row.state) || !onSameAgentctl(row, session)) return null;
           const gone = { kind: 'lost', reason, promptError: reason, cleanExit: false } as const;
           return (await applyAgentGone(stores, session.id, gone, now)).state;
         });
         this.deps.logger.warn({ sessionId: session.id, reason, state: applied }, 'session agentctl lost');
+        return applied !== null;
       })
-      .catch((err: unknown) => this.deps.logger.error({ err, sessionId: session.id }, 'agentctl loss not recorded'));
+      .catch((err: unknown) => {
+        this.deps.logger.error({ err, sessionId: session.id }, 'agentctl loss not recorded');
+        return false;
+      });
   }
 }

@@ -2,15 +2,13 @@ import type { Replicas, Sweeps } from '../../platform/cluster/replicas';
 import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
 import type { AgentSession } from '../sessions/agent-session';
-import type { SessionLanes } from '../sessions/session-lanes';
 import { isEnded, isLive } from '../sessions/session-lifecycle';
-import { applyAgentGone } from '../turns/turn-outcome';
 
 export interface ReplicaLocalSessionsDeps {
   uow: UnitOfWork;
-  clock: () => Date;
-  lanes: SessionLanes;
   logger: Logger;
+  /** Fails a session still on that agentctl, with the reason (AgentctlLossHandler.handle); true when it did. */
+  fail: (session: AgentSession, reason: string) => Promise<boolean>;
   /** This backend's local-agentctl home (its data dir's backend id); undefined: it has none of its own. */
   home: string | undefined;
   replicas: Pick<Replicas, 'claim' | 'subscribe' | 'sweepLeftovers' | 'timing'>;
@@ -91,7 +89,7 @@ export class ReplicaLocalSessions {
       const orphaned = await uow.read.sessions.listLiveOnReplicasOtherThan([...running]);
       const failed: string[] = [];
       for (const session of orphaned) {
-        if (await this.fail(session)) failed.push(session.id);
+        if (await this.deps.fail(session, replicaGoneReason(session.agentctlReplica ?? ''))) failed.push(session.id);
       }
       if (failed.length > 0) logger.warn({ sessions: failed }, 'sessions of a backend that is gone failed');
       return failed;
@@ -99,19 +97,5 @@ export class ReplicaLocalSessions {
       logger.error({ err }, 'sweep for sessions of backends that are gone failed');
       return [];
     }
-  }
-
-  private fail(session: AgentSession): Promise<boolean> {
-    const replica = session.agentctlReplica ?? '';
-    const reason = replicaGoneReason(replica);
-    return this.deps.lanes.run(session.id, () =>
-      this.deps.uow.transaction(async (stores) => {
-        const row = await stores.sessions.findById(session.id);
-        if (row === undefined || !isLive(row.state) || row.agentctlReplica !== replica) return false;
-        const gone = { kind: 'lost', reason, promptError: reason, cleanExit: false } as const;
-        const now = this.deps.clock().toISOString();
-        return (await applyAgentGone(stores, session.id, gone, now)).state !== null;
-      }),
-    );
   }
 }

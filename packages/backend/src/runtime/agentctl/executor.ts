@@ -50,13 +50,21 @@ export interface SessionPlacement {
   agentctlReplica?: string | null;
 }
 
+/** Whether two placements name the same agentctl: its address, and the home it is local to (if any). */
+export function onSameAgentctl(
+  a: Pick<SessionPlacement, 'agentctlAddress' | 'agentctlReplica'>,
+  b: Pick<SessionPlacement, 'agentctlAddress' | 'agentctlReplica'>,
+): boolean {
+  return a.agentctlAddress === b.agentctlAddress && (a.agentctlReplica ?? null) === (b.agentctlReplica ?? null);
+}
+
 /** Told when an agentctl comes up or goes, and when one dies under its session (docker). */
 export interface AgentctlEvents {
   /** `slot` names the agentctl's place (local, a remote, a session's container); a new endpoint replaces the slot's old one. */
   up(slot: string, endpoint: AgentctlEndpoint): void;
   down(slot: string, endpoint: AgentctlEndpoint): void;
   /** The agentctl a session ran on died without being asked to stop. */
-  lost(session: { id: string; agentctlAddress: string }, reason: string): void;
+  lost(session: Pick<SessionPlacement, 'id' | 'agentctlAddress' | 'agentctlReplica'>, reason: string): void;
 }
 
 /** The task workspace a session works in, as a container executor mounts it. */

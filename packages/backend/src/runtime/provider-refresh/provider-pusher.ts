@@ -1,7 +1,7 @@
 import { AppError, isAppError, type Provider } from '@kandev/protocol';
 import type { AgentctlApi, ProviderUpdateOutcome } from '../agentctl/agentctl-client';
 import type { Agentctls } from '../agentctl/agentctls';
-import type { SessionPlacement } from '../agentctl/executor';
+import { onSameAgentctl, type SessionPlacement } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { AgentGone } from '../sessions/agent-session';
@@ -294,5 +294,5 @@ export class ProviderPusher {
 const MOVED_MESSAGE = 'the session moved to another agentctl during the refresh; retrying';
 
 function samePlacement(a: SessionPlacement, b: SessionPlacement): boolean {
-  return a.executor === b.executor && a.agentctlAddress === b.agentctlAddress;
+  return a.executor === b.executor && onSameAgentctl(a, b);
 }
