@@ -25,6 +25,21 @@ async function getTask(mcp: McpConnection, taskId: string): Promise<ToolResult> 
   return (await mcp.client.callTool({ name: 'get_task_kandev', arguments: { task_id: taskId } })) as ToolResult;
 }
 
+/**
+ * get_task_kandev once the Attach stream its agentctl forwards calls on is open: a lease taken is not yet
+ * a stream opened, and until then agentctl answers "No backend is attached" (that answer is the barrier).
+ */
+async function getTaskWhenAttached(mcp: McpConnection, taskId: string, logs: () => string): Promise<ToolResult> {
+  return waitUntil(
+    async () => {
+      const result = await getTask(mcp, taskId);
+      const text = result.content.map((c) => c.text).join('\n');
+      return /No backend is attached/.test(text) ? undefined : result;
+    },
+    { timeoutMs: SETTLE_MS, logs, what: 'the Attach stream to serve tool calls' },
+  );
+}
+
 describe('replicas on one PostgreSQL, each with its own local agentctl', () => {
   const cleanup = useCleanup();
 
@@ -96,8 +111,8 @@ describe('replicas on one PostgreSQL, each with its own local agentctl', () => {
       expect(seen).toMatchObject({ state: 'waiting_for_input', refresh_error: null, last_error: null });
     }
     // Tool calls are served by the replica holding each agentctl's stream.
-    expect((await getTask(mcpA, taskA.id)).isError).toBeFalsy();
-    expect((await getTask(mcpB, taskB.id)).isError).toBeFalsy();
+    expect((await getTaskWhenAttached(mcpA, taskA.id, logs)).isError).toBeFalsy();
+    expect((await getTaskWhenAttached(mcpB, taskB.id, logs)).isError).toBeFalsy();
 
     // SIGKILL the first replica (its local agentctl outlives it, as a crashed host's would not matter).
     const exited = new Promise((resolve) => first.child.once('exit', resolve));

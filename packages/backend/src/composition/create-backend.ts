@@ -270,6 +270,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     async start(): Promise<void> {
       // Listening before anything is held, so no other replica's answer can pass unheard.
       await services.replicas.ready();
+      await localSessions.claimHome(); // before any session can be placed on this backend's agentctl
       const expired = await questions.expireStale();
       if (expired > 0) logger.info({ expired }, 'stale questions expired');
       const failures = await executors.recover(async (id) => {

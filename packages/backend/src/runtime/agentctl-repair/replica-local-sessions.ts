@@ -66,6 +66,15 @@ export class ReplicaLocalSessions {
     await this.sweeps?.stop();
   }
 
+  /**
+   * Takes (or renews) this backend's `home:` lease. At start, before anything is served: a session placed
+   * on its agentctl before the lease exists would look like a gone backend's to the other replicas' sweeps.
+   */
+  async claimHome(): Promise<void> {
+    const { home, replicas } = this.deps;
+    if (home !== undefined) await replicas.claim(HOME_LEASE_PREFIX + home, replicas.timing.ttlMs);
+  }
+
   /** Another replica changed a session this replica's agentctl holds: act on the row as it stands now. */
   async serve(sessionId: string): Promise<void> {
     const session = await this.deps.uow.read.sessions.findById(sessionId);
@@ -81,9 +90,9 @@ export class ReplicaLocalSessions {
 
   /** Renews this backend's home, then fails the live sessions of every home that is gone; resolves their ids. Never rejects. */
   async sweepLost(): Promise<string[]> {
-    const { uow, replicas, logger, home } = this.deps;
+    const { uow, logger, home } = this.deps;
     try {
-      if (home !== undefined) await replicas.claim(HOME_LEASE_PREFIX + home, replicas.timing.ttlMs);
+      await this.claimHome();
       const running = new Set(await this.deps.liveHomes());
       if (home !== undefined) running.add(home);
       const orphaned = await uow.read.sessions.listLiveOnReplicasOtherThan([...running]);
