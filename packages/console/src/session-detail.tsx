@@ -26,7 +26,13 @@ interface Read {
 }
 
 /** One session: its state with why it failed, its actions, prompt box and queue, and its tools (collapsed). */
-export function SessionDetail(props: { session: SessionSummary; tick: number; onChanged: () => void }) {
+export function SessionDetail(props: {
+  session: SessionSummary;
+  tick: number;
+  onChanged: () => void;
+  /** The new session a relaunch made: the page shows it instead of this one. */
+  onRelaunched: (sessionId: string) => void;
+}) {
   const [read, setRead] = useState<Read | undefined>();
   const { id, state, revision, applied_revision: applied } = props.session;
   useEffect(() => {
@@ -105,8 +111,7 @@ export function SessionDetail(props: { session: SessionSummary; tick: number; on
         {finished && (
           <ActionButton
             label="Relaunch session"
-            done="Relaunched as a new session."
-            run={act(() => relaunchSession(id))}
+            run={act(() => relaunchSession(id).then((relaunched) => props.onRelaunched(relaunched.session_id)))}
           />
         )}
       </div>

@@ -12,12 +12,16 @@ export const latestSession = (sessions: SessionSummary[]): SessionSummary | unde
 export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: number; onChanged: () => void }) {
   const [chosen, setChosen] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
+  // Said here, not by the relaunched session's own button: the page moves on to the new session at
+  // once, and the old session's view (with its button) goes away.
+  const [notice, setNotice] = useState<string | undefined>();
   const current = props.sessions.find((s) => s.id === chosen) ?? latestSession(props.sessions);
 
   const launch = () => {
     ok(api.POST('/api/tasks/{id}/sessions', { params: { path: { id: props.task.id } }, body: {} })).then(
       (launched) => {
         setError(undefined);
+        setNotice(undefined);
         setChosen(launched.session_id);
         props.onChanged();
       },
@@ -37,6 +41,11 @@ export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: 
         </button>
       </div>
       <Status error={error} />
+      {notice !== undefined && (
+        <p class="ok-text" role="status">
+          {notice}
+        </p>
+      )}
       {props.sessions.length === 0 ? (
         <p class="muted">No session yet.</p>
       ) : (
@@ -60,7 +69,10 @@ export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: 
                       class="link"
                       aria-pressed={s.id === current?.id}
                       aria-label={`Show session ${s.id.slice(0, 8)}`}
-                      onClick={() => setChosen(s.id)}
+                      onClick={() => {
+                        setNotice(undefined);
+                        setChosen(s.id);
+                      }}
                     >
                       <code>{s.id.slice(0, 8)}</code>
                     </button>
@@ -82,7 +94,17 @@ export function Sessions(props: { task: Task; sessions: SessionSummary[]; tick: 
         </div>
       )}
       {current !== undefined && (
-        <SessionDetail key={current.id} session={current} tick={props.tick} onChanged={props.onChanged} />
+        <SessionDetail
+          key={current.id}
+          session={current}
+          tick={props.tick}
+          onChanged={props.onChanged}
+          onRelaunched={(sessionId) => {
+            setError(undefined);
+            setNotice('Relaunched as a new session.');
+            setChosen(sessionId);
+          }}
+        />
       )}
     </section>
   );
