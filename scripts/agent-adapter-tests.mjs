@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { installAdapters, pinnedAdapters } from './lib/agent-adapters.mjs';
+import { withWorkers } from './lib/test-workers.mjs';
 import { root } from './lib/workspace.mjs';
 
 const prefix = process.env.AGENT_ADAPTERS_DIR ?? join(root, 'node_modules/.cache/agent-adapters');
@@ -28,7 +29,7 @@ if (failure !== undefined) {
 const started = Date.now();
 const result = spawnSync(
   join(root, 'node_modules/.bin/jest'),
-  ['--selectProjects', 'agents', ...process.argv.slice(2)],
+  withWorkers(['--selectProjects', 'agents', ...process.argv.slice(2)]),
   {
     cwd: root,
     stdio: 'inherit',

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withWorkers } from './lib/test-workers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const configured = process.env.KANDEV_CHROMIUM ?? '';
@@ -27,7 +28,7 @@ if (chromium === undefined) {
 const started = Date.now();
 const result = spawnSync(
   join(root, 'node_modules/.bin/jest'),
-  ['--selectProjects', 'browser', ...process.argv.slice(2)],
+  withWorkers(['--selectProjects', 'browser', ...process.argv.slice(2)]),
   {
     cwd: root,
     stdio: 'inherit',

@@ -9,9 +9,9 @@
 //                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
 //                 the manifest check (or one line: no kubectl), the promtool checks (or one line: no promtool), then the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { withWorkers } from './lib/test-workers.mjs';
 import { postgresInstalled, startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
 import { ensureBuilt, env, root, run } from './lib/workspace.mjs';
 
@@ -48,8 +48,7 @@ if (command === 'start') {
   // with every database on PostgreSQL, with those that need PostgreSQL itself (postgres/): on the server
   // KANDEV_TEST_DATABASE_URL names, else on a throwaway cluster when PostgreSQL's server binaries are
   // installed (apt-get install postgresql), else one 'skipped' line (a failure in CI, where .ci/run
-  // starts one). One jest run for all: at least two workers, since most suites wait on real processes
-  // rather than compute (KANDEV_TEST_WORKERS overrides).
+  // starts one). One jest run for all, with more workers than CPUs (scripts/lib/test-workers.mjs).
   const projects = ['unit', 'service', 'integration'];
   if ((env.KANDEV_TEST_DATABASE_URL ?? '') === '' && postgresInstalled()) {
     const cluster = startThrowawayPostgres('test');
@@ -67,8 +66,7 @@ if (command === 'start') {
       'skipped: PostgreSQL tests: no PostgreSQL (apt-get install postgresql, or set KANDEV_TEST_DATABASE_URL; docs/database.md)',
     );
   }
-  const workers = process.env.KANDEV_TEST_WORKERS ?? String(Math.max(2, availableParallelism() - 1));
-  run('jest', ['--selectProjects', ...projects, `--maxWorkers=${workers}`, ...process.argv.slice(3)]);
+  run('jest', withWorkers(['--selectProjects', ...projects, ...process.argv.slice(3)]));
   // The pinned ACP adapters (Claude Code, Codex, Gemini CLI) answer the handshake; installs them first.
   run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
   // The web console in Chromium when it is installed; otherwise one 'skipped' line (a failure in CI).
