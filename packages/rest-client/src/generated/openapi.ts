@@ -2541,7 +2541,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
-      /** @description an unknown workspace, parent, repository or agent profile */
+      /** @description an unknown workspace, parent, repository or agent profile (a parent or repository of another workspace is unknown) */
       404: {
         headers: {
           [name: string]: unknown;
