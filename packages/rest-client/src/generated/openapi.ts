@@ -1082,7 +1082,22 @@ export interface components {
         | 'pr.lifecycle'
         | 'task.created'
         | 'task.updated'
-        | 'task.archived';
+        | 'task.archived'
+        | 'turn.cancel_requested'
+        | 'permission_grant.revoked'
+        | 'pr.linked'
+        | 'mr.linked'
+        | 'mr.evaluated'
+        | 'workspace.created'
+        | 'repository.created'
+        | 'credential.set'
+        | 'credential.removed'
+        | 'agent_profile.created'
+        | 'agent_profile.updated'
+        | 'agent_profile.deleted'
+        | 'token.created'
+        | 'token.revoked'
+        | 'login_link.created';
       at: string;
       task_id: string | null;
       session_id: string | null;
@@ -3880,7 +3895,7 @@ export interface operations {
         task_id?: string;
         session_id?: string;
         workspace_id?: string;
-        /** @description event types, comma-separated or repeated: message.created, message.updated, session.state_changed, tools.changed, question.created, question.answered, question.closed, parent_question.created, parent_question.answered, parent_question.closed, queue.changed, mr.lifecycle, pr.lifecycle, task.created, task.updated, task.archived */
+        /** @description event types, comma-separated or repeated: message.created, message.updated, session.state_changed, tools.changed, question.created, question.answered, question.closed, parent_question.created, parent_question.answered, parent_question.closed, queue.changed, mr.lifecycle, pr.lifecycle, task.created, task.updated, task.archived, turn.cancel_requested, permission_grant.revoked, pr.linked, mr.linked, mr.evaluated, workspace.created, repository.created, credential.set, credential.removed, agent_profile.created, agent_profile.updated, agent_profile.deleted, token.created, token.revoked, login_link.created */
         type?: string | string[];
         after?: string;
       };
@@ -3949,7 +3964,22 @@ export interface operations {
           | 'pr.lifecycle'
           | 'task.created'
           | 'task.updated'
-          | 'task.archived';
+          | 'task.archived'
+          | 'turn.cancel_requested'
+          | 'permission_grant.revoked'
+          | 'pr.linked'
+          | 'mr.linked'
+          | 'mr.evaluated'
+          | 'workspace.created'
+          | 'repository.created'
+          | 'credential.set'
+          | 'credential.removed'
+          | 'agent_profile.created'
+          | 'agent_profile.updated'
+          | 'agent_profile.deleted'
+          | 'token.created'
+          | 'token.revoked'
+          | 'login_link.created';
         /** @description only changes to this task */
         task_id?: string;
         cursor?: string;

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { underEventOrder } from '../store/event-order-lock';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
@@ -62,6 +63,7 @@ function toRow(event: NewEvent, acting: Actor | null) {
     session_id: event.sessionId,
     payload: JSON.stringify(event.data),
     created_at: event.at,
+    workspace_id: event.workspaceId ?? null,
     ...actorColumns(event.actor === undefined ? acting : event.actor),
   };
 }
@@ -110,8 +112,9 @@ export class EventStore {
 
   /**
    * Up to `limit` events with an id above `afterId` (and at most `upTo`, when given) that match the
-   * filter, oldest first. A workspace matches through the event's task: `task_id IN (the workspace's
-   * tasks)`, served by the tasks' workspace index and the events' (task_id, id) index.
+   * filter, oldest first. A workspace matches through the event's task, `task_id IN (the workspace's
+   * tasks)`, or its own `workspace_id` (an event of no task): served by the tasks' workspace index and
+   * the events' (task_id, id) and (workspace_id, id) indexes.
    */
   async after(afterId: number, filter: EventFilter, limit: number, upTo?: number): Promise<StoredEvent[]> {
     const query = this.filtered(afterId, filter, upTo);
@@ -150,20 +153,24 @@ export class EventStore {
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
     if (filter.sessionId !== undefined) void query.where({ session_id: filter.sessionId });
     if (filter.types !== undefined) void query.whereIn('type', [...filter.types]);
-    if (filter.workspaceId !== undefined) {
-      void query.whereIn('task_id', this.db('tasks').select('id').where({ workspace_id: filter.workspaceId }));
+    if (filter.hiddenTypes !== undefined && filter.hiddenTypes.length > 0) {
+      void query.whereNotIn('type', [...filter.hiddenTypes]);
     }
-    // A limited token's scope: an event of no task, or of a task elsewhere, is never sent to it (a
-    // task never changes workspace, so its events stay where they were recorded).
-    if (filter.workspaceIds !== undefined) {
-      void query.whereIn(
-        'task_id',
-        this.db('tasks')
-          .select('id')
-          .whereIn('workspace_id', [...filter.workspaceIds]),
-      );
-    }
+    if (filter.workspaceId !== undefined) void this.inWorkspaces(query, [filter.workspaceId]);
+    // A limited token's scope: an event of no workspace, or of a task or workspace elsewhere, is never
+    // sent to it (a task never changes workspace, so its events stay where they were recorded).
+    if (filter.workspaceIds !== undefined) void this.inWorkspaces(query, filter.workspaceIds);
     return query;
+  }
+
+  /** Events of these workspaces' tasks, or of these workspaces themselves. */
+  private inWorkspaces<Q extends Knex.QueryBuilder>(query: Q, workspaceIds: readonly string[]): Q {
+    const tasks = this.db('tasks')
+      .select('id')
+      .whereIn('workspace_id', [...workspaceIds]);
+    return query.where((inside) => {
+      void inside.whereIn('task_id', tasks).orWhereIn('workspace_id', [...workspaceIds]);
+    }) as Q;
   }
 
   /** The first task, session or workspace the filter names that does not exist (a stream answers 404). */

@@ -24,6 +24,7 @@ import * as answerDelivery from './migrations/20261205-023-answer-delivery';
 import * as tokenRoles from './migrations/20261205-025-token-roles';
 import * as eventActors from './migrations/20261205-026-event-actors';
 import * as retentionIndexes from './migrations/20261205-028-retention-indexes';
+import * as eventWorkspaces from './migrations/20261205-029-event-workspaces';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261205-025-token-roles', tokenRoles],
   ['20261205-026-event-actors', eventActors],
   ['20261205-028-retention-indexes', retentionIndexes],
+  ['20261205-029-event-workspaces', eventWorkspaces],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */
