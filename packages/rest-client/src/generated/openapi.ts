@@ -756,7 +756,7 @@ export interface paths {
     };
     /**
      * Who changed what: the events tokens and agents caused, newest first
-     * @description Every state-changing REST request records the token that made it (id and name, never the token) on the events it produces; a change an agent makes through its MCP tools records its session. Entries are those events, kept as long as the event log keeps them (KANDEV_EVENT_RETENTION_*). Filter by actor, type or task; page with `next_cursor`.
+     * @description Every state-changing REST request records the token that made it (id and name, never the token) on the events it produces; a change an agent makes through its MCP tools records its session. Entries are copies of those events, kept KANDEV_AUDIT_RETENTION_DAYS (365 by default) however soon the event log drops the events. Filter by actor, type or task; page with `next_cursor`.
      */
     get: operations['listAudit'];
     put?: never;
@@ -1063,7 +1063,7 @@ export interface components {
       last_used_at: string | null;
     };
     AuditEntry: {
-      /** @description the event id (GET /api/events carries the same event) */
+      /** @description the entry's id (the trail's own: newest first, cursors page by it) */
       id: string;
       /** @enum {string} */
       type:

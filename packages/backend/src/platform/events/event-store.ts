@@ -53,7 +53,7 @@ export function fromRow(row: EventRow): StoredEvent {
   };
 }
 
-/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (8 per event). */
+/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (9 per event). */
 const INSERT_CHUNK = 500;
 
 function toRow(event: NewEvent, acting: Actor | null) {
@@ -82,7 +82,8 @@ export interface EventRetention {
 }
 
 /**
- * The durable event log. `append` runs on the connection the store was built with: inside a unit of
+ * The durable event log; an event with an actor is also copied to the audit trail (`audit_entries`).
+ * `append` runs on the connection the store was built with: inside a unit of
  * work's transaction the event commits (or rolls back) with the change it describes, and its insert is
  * sent with the next statement (`sendWrite`, platform/store/driver/store-transaction.ts). `appended` is told each event after its insert;
  * the unit of work hands them to its after-commit hook (the signals).
@@ -102,9 +103,14 @@ export class EventStore {
     if (events.length === 0) return;
     const acting = currentActor() ?? null;
     const rows = events.map((event) => toRow(event, acting));
+    // The audit trail keeps its own copy of what a token or a session did (audit-log.ts: its retention).
+    const audited = rows.filter((row) => row.actor_kind !== null);
     await underEventOrder(this.db, async (db) => {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         await sendWrite(db, db('events').insert(rows.slice(i, i + INSERT_CHUNK)));
+      }
+      for (let i = 0; i < audited.length; i += INSERT_CHUNK) {
+        await sendWrite(db, db('audit_entries').insert(audited.slice(i, i + INSERT_CHUNK)));
       }
     });
     for (const event of events) this.appended(event);
