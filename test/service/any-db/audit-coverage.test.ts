@@ -2,12 +2,14 @@
 // called for real as an admin token through the real token check and route policy (services in process,
 // the fake agentctl attached): each succeeds and leaves at least one new audit entry (GET /api/audit)
 // naming that token as its actor. A route added without a recipe here fails the test, naming it, and so
-// does a route that records nothing. No entry holds a token, a credential or an env value.
+// does a route that records nothing. No entry holds a token, a credential or an env value. And the
+// events of token and sign-in link changes reach only an admin's event stream.
 import { ENDPOINT, FakeAgentctl, fakeAgentctlPort, ROUTE_GROUPS } from '@kandev/backend/testing';
 import { BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
 import { startRolesBackend } from '../../helpers/roles-backend';
 import { type AuditWorld, RECIPES, RECORDS } from '../../helpers/audit-recipes';
+import { SseStream } from '../../helpers/sse';
 
 /** Served before the token check: no token, so no actor. */
 const OPEN = new Set(['/healthz', '/readyz', '/login', '/logout']);
@@ -68,5 +70,32 @@ describe('the audit trail covers every state-changing route', () => {
     } while (cursor !== null);
     const text = JSON.stringify(pages);
     for (const secret of world.secrets) expect(text).not.toContain(secret);
+  });
+
+  test('token and sign-in link changes reach only an admin’s stream; the rest reaches every workspace’s', async () => {
+    const { baseUrl, admin, tokenFor } = await startRolesBackend(cleanup);
+    const viewer = await tokenFor('viewer');
+    const operator = await tokenFor('operator');
+    await admin.create('/api/tokens', { name: 'minted', role: 'viewer' });
+    await admin.create('/api/console/login-links', {});
+    await admin.create('/api/agent-profiles', { name: 'p', command: 'agent', supports_mcp: true });
+    const barrier = await admin.workspace('barrier');
+    const typesSeenBy = async (token: string) => {
+      const stream = await SseStream.open(`${baseUrl}/api/events?after=0`, cleanup, { token });
+      await stream.next(
+        (event) =>
+          event.type === 'workspace.created' &&
+          event.data.workspace !== undefined &&
+          (event.data.workspace as { id: string }).id === barrier,
+        'the barrier',
+      );
+      stream.close();
+      return [...new Set(stream.events.map((event) => event.type))].sort();
+    };
+    const adminTypes = await typesSeenBy(await tokenFor('admin'));
+    expect(adminTypes).toEqual(['agent_profile.created', 'login_link.created', 'token.created', 'workspace.created']);
+    const others = ['agent_profile.created', 'workspace.created'];
+    expect(await typesSeenBy(viewer)).toEqual(others);
+    expect(await typesSeenBy(operator)).toEqual(others);
   });
 });
