@@ -410,7 +410,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel the running turn
-     * @description Idempotent for a live session: with no turn running (it may have just ended, or the session is MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes.
+     * @description Idempotent for a live session: with no turn running (it may have just ended, or the session is MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes. A cancelled turn records `turn.cancel_requested` (who asked: the audit trail); its end follows from agentctl.
      */
     post: operations['cancelTurn'];
     delete?: never;
@@ -698,7 +698,7 @@ export interface paths {
     put?: never;
     /**
      * Evaluate an MR link's stored state now
-     * @description No observation: the reviewers are read once when the rules need them.
+     * @description No observation: the reviewers are read once when the rules need them. Records `mr.evaluated` with the lifecycle it left (who asked: the audit trail).
      */
     post: operations['evaluateMergeRequestLifecycle'];
     delete?: never;
