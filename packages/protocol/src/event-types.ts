@@ -19,8 +19,30 @@ export const EVENT_TYPES = [
   'task.created',
   'task.updated',
   'task.archived',
+  'turn.cancel_requested',
+  'permission_grant.revoked',
+  'pr.linked',
+  'mr.linked',
+  'mr.evaluated',
+  'workspace.created',
+  'repository.created',
+  'credential.set',
+  'credential.removed',
+  'agent_profile.created',
+  'agent_profile.updated',
+  'agent_profile.deleted',
+  'token.created',
+  'token.revoked',
+  'login_link.created',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * What only an admin's stream carries: changes to API tokens and sign-in links (who holds which role is
+ * the admin's business, as GET /api/tokens is). Every other type reaches whoever may read its task or
+ * workspace.
+ */
+export const ADMIN_EVENT_TYPES: readonly EventType[] = ['token.created', 'token.revoked', 'login_link.created'];
 
 /** Sent once, never stored: the Last-Event-ID given is older than the oldest event still retained. */
 export const RESET_EVENT = 'reset';

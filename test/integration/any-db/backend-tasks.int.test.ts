@@ -74,7 +74,8 @@ describe('backend REST: tasks', () => {
     expectError(await patch(root.id, root.id), 400, 'invalid_argument', /own parent/);
     expectError(await patch(root.id, leaf.id), 400, 'invalid_argument', /cycle/);
     expectError(await patch(mid.id, leaf.id), 400, 'invalid_argument', /cycle/);
-    expectError(await patch(leaf.id, foreign.id), 400, 'invalid_argument', /another workspace/);
+    // Another workspace's task answers as an unknown one.
+    expectError(await patch(leaf.id, foreign.id), 404, 'not_found', new RegExp(`parent task ${foreign.id}`));
     expectError(await patch(leaf.id, 'nope'), 404, 'not_found', /parent task nope/);
     expect((await api.request<Json>('GET', `/api/tasks/${root.id}`)).body.parent_id).toBeNull();
     expect((await api.request<Json>('GET', `/api/tasks/${leaf.id}`)).body.parent_id).toBe(mid.id);
@@ -90,9 +91,11 @@ describe('backend REST: tasks', () => {
     const create = (fields: Json) =>
       api.request('POST', '/api/tasks', { workspace_id: workspaceId, title: 't', ...fields });
 
-    expectError(await create({ repository_ids: [ownRepo.id, foreignRepo.id] }), 400, 'invalid_argument');
+    // Another workspace's repository answers as an unknown one, naming only that id.
+    const foreignAnswer = expectError(await create({ repository_ids: [ownRepo.id, foreignRepo.id] }), 404, 'not_found');
+    expect(foreignAnswer.error.message).toBe(`repository not found: ${foreignRepo.id}`);
     expectError(await create({ repository_ids: [ownRepo.id, 'missing'] }), 404, 'not_found', /missing/);
-    expectError(await create({ parent_id: foreignTask.id }), 400, 'invalid_argument', /another workspace/);
+    expectError(await create({ parent_id: foreignTask.id }), 404, 'not_found', /parent task/);
     expectError(await create({ parent_id: 'missing' }), 404, 'not_found');
     expectError(await create({ workspace_id: 'missing' }), 404, 'not_found');
     expect(await countRows(backend.dataDir, 'tasks')).toBe(tasksBefore);

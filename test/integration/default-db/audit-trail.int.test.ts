@@ -70,13 +70,20 @@ describe('the audit trail', () => {
     expect(byCi.every((entry) => entry.actor.kind === 'token' && entry.actor.name === 'ci')).toBe(true);
     expect(byCi.map((entry) => entry.type)).toEqual(expect.arrayContaining(['task.created', 'task.updated']));
     const byAgent = await audit(admin, '&actor_kind=session');
-    // The agent's retitle is a title_change entry in the conversation, recorded as its session's doing.
+    // The agent's retitle records what the operator's PATCH records (task.updated), then its
+    // title_change entry in the conversation, both as its session's doing (newest first).
     expect(byAgent).toEqual([
       expect.objectContaining({
         type: 'message.created',
         task_id: task.id,
         actor: { kind: 'session', id: session.session_id },
         data: { message: expect.objectContaining({ type: 'title_change', content: 'renamed by the agent' }) },
+      }),
+      expect.objectContaining({
+        type: 'task.updated',
+        task_id: task.id,
+        actor: { kind: 'session', id: session.session_id },
+        data: { task: expect.objectContaining({ id: task.id, title: 'renamed by the agent' }) },
       }),
     ]);
     // The workspace was made by the token in the file; no entry ever holds a token itself.

@@ -1,5 +1,6 @@
-// GET /api/events filters: `type` and `workspace_id` return exactly the matching events (replayed and
-// live), and an unknown task, session or workspace is a 404, an unknown type a 400, before streaming.
+// GET /api/events filters: `type` and `workspace_id` (its tasks' events and its own) return exactly the
+// matching events (replayed and live), and an unknown task, session or workspace is a 404, an unknown
+// type a 400, before streaming.
 import { EVENT_TYPES } from '@kandev/protocol';
 import { useCleanup } from '../../helpers/cleanup';
 import { createEventsHarness } from '../../helpers/events-harness';
@@ -22,7 +23,11 @@ describe('GET /api/events filters', () => {
     expect(all.events.some((e) => e.task_id === b.taskId)).toBe(true);
     expect(all.events.some((e) => e.type === 'session.state_changed')).toBe(true);
 
-    const inA = (e: StreamEvent) => e.task_id === a.taskId || e.task_id === a2.id;
+    // Workspace a's tasks' events, and its own (its creation).
+    const inA = (e: StreamEvent) =>
+      e.task_id === a.taskId ||
+      e.task_id === a2.id ||
+      (e.type === 'workspace.created' && (e.data.workspace as { id: string }).id === a.workspaceId);
     const queries: [string, (e: StreamEvent) => boolean][] = [
       ['?type=task.created', (e) => e.type === 'task.created'],
       ['?type=task.created,session.state_changed', (e) => ['task.created', 'session.state_changed'].includes(e.type)],

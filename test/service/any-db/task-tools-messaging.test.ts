@@ -206,7 +206,7 @@ describe('the conversation: step_complete, set_task_title, get_task_conversation
     }
   });
 
-  test('set_task_title: the caller own task only, recorded as a title change; needs a title-owning session', async () => {
+  test('set_task_title: the caller own task only, recorded as a title change and task.updated; needs a title-owning session', async () => {
     const h = await familyHarness(cleanup);
     const set = await h.call('s-me', 'set_task_title_kandev', { title: 'Add config parser' });
     expect(set.structured).toEqual({ task_id: 'me', title: 'Add config parser', previous_title: 'task me' });
@@ -214,6 +214,9 @@ describe('the conversation: step_complete, set_task_title, get_task_conversation
     expect(await h.db('messages').where({ task_id: 'me', type: 'title_change' })).toMatchObject([
       { content: 'Add config parser', author: 'agent' },
     ]);
+    // The same task.updated event as the operator's PATCH of the title.
+    const updated = await h.uow.read.events.after(0, { taskId: 'me', types: ['task.updated'] }, 10);
+    expect(updated.map((event) => event.data.task)).toEqual([expect.objectContaining({ title: 'Add config parser' })]);
     for (const args of [{ title: '' }, { title: 'x'.repeat(61) }, { title: 'x', task_id: 'kid' }]) {
       await expectRefusedUnchanged(h, () => h.call('s-me', 'set_task_title_kandev', args), 'invalid_argument');
     }

@@ -11,6 +11,7 @@ import type { Logger } from '../platform/logger/logger';
 import { type BackendMetrics, createBackendMetrics } from '../platform/metrics/backend-metrics';
 import { AGENT_SESSION_STATES } from '../runtime/sessions/agent-session';
 import { pruneEndedSessionDetails } from '../runtime/sessions/session-history';
+import { pruneAudit } from '../platform/events/audit-log';
 import { MrEvaluator, type WorkspaceGitlab } from '../integrations/gitlab/mr-evaluator';
 import { MrPoller } from '../integrations/gitlab/mr-poller';
 import { MrUpdates } from '../integrations/gitlab/mr-updates';
@@ -164,6 +165,7 @@ export function createServices(config: BackendConfig, ports: BackendPorts) {
         maxAgeMs: eventConfig.sessionDetailMaxAgeMs,
         prune: (cutoff) => pruneEndedSessionDetails(ports.db, cutoff),
       },
+      { maxAgeMs: eventConfig.auditMaxAgeMs, prune: (cutoff) => pruneAudit(ports.db, cutoff) },
     ],
     intervalMs: eventConfig.pruneIntervalMs,
     clock,

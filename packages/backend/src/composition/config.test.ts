@@ -98,6 +98,12 @@ describe('loadConfig', () => {
     expect(config.events).toMatchObject({ retention: { maxAgeMs: 2 * 86_400_000, maxRows: 5000 }, maxStreams: 3 });
   });
 
+  test('the audit trail keeps its entries a year by default, or as set, whatever the event log keeps', () => {
+    expect(loadConfig({}).events.auditMaxAgeMs).toBe(365 * 86_400_000);
+    const config = loadConfig({ KANDEV_AUDIT_RETENTION_DAYS: '730', KANDEV_EVENT_RETENTION_DAYS: '2' });
+    expect(config.events).toMatchObject({ auditMaxAgeMs: 730 * 86_400_000, retention: { maxAgeMs: 2 * 86_400_000 } });
+  });
+
   test('a blank variable takes its default', () => {
     expect(loadConfig({ KANDEV_HTTP_PORT: '', KANDEV_AGENTCTL_TOKEN: '  ', LOG_LEVEL: '' })).toMatchObject({
       http: { port: 7420 },
@@ -123,6 +129,8 @@ describe('loadConfig', () => {
     ['KANDEV_EVENT_RETENTION_DAYS', '0'],
     ['KANDEV_EVENT_RETENTION_MAX_ROWS', '10'],
     ['KANDEV_EVENT_MAX_STREAMS', 'many'],
+    ['KANDEV_AUDIT_RETENTION_DAYS', '0'],
+    ['KANDEV_AUDIT_RETENTION_DAYS', 'forever'],
   ])('%s=%j is rejected by name, without its value', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.variables).toEqual([name]);

@@ -82,6 +82,7 @@ const EnvSchema = z.object({
   KANDEV_AUTH_FAILURE_WINDOW_MS: positiveMs(AUTH_FAILURE_DEFAULTS.windowMs),
   KANDEV_TRUSTED_PROXIES: z.string().default(''),
   KANDEV_SESSION_DETAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(90),
+  KANDEV_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   KANDEV_EVENT_MAX_STREAMS: z.coerce.number().int().min(1).max(10_000).default(64),
   // Task workspaces (docs/workspaces.md): an absolute directory; default <data dir>/workspaces.
   KANDEV_WORKSPACES_DIR: z.string().trim().refine(isAbsolute, 'must be an absolute path').optional(),
@@ -379,6 +380,7 @@ export function loadConfig(env: Env = process.env, readText: ReadTextFile = (pat
         maxRows: e.KANDEV_EVENT_RETENTION_MAX_ROWS,
       }),
       sessionDetailMaxAgeMs: e.KANDEV_SESSION_DETAIL_RETENTION_DAYS * 24 * 3_600_000,
+      auditMaxAgeMs: e.KANDEV_AUDIT_RETENTION_DAYS * 24 * 3_600_000,
       maxStreams: e.KANDEV_EVENT_MAX_STREAMS,
     }),
     /** Leases of several replicas on one database (cluster/, docs/replicas.md). */

@@ -3,7 +3,8 @@ import { AppError } from '@kandev/protocol';
 import { createAgentProfileRoutes } from '../catalogue/agent-profiles/agent-profile-routes';
 import { AgentProfileService } from '../catalogue/agent-profiles/agent-profile-service';
 import { createApiTokenRoutes } from '../platform/auth/api-token-routes';
-import { ApiTokenService } from '../platform/auth/api-token-service';
+import { ApiTokenService, type AuthRecorder } from '../platform/auth/api-token-service';
+import type { UnitOfWork } from '../platform/store/unit-of-work';
 import { createConsoleLoginRoutes } from '../platform/auth/console-login';
 import { LoginLinks } from '../platform/auth/login-links';
 import { StreamCredentials } from '../platform/auth-guards/stream-credentials';
@@ -48,6 +49,14 @@ import { openApiDocument } from './api-catalogue';
 import { type BackendServices, createServices } from './backend-services';
 import { checkReadiness } from './readiness';
 
+/** Token and sign-in link changes appended to the event log, each in its own transaction. */
+function recordIn(uow: UnitOfWork, clock: () => Date): AuthRecorder {
+  return ({ type, data }) =>
+    uow.transaction((stores) =>
+      stores.events.append({ type, taskId: null, sessionId: null, data, at: clock().toISOString() }),
+    );
+}
+
 function createRouters(
   s: BackendServices,
   ports: BackendPorts,
@@ -58,7 +67,7 @@ function createRouters(
   const clock = ports.clock;
   return [
     createApiTokenRoutes(tokens),
-    createConsoleLoginRoutes(tokens, new LoginLinks(ports.db, clock)),
+    createConsoleLoginRoutes(tokens, new LoginLinks(ports.db, clock, recordIn(uow, clock))),
     createWorkspaceRoutes(new WorkspaceService({ uow, clock })),
     createRepositoryRoutes(s.repositories),
     createAgentProfileRoutes(new AgentProfileService({ uow, clock })),
@@ -73,7 +82,7 @@ function createRouters(
     createQuestionRoutes(s.questions),
     createPermissionGrantRoutes(s.permissionGrants),
     createProviderAutomationRoutes({ links: s.links, credentials: s.credentials }),
-    createMrLifecycleRoutes({ uow, evaluator: s.evaluator }),
+    createMrLifecycleRoutes({ uow, evaluator: s.evaluator, clock }),
     createPrLifecycleRoutes({ uow }),
     createOpenApiRoutes(openApiDocument()),
     createAuditRoutes(ports.db),
@@ -207,6 +216,7 @@ export function createBackend(config: BackendConfig, ports: BackendPorts) {
     replicasShareTheDatabase: services.replicas.shared,
     signals: services.replicas,
     workspaceExists: async (id) => (await ports.db('workspaces').select('id').where({ id }).first()) !== undefined,
+    record: recordIn(uow, ports.clock),
   });
   // Every open GET /api/events stream ends once the token that opened it is revoked, on any replica.
   const streamCredentials = new StreamCredentials({

@@ -55,6 +55,7 @@ export { listenerConnectionOf, PgReplicaSignals } from '../platform/cluster/post
 export { type Replicas } from '../platform/cluster/replicas';
 export { SingleProcess } from '../platform/cluster/single-process';
 export { EVENT_LOG_DEFAULTS, type EventLogConfig } from '../platform/events/event-log-config';
+export { pruneAudit, readAudit } from '../platform/events/audit-log';
 export { EventStore, type NewEvent } from '../platform/events/event-store';
 export { type EventFilter, type StoredEvent } from '../platform/events/event-types';
 export { openPrivateAppend } from '../platform/files/private-files';

@@ -410,7 +410,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel the running turn
-     * @description Idempotent for a live session: with no turn running (it may have just ended, or the session is MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes.
+     * @description Idempotent for a live session: with no turn running (it may have just ended, or the session is MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes. A cancelled turn records `turn.cancel_requested` (who asked: the audit trail); its end follows from agentctl.
      */
     post: operations['cancelTurn'];
     delete?: never;
@@ -698,7 +698,7 @@ export interface paths {
     put?: never;
     /**
      * Evaluate an MR link's stored state now
-     * @description No observation: the reviewers are read once when the rules need them.
+     * @description No observation: the reviewers are read once when the rules need them. Records `mr.evaluated` with the lifecycle it left (who asked: the audit trail).
      */
     post: operations['evaluateMergeRequestLifecycle'];
     delete?: never;
@@ -756,7 +756,7 @@ export interface paths {
     };
     /**
      * Who changed what: the events tokens and agents caused, newest first
-     * @description Every state-changing REST request records the token that made it (id and name, never the token) on the events it produces; a change an agent makes through its MCP tools records its session. Entries are those events, kept as long as the event log keeps them (KANDEV_EVENT_RETENTION_*). Filter by actor, type or task; page with `next_cursor`.
+     * @description Every state-changing REST request records the token that made it (id and name, never the token) on the events it produces; a change an agent makes through its MCP tools records its session. Entries are copies of those events, kept KANDEV_AUDIT_RETENTION_DAYS (365 by default) however soon the event log drops the events. Filter by actor, type or task; page with `next_cursor`.
      */
     get: operations['listAudit'];
     put?: never;
@@ -1063,7 +1063,7 @@ export interface components {
       last_used_at: string | null;
     };
     AuditEntry: {
-      /** @description the event id (GET /api/events carries the same event) */
+      /** @description the entry's id (the trail's own: newest first, cursors page by it) */
       id: string;
       /** @enum {string} */
       type:
@@ -1082,7 +1082,22 @@ export interface components {
         | 'pr.lifecycle'
         | 'task.created'
         | 'task.updated'
-        | 'task.archived';
+        | 'task.archived'
+        | 'turn.cancel_requested'
+        | 'permission_grant.revoked'
+        | 'pr.linked'
+        | 'mr.linked'
+        | 'mr.evaluated'
+        | 'workspace.created'
+        | 'repository.created'
+        | 'credential.set'
+        | 'credential.removed'
+        | 'agent_profile.created'
+        | 'agent_profile.updated'
+        | 'agent_profile.deleted'
+        | 'token.created'
+        | 'token.revoked'
+        | 'login_link.created';
       at: string;
       task_id: string | null;
       session_id: string | null;
@@ -2541,7 +2556,7 @@ export interface operations {
       400: components['responses']['InvalidInput'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
-      /** @description an unknown workspace, parent, repository or agent profile */
+      /** @description an unknown workspace, parent, repository or agent profile (a parent or repository of another workspace is unknown) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3880,7 +3895,7 @@ export interface operations {
         task_id?: string;
         session_id?: string;
         workspace_id?: string;
-        /** @description event types, comma-separated or repeated: message.created, message.updated, session.state_changed, tools.changed, question.created, question.answered, question.closed, parent_question.created, parent_question.answered, parent_question.closed, queue.changed, mr.lifecycle, pr.lifecycle, task.created, task.updated, task.archived */
+        /** @description event types, comma-separated or repeated: message.created, message.updated, session.state_changed, tools.changed, question.created, question.answered, question.closed, parent_question.created, parent_question.answered, parent_question.closed, queue.changed, mr.lifecycle, pr.lifecycle, task.created, task.updated, task.archived, turn.cancel_requested, permission_grant.revoked, pr.linked, mr.linked, mr.evaluated, workspace.created, repository.created, credential.set, credential.removed, agent_profile.created, agent_profile.updated, agent_profile.deleted, token.created, token.revoked, login_link.created */
         type?: string | string[];
         after?: string;
       };
@@ -3949,7 +3964,22 @@ export interface operations {
           | 'pr.lifecycle'
           | 'task.created'
           | 'task.updated'
-          | 'task.archived';
+          | 'task.archived'
+          | 'turn.cancel_requested'
+          | 'permission_grant.revoked'
+          | 'pr.linked'
+          | 'mr.linked'
+          | 'mr.evaluated'
+          | 'workspace.created'
+          | 'repository.created'
+          | 'credential.set'
+          | 'credential.removed'
+          | 'agent_profile.created'
+          | 'agent_profile.updated'
+          | 'agent_profile.deleted'
+          | 'token.created'
+          | 'token.revoked'
+          | 'login_link.created';
         /** @description only changes to this task */
         task_id?: string;
         cursor?: string;

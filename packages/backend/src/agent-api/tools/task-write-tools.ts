@@ -92,7 +92,9 @@ async function setTaskTitle(deps: ToolHandlerDeps, context: ToolCallContext, arg
     const { target } = await loadTarget(stores, context, { tool: SET_TASK_TITLE, scope: 'own', taskId: undefined });
     assertWritable(target);
     const now = deps.clock().toISOString();
-    await stores.tasks.update(target.id, { title: input.title, updatedAt: now });
+    // The same write and task.updated event as the operator's PATCH of the title, then the
+    // conversation's title_change entry.
+    await deps.tasks.writeUpdateWithin(stores, target, { title: input.title }, now);
     await stores.messages.insert({
       id: newId(),
       taskId: target.id,

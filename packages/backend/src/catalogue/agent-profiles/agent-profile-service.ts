@@ -1,7 +1,7 @@
 import { AppError } from '@kandev/protocol';
 import { isUniqueViolation } from '../../platform/store/constraint-errors';
 import { newId } from '../../platform/store/row-values';
-import type { UnitOfWork } from '../../platform/store/unit-of-work';
+import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
 import {
   type AgentProfile,
   type CreateAgentProfileBody,
@@ -12,6 +12,22 @@ import {
 
 function nameTaken(name: string, cause?: unknown): AppError {
   return new AppError('already_exists', `an agent profile named ${name} already exists`, { name }, { cause });
+}
+
+/**
+ * A profile's change in the event log (the audit trail): its id and name, and for an update the fields
+ * given; never a command line or env value (they may hold secrets). Of no workspace: only streams of
+ * every workspace carry it.
+ */
+async function recordProfileEvent(
+  stores: Stores,
+  type: 'agent_profile.created' | 'agent_profile.updated' | 'agent_profile.deleted',
+  profile: { id: string; name: string },
+  at: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const data = { agent_profile: { id: profile.id, name: profile.name }, ...extra };
+  await stores.events.append({ type, taskId: null, sessionId: null, data, at });
 }
 
 /** Register, read and remove agent profiles. Names are unique; a profile a task uses stays. */
@@ -33,6 +49,7 @@ export class AgentProfileService {
       await this.deps.uow.transaction(async (stores) => {
         if ((await stores.agentProfiles.findByName(profile.name)) !== undefined) throw nameTaken(profile.name);
         await stores.agentProfiles.insert(profile);
+        await recordProfileEvent(stores, 'agent_profile.created', profile, profile.createdAt);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken(profile.name, error);
@@ -58,6 +75,7 @@ export class AgentProfileService {
    */
   async update(id: string, body: UpdateAgentProfileBody): Promise<AgentProfile> {
     try {
+      const now = () => this.deps.clock().toISOString();
       await this.deps.uow.transaction(async (stores) => {
         const current = await stores.agentProfiles.findById(id);
         if (current === undefined) throw new AppError('not_found', `agent profile ${id} not found`);
@@ -82,6 +100,10 @@ export class AgentProfileService {
           supportsMcp: body.supports_mcp,
           permissionPolicy: body.permission_policy,
         });
+        const changed = Object.keys(body).filter((field) => body[field as keyof UpdateAgentProfileBody] !== undefined);
+        await recordProfileEvent(stores, 'agent_profile.updated', { id, name: body.name ?? current.name }, now(), {
+          changed,
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error) && body.name !== undefined) throw nameTaken(body.name, error);
@@ -92,15 +114,15 @@ export class AgentProfileService {
 
   async delete(id: string): Promise<void> {
     await this.deps.uow.transaction(async (stores) => {
-      if ((await stores.agentProfiles.findById(id)) === undefined) {
-        throw new AppError('not_found', `agent profile ${id} not found`);
-      }
+      const profile = await stores.agentProfiles.findById(id);
+      if (profile === undefined) throw new AppError('not_found', `agent profile ${id} not found`);
       if (await stores.agentProfiles.isUsedByTask(id)) {
         throw new AppError('failed_precondition', `agent profile ${id} is used by a task and cannot be deleted`, {
           agent_profile_id: id,
         });
       }
       await stores.agentProfiles.delete(id);
+      await recordProfileEvent(stores, 'agent_profile.deleted', profile, this.deps.clock().toISOString());
     });
   }
 }

@@ -60,6 +60,15 @@ export class WorkspaceCredentialService {
       });
       const stored = await stores.workspaceCredentials.find(workspaceId, provider);
       if (stored === undefined) throw new AppError('internal', 'stored workspace credentials are missing');
+      // Which credential changed, never the token.
+      await stores.events.append({
+        type: 'credential.set',
+        taskId: null,
+        sessionId: null,
+        workspaceId,
+        data: { workspace_id: workspaceId, provider, username },
+        at: now,
+      });
       return stored;
     });
   }
@@ -78,6 +87,14 @@ export class WorkspaceCredentialService {
       if (!(await stores.workspaceCredentials.remove(workspaceId, provider))) {
         throw new AppError('not_found', `workspace ${workspaceId} has no ${provider} credentials`);
       }
+      await stores.events.append({
+        type: 'credential.removed',
+        taskId: null,
+        sessionId: null,
+        workspaceId,
+        data: { workspace_id: workspaceId, provider },
+        at: this.deps.clock().toISOString(),
+      });
     });
   }
 }

@@ -77,9 +77,18 @@ export class PermissionGrants {
 
   /** DELETE /api/tasks/:id/permission-grants/:grant_id: the next matching request asks again. */
   async revoke(taskId: string, grantId: string): Promise<void> {
-    if (!(await this.deps.uow.read.permissionGrants.delete(taskId, grantId))) {
-      throw new AppError('not_found', `permission grant ${grantId} not found for task ${taskId}`);
-    }
+    await this.deps.uow.transaction(async (stores) => {
+      if (!(await stores.permissionGrants.delete(taskId, grantId))) {
+        throw new AppError('not_found', `permission grant ${grantId} not found for task ${taskId}`);
+      }
+      await stores.events.append({
+        type: 'permission_grant.revoked',
+        taskId,
+        sessionId: null,
+        data: { grant_id: grantId },
+        at: this.deps.clock().toISOString(),
+      });
+    });
     this.deps.logger.info({ taskId, grantId }, 'permission grant revoked');
   }
 }

@@ -84,6 +84,16 @@ export class RepositoryService {
         }
         const { repository, registered } = await this.findOrRegister(stores, body.workspace_id, identity);
         if (!registered) throw duplicate(repository);
+        // Ids and names only: a remote URL may carry credentials.
+        const { id, workspaceId, provider, owner, name } = repository;
+        await stores.events.append({
+          type: 'repository.created',
+          taskId: null,
+          sessionId: null,
+          workspaceId,
+          data: { repository: { id, workspace_id: workspaceId, provider, owner, name } },
+          at: repository.createdAt,
+        });
         return repository;
       });
     } catch (error) {

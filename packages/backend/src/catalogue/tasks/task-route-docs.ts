@@ -25,7 +25,9 @@ export const TASK_ROUTE_DOCS: RouteDoc[] = [
       '`autopilot: true` with a profile whose `supports_mcp` is false is a 400, nothing written.',
     body: CreateTaskBodySchema,
     ok: { status: 201, description: TASK, schema: TaskViewSchema },
-    errors: { 404: 'an unknown workspace, parent, repository or agent profile' },
+    errors: {
+      404: 'an unknown workspace, parent, repository or agent profile (a parent or repository of another workspace is unknown)',
+    },
   },
   {
     method: 'get',

@@ -19,23 +19,26 @@ import { assertValidParent, type ParentCandidate } from './task-hierarchy';
 import { attachedSetOf } from '../repositories/provider-set';
 import { decideTaskStateChange, refusedStateChange } from './task-state-change';
 
-async function parentCandidate(stores: Stores, parentId: string): Promise<ParentCandidate> {
+/**
+ * A parent in another workspace answers as one that does not exist: a token limited to its workspaces
+ * learns nothing of another's tasks by naming their ids.
+ */
+async function parentCandidate(stores: Stores, parentId: string, workspaceId: string): Promise<ParentCandidate> {
   const parent = await stores.tasks.findById(parentId);
-  if (parent === undefined) throw new AppError('not_found', `parent task ${parentId} not found`);
+  if (parent?.workspaceId !== workspaceId) throw new AppError('not_found', `parent task ${parentId} not found`);
   return { id: parent.id, workspaceId: parent.workspaceId, lineage: await stores.tasks.lineage(parent.id) };
 }
 
-/** Every id must exist (else 404) and belong to the task's workspace (else 400). */
+/**
+ * Every id must name a repository of the task's workspace, else 404: one of another workspace answers
+ * exactly as an unknown id, so a token limited to its workspaces learns nothing of another's.
+ */
 async function checkRepositories(stores: Stores, workspaceId: string, ids: readonly string[]): Promise<void> {
   const found = await stores.repositories.findByIds(ids);
-  const foundIds = new Set(found.map((repository) => repository.id));
-  const missing = ids.filter((id) => !foundIds.has(id));
+  const ownIds = new Set(found.filter((repository) => repository.workspaceId === workspaceId).map((r) => r.id));
+  const missing = ids.filter((id) => !ownIds.has(id));
   if (missing.length > 0) {
     throw new AppError('not_found', `repository not found: ${missing.join(', ')}`, { repository_ids: missing });
-  }
-  const foreign = found.filter((repository) => repository.workspaceId !== workspaceId).map((r) => r.id);
-  if (foreign.length > 0) {
-    throw new AppError('invalid_argument', 'repositories belong to another workspace', { repository_ids: foreign });
   }
 }
 
@@ -107,7 +110,10 @@ export class TaskService {
       throw new AppError('not_found', `workspace ${task.workspaceId} not found`);
     }
     if (task.parentId !== null) {
-      assertValidParent({ id: undefined, workspaceId: task.workspaceId }, await parentCandidate(stores, task.parentId));
+      assertValidParent(
+        { id: undefined, workspaceId: task.workspaceId },
+        await parentCandidate(stores, task.parentId, task.workspaceId),
+      );
     }
     if (task.agentProfileId !== null) {
       const profile = await stores.agentProfiles.findById(task.agentProfileId);
@@ -157,7 +163,7 @@ export class TaskService {
   }
 
   /**
-   * Title, parent and state. Reparenting rejects self, cycles and other workspaces; a state change must
+   * Title, parent and state. Reparenting rejects self and cycles (a parent in another workspace is not found, 404); a state change must
    * be a move task-state-change.ts allows (409 naming from and to) on a task that is not archived. All
    * or nothing; one task.updated event, with `change.state: {from, to}` when the state moved.
    */
@@ -166,7 +172,7 @@ export class TaskService {
       const task = await stores.tasks.findById(id);
       if (task === undefined) throw new AppError('not_found', `task ${id} not found`);
       if (body.parent_id !== undefined && body.parent_id !== null) {
-        assertValidParent(task, await parentCandidate(stores, body.parent_id));
+        assertValidParent(task, await parentCandidate(stores, body.parent_id, task.workspaceId));
       }
       const decision = body.state === undefined ? undefined : decideTaskStateChange(task.state, body.state);
       if (decision?.kind === 'refused') throw refusedStateChange(id, decision);

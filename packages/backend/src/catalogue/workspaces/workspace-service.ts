@@ -13,7 +13,17 @@ export class WorkspaceService {
 
   async create(body: CreateWorkspaceBody): Promise<Workspace> {
     const workspace: Workspace = { id: newId(), name: body.name, createdAt: this.deps.clock().toISOString() };
-    await this.deps.uow.read.workspaces.insert(workspace);
+    await this.deps.uow.transaction(async (stores) => {
+      await stores.workspaces.insert(workspace);
+      await stores.events.append({
+        type: 'workspace.created',
+        taskId: null,
+        sessionId: null,
+        workspaceId: workspace.id,
+        data: { workspace: { id: workspace.id, name: workspace.name } },
+        at: workspace.createdAt,
+      });
+    });
     return workspace;
   }
 

@@ -19,7 +19,9 @@ export const MR_LIFECYCLE_ROUTE_DOCS: RouteDoc[] = [
     path: '/api/tasks/:id/mrs/:mrId/lifecycle/evaluate',
     operationId: 'evaluateMergeRequestLifecycle',
     summary: "Evaluate an MR link's stored state now",
-    description: 'No observation: the reviewers are read once when the rules need them.',
+    description:
+      'No observation: the reviewers are read once when the rules need them. Records `mr.evaluated` with the ' +
+      'lifecycle it left (who asked: the audit trail).',
     params: MrLinkParamsSchema,
     ok: { status: 200, description: `the lifecycle ${LIFECYCLE}`, schema: MrLifecycleViewSchema },
     errors: { 404: 'an unknown link, or a link of another task' },

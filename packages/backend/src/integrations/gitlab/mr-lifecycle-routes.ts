@@ -11,9 +11,11 @@ export const MrLinkParamsSchema = z.object({ id: IdSchema, mrId: IdSchema }).str
 /**
  * GET: an MR link's lifecycle (state, last poll and its error, checkpoint, last evaluation).
  * POST .../evaluate: evaluates the link's stored state now, without an observation (the evaluator
- * reads the reviewers once itself when the rules need them).
+ * reads the reviewers once itself when the rules need them); `mr.evaluated` records that it was asked
+ * for (by whom: the audit trail) with the lifecycle it left.
  */
-export function createMrLifecycleRoutes(deps: { uow: UnitOfWork; evaluator: MrEvaluator }): Router {
+export function createMrLifecycleRoutes(deps: { uow: UnitOfWork; evaluator: MrEvaluator; clock?: () => Date }): Router {
+  const clock = deps.clock ?? (() => new Date());
   const router = Router();
   const view = async (taskId: string, mrId: string) => {
     const found = await deps.uow.read.mrLifecycle.view(taskId, mrId);
@@ -35,7 +37,17 @@ export function createMrLifecycleRoutes(deps: { uow: UnitOfWork; evaluator: MrEv
       headSha: current.head_sha,
       reviewers: { valid: false },
     });
-    res.json(await view(id, mrId));
+    const lifecycle = await view(id, mrId);
+    await deps.uow.transaction((stores) =>
+      stores.events.append({
+        type: 'mr.evaluated',
+        taskId: id,
+        sessionId: null,
+        data: { mr_link_id: mrId, lifecycle },
+        at: clock().toISOString(),
+      }),
+    );
+    res.json(lifecycle);
   });
   return router;
 }

@@ -59,6 +59,8 @@ export class ReviewLinkService {
         throw new AppError('already_exists', duplicate);
       }
       await insertOnce(() => stores.taskPrs.insert(pr), duplicate);
+      const data = { pr_link_id: pr.id, repository_id: pr.repositoryId, number: pr.number };
+      await stores.events.append({ type: 'pr.linked', taskId, sessionId: null, data, at: now });
     });
     return pr;
   }
@@ -85,6 +87,8 @@ export class ReviewLinkService {
         throw new AppError('already_exists', duplicate);
       }
       await insertOnce(() => stores.taskMrs.insert(mr), duplicate);
+      const data = { mr_link_id: mr.id, repository_id: mr.repositoryId, project_path: mr.projectPath, iid: mr.iid };
+      await stores.events.append({ type: 'mr.linked', taskId, sessionId: null, data, at: now });
     });
     return mr;
   }

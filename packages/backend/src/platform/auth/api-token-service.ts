@@ -49,7 +49,18 @@ export interface ApiTokenServiceDeps {
   signals?: TokenRevocationSignals;
   /** Whether a workspace exists (a token limited to an unknown workspace is refused); default: all do. */
   workspaceExists?: (id: string) => Promise<boolean>;
+  /** Records a token's creation or revocation in the event log (the audit trail); default: not recorded. */
+  record?: AuthRecorder;
 }
+
+/**
+ * Appends an event of no task or workspace (the composition root wires the event log): what the API
+ * tokens and sign-in links record, with ids, names and roles only, never a token or a code.
+ */
+export type AuthRecorder = (event: {
+  type: 'token.created' | 'token.revoked' | 'login_link.created';
+  data: Record<string, unknown>;
+}) => Promise<void>;
 
 /** The part of the replica signals token revocation uses. */
 export interface TokenRevocationSignals {
@@ -143,6 +154,11 @@ export class ApiTokenService {
       lastUsedAt: null,
     };
     await this.store.insert(record, hashApiToken(token));
+    const { id, role, workspaces, createdBy } = record;
+    await this.deps.record?.({
+      type: 'token.created',
+      data: { token: { id, name, role, workspaces, created_by: createdBy } },
+    });
     return { ...record, token };
   }
 
@@ -165,6 +181,7 @@ export class ApiTokenService {
       throw new AppError('not_found', `API token ${id} not found`);
     }
     this.checks.forget(id);
+    await this.deps.record?.({ type: 'token.revoked', data: { token: { id, name: found.name } } });
     this.deps.signals?.publish('token_revoked', id);
     if (this.deps.replicasShareTheDatabase === true) await (this.deps.pause ?? delay)(this.checks.ttlMs);
   }

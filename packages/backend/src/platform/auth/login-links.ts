@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { Database } from '../store/database';
+import type { AuthRecorder } from './api-token-service';
 
 /** A sign-in link is good for this long, once. */
 export const LOGIN_LINK_TTL_MS = 5 * 60_000;
@@ -63,6 +64,8 @@ export class LoginLinks {
   constructor(
     private readonly db: Database,
     private readonly clock: () => Date,
+    /** Records each link issued (the audit trail: when it expires, never the code). */
+    private readonly record?: AuthRecorder,
   ) {}
 
   async issue(token: string): Promise<{ code: string; expiresAt: Date }> {
@@ -77,6 +80,7 @@ export class LoginLinks {
       sealed_token: sealToken(code, codeHash, token),
       expires_at_ms: expiresAt,
     });
+    await this.record?.({ type: 'login_link.created', data: { expires_at: new Date(expiresAt).toISOString() } });
     return { code, expiresAt: new Date(expiresAt) };
   }
 

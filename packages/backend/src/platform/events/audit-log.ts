@@ -3,7 +3,8 @@ import { EVENT_TYPES, MAX_PAGE_LIMIT } from '@kandev/protocol';
 import { decodeCursor, DEFAULT_PAGE_LIMIT, type Page, pageOf } from '../store/page-cursor';
 import type { Sql } from '../store/sql';
 import { type Actor, ActorSchema } from '../access/actor';
-import { actorOfRow } from './event-store';
+import { performance } from 'node:perf_hooks';
+import { actorOfRow, PRUNE_BATCH, type PruneOptions, restAfter } from './event-store';
 import { EventDataSchema } from './event-types';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
 
@@ -21,7 +22,7 @@ export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 
 export const AuditEntrySchema = z
   .object({
-    id: z.string().describe('the event id (GET /api/events carries the same event)'),
+    id: z.string().describe("the entry's id (the trail's own: newest first, cursors page by it)"),
     type: z.enum(EVENT_TYPES),
     at: z.string(),
     task_id: z.string().nullable(),
@@ -60,12 +61,13 @@ function entryOf(row: AuditRow, actor: Actor): AuditEntry {
 }
 
 /**
- * The audit trail: the events a token or an agent's session caused (the event log's rows that carry an
- * actor), newest first, in keyset pages by event id. Kept as long as the event log keeps its events.
+ * The audit trail: the events a token or an agent's session caused, copied to `audit_entries` as they
+ * are appended (event-store.ts), newest first, in keyset pages by id. Kept for its own retention
+ * (`pruneAudit`), longer than the event log keeps its events.
  */
 export async function readAudit(db: Sql, query: AuditQuery): Promise<Page<AuditEntry>> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-  const rows = db<AuditRow>('events').whereNotNull('actor_kind');
+  const rows = db<AuditRow>('audit_entries');
   if (query.actor_kind !== undefined) void rows.where({ actor_kind: query.actor_kind });
   if (query.actor_id !== undefined) void rows.where({ actor_id: query.actor_id });
   if (query.type !== undefined) void rows.where({ type: query.type });
@@ -78,4 +80,31 @@ export async function readAudit(db: Sql, query: AuditQuery): Promise<Page<AuditE
   });
   const page = pageOf(entries, limit, ({ row }) => ({ id: Number(row.id) }));
   return { items: page.items.map(({ entry }) => entry), nextCursor: page.nextCursor };
+}
+
+/**
+ * Drops the entries recorded before `cutoff` (ISO), oldest first, `batch` rows per statement with
+ * `pause` between statements (as the event log's pruning: no request waits long); resolves how many went.
+ */
+export async function pruneAudit(db: Sql, cutoff: string, options: PruneOptions = {}): Promise<number> {
+  const batch = options.batch ?? PRUNE_BATCH;
+  const pause = options.pause ?? restAfter;
+  let dropped = 0;
+  for (;;) {
+    const started = performance.now();
+    const rows = (await db('audit_entries')
+      .select('id')
+      .where('created_at', '<', cutoff)
+      .orderBy('id')
+      .limit(batch)) as { id: number | string }[];
+    if (rows.length === 0) return dropped;
+    dropped += await db('audit_entries')
+      .whereIn(
+        'id',
+        rows.map((row) => Number(row.id)),
+      )
+      .delete();
+    if (rows.length < batch) return dropped;
+    await pause(performance.now() - started);
+  }
 }

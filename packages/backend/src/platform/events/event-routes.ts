@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { workspaceScope } from '../access/principal';
+import { authenticatedPrincipal, workspaceScope } from '../access/principal';
 import { parseInput } from '../http/parse';
 import { IdSchema } from '../store/id-schema';
 import type { EventStreams, StreamGuard } from './event-stream';
-import { EVENT_TYPES } from './event-types';
+import { ADMIN_EVENT_TYPES, EVENT_TYPES } from './event-types';
 
 /** An event id as a client sends it back: a decimal string (what every frame's `id:` holds). */
 export const EventIdSchema = z
@@ -60,6 +60,8 @@ export function createEventRoutes(streams: EventStreams, guard?: StreamGuard): R
           workspaceId: query.workspace_id,
           types: query.type === undefined ? undefined : [...new Set(query.type)],
           workspaceIds: workspaceScope(res) ?? undefined,
+          // Token and sign-in link changes: an admin's stream only (no token check: none hidden).
+          hiddenTypes: (authenticatedPrincipal(res)?.role ?? 'admin') === 'admin' ? undefined : ADMIN_EVENT_TYPES,
         },
         resumeAfter: lastEventId ?? query.after,
       },

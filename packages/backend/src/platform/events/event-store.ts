@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Knex } from 'knex';
 import { AppError } from '@kandev/protocol';
 import { underEventOrder } from '../store/event-order-lock';
 import { parseJsonColumn, toIsoString } from '../store/row-values';
@@ -52,7 +53,7 @@ export function fromRow(row: EventRow): StoredEvent {
   };
 }
 
-/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (8 per event). */
+/** Rows per multi-row insert: far below SQLite's 32,766 bound variables (9 per event). */
 const INSERT_CHUNK = 500;
 
 function toRow(event: NewEvent, acting: Actor | null) {
@@ -62,6 +63,7 @@ function toRow(event: NewEvent, acting: Actor | null) {
     session_id: event.sessionId,
     payload: JSON.stringify(event.data),
     created_at: event.at,
+    workspace_id: event.workspaceId ?? null,
     ...actorColumns(event.actor === undefined ? acting : event.actor),
   };
 }
@@ -80,7 +82,8 @@ export interface EventRetention {
 }
 
 /**
- * The durable event log. `append` runs on the connection the store was built with: inside a unit of
+ * The durable event log; an event with an actor is also copied to the audit trail (`audit_entries`).
+ * `append` runs on the connection the store was built with: inside a unit of
  * work's transaction the event commits (or rolls back) with the change it describes, and its insert is
  * sent with the next statement (`sendWrite`, platform/store/driver/store-transaction.ts). `appended` is told each event after its insert;
  * the unit of work hands them to its after-commit hook (the signals).
@@ -100,9 +103,14 @@ export class EventStore {
     if (events.length === 0) return;
     const acting = currentActor() ?? null;
     const rows = events.map((event) => toRow(event, acting));
+    // The audit trail keeps its own copy of what a token or a session did (audit-log.ts: its retention).
+    const audited = rows.filter((row) => row.actor_kind !== null);
     await underEventOrder(this.db, async (db) => {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         await sendWrite(db, db('events').insert(rows.slice(i, i + INSERT_CHUNK)));
+      }
+      for (let i = 0; i < audited.length; i += INSERT_CHUNK) {
+        await sendWrite(db, db('audit_entries').insert(audited.slice(i, i + INSERT_CHUNK)));
       }
     });
     for (const event of events) this.appended(event);
@@ -110,8 +118,9 @@ export class EventStore {
 
   /**
    * Up to `limit` events with an id above `afterId` (and at most `upTo`, when given) that match the
-   * filter, oldest first. A workspace matches through the event's task: `task_id IN (the workspace's
-   * tasks)`, served by the tasks' workspace index and the events' (task_id, id) index.
+   * filter, oldest first. A workspace matches through the event's task, `task_id IN (the workspace's
+   * tasks)`, or its own `workspace_id` (an event of no task): served by the tasks' workspace index and
+   * the events' (task_id, id) and (workspace_id, id) indexes.
    */
   async after(afterId: number, filter: EventFilter, limit: number, upTo?: number): Promise<StoredEvent[]> {
     const query = this.filtered(afterId, filter, upTo);
@@ -150,20 +159,24 @@ export class EventStore {
     if (filter.taskId !== undefined) void query.where({ task_id: filter.taskId });
     if (filter.sessionId !== undefined) void query.where({ session_id: filter.sessionId });
     if (filter.types !== undefined) void query.whereIn('type', [...filter.types]);
-    if (filter.workspaceId !== undefined) {
-      void query.whereIn('task_id', this.db('tasks').select('id').where({ workspace_id: filter.workspaceId }));
+    if (filter.hiddenTypes !== undefined && filter.hiddenTypes.length > 0) {
+      void query.whereNotIn('type', [...filter.hiddenTypes]);
     }
-    // A limited token's scope: an event of no task, or of a task elsewhere, is never sent to it (a
-    // task never changes workspace, so its events stay where they were recorded).
-    if (filter.workspaceIds !== undefined) {
-      void query.whereIn(
-        'task_id',
-        this.db('tasks')
-          .select('id')
-          .whereIn('workspace_id', [...filter.workspaceIds]),
-      );
-    }
+    if (filter.workspaceId !== undefined) void this.inWorkspaces(query, [filter.workspaceId]);
+    // A limited token's scope: an event of no workspace, or of a task or workspace elsewhere, is never
+    // sent to it (a task never changes workspace, so its events stay where they were recorded).
+    if (filter.workspaceIds !== undefined) void this.inWorkspaces(query, filter.workspaceIds);
     return query;
+  }
+
+  /** Events of these workspaces' tasks, or of these workspaces themselves. */
+  private inWorkspaces<Q extends Knex.QueryBuilder>(query: Q, workspaceIds: readonly string[]): Q {
+    const tasks = this.db('tasks')
+      .select('id')
+      .whereIn('workspace_id', [...workspaceIds]);
+    return query.where((inside) => {
+      void inside.whereIn('task_id', tasks).orWhereIn('workspace_id', [...workspaceIds]);
+    }) as Q;
   }
 
   /** The first task, session or workspace the filter names that does not exist (a stream answers 404). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '@kandev/protocol';
 import type { Actor } from '../access/actor';
 
-export { EVENT_TYPES, type EventType, RESET_EVENT, STREAM_HEAD_EVENT } from '@kandev/protocol';
+export { ADMIN_EVENT_TYPES, EVENT_TYPES, type EventType, RESET_EVENT, STREAM_HEAD_EVENT } from '@kandev/protocol';
 
 /** Which events a stream wants (every condition given must hold); none given: every event. */
 export interface EventFilter {
@@ -12,8 +12,13 @@ export interface EventFilter {
   workspaceId?: string;
   /** Any of these types. */
   types?: readonly EventType[];
-  /** Only events of tasks in these workspaces (a limited token's scope); absent: every workspace. */
+  /**
+   * Only events of tasks in these workspaces, or of these workspaces themselves (a limited token's
+   * scope); absent: every workspace, and events of none.
+   */
   workspaceIds?: readonly string[];
+  /** None of these types (a token that is not an admin never gets ADMIN_EVENT_TYPES). */
+  hiddenTypes?: readonly EventType[];
 }
 
 /** One event as the log holds it. */
@@ -37,6 +42,11 @@ export interface NewEvent {
   at: string;
   /** Who made the change; absent: the actor of the work running now (access/actor.ts), if any. */
   actor?: Actor | null;
+  /**
+   * The workspace of an event of no task (a repository, a credential, the workspace): streams limited to
+   * workspaces carry it to that workspace only. Absent with no task: only streams of every workspace.
+   */
+  workspaceId?: string;
 }
 
 export const EventTypeSchema = z.enum(EVENT_TYPES);

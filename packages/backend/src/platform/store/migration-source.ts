@@ -24,6 +24,8 @@ import * as answerDelivery from './migrations/20261205-023-answer-delivery';
 import * as tokenRoles from './migrations/20261205-025-token-roles';
 import * as eventActors from './migrations/20261205-026-event-actors';
 import * as retentionIndexes from './migrations/20261205-028-retention-indexes';
+import * as eventWorkspaces from './migrations/20261205-029-event-workspaces';
+import * as auditEntries from './migrations/20261205-030-audit-entries';
 
 export interface Migration {
   up(db: Knex): Promise<void>;
@@ -57,6 +59,8 @@ const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['20261205-025-token-roles', tokenRoles],
   ['20261205-026-event-actors', eventActors],
   ['20261205-028-retention-indexes', retentionIndexes],
+  ['20261205-029-event-workspaces', eventWorkspaces],
+  ['20261205-030-audit-entries', auditEntries],
 ];
 
 /** Migrations imported as modules (not globbed from disk), so they run the same from src/ and dist/. */

@@ -164,7 +164,8 @@ export const SESSION_ROUTE_DOCS: RouteDoc[] = [
     summary: 'Cancel the running turn',
     description:
       'Idempotent for a live session: with no turn running (it may have just ended, or the session is ' +
-      'MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes.',
+      'MCP-only and runs no turns) the answer is 200 `{cancelled: false, prompt_id: null}` and nothing changes. ' +
+      'A cancelled turn records `turn.cancel_requested` (who asked: the audit trail); its end follows from agentctl.',
     params: IdParamsSchema,
     body: EmptyBodySchema,
     ok: {

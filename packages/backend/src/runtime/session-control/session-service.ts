@@ -274,7 +274,20 @@ export class SessionService {
     if (elsewhere !== undefined) throw servedByAnotherReplica(id, elsewhere);
     const agentctl = this.deps.agentctls.find(session);
     if (agentctl === undefined) throw new AppError('unavailable', 'agentctl is not running');
-    return agentctl.client.cancelTurn(id);
+    const cancellation = await agentctl.client.cancelTurn(id);
+    // The turn's end arrives later from agentctl; that the operator asked for it is recorded now.
+    if (cancellation.cancelled) {
+      await this.deps.uow.transaction((stores) =>
+        stores.events.append({
+          type: 'turn.cancel_requested',
+          taskId: session.taskId,
+          sessionId: id,
+          data: { prompt_id: cancellation.promptId },
+          at: this.deps.clock().toISOString(),
+        }),
+      );
+    }
+    return cancellation;
   }
 
   private async require(id: string, sessions: UnitOfWork['read']['sessions']): Promise<AgentSession> {
