@@ -191,7 +191,7 @@ export class QuestionStore {
    */
   async listPage(filter: QuestionPageFilter): Promise<Question[]> {
     const query = this.filtered(filter);
-    if (filter.state !== undefined) void this.inEffectiveState(query, filter.state, filter.now);
+    if (filter.state !== undefined) void this.inEffectiveState(query, filter.state, filter.now, 'in order');
     const rows = (await inCreationOrder(
       query,
       filter.after,
@@ -240,7 +240,16 @@ export class QuestionStore {
     return query;
   }
 
-  private inEffectiveState(query: ReturnType<Sql>, state: QuestionState, now: string) {
+  /**
+   * `read: 'in order'` (a page): a pending page walks the (state, created_at, id) index in order and
+   * stops after a page. The expiry test is written `NOT (expires_at <= now)` for that: as a range it
+   * would make SQLite's planner (no statistics) pick the (state, expires_at) index, fetch every pending
+   * question and sort them all for each page. A count keeps the range: that index covers it.
+   */
+  private inEffectiveState(query: ReturnType<Sql>, state: QuestionState, now: string, read?: 'in order') {
+    if (state === 'pending' && read === 'in order') {
+      return query.where('questions.state', 'pending').whereNot('questions.expires_at', '<=', now);
+    }
     if (state === 'pending') return query.where('questions.state', 'pending').where('questions.expires_at', '>', now);
     if (state !== 'expired') return query.where('questions.state', state);
     return query.where((q) => {
