@@ -1,6 +1,7 @@
 // agentctl's MCP listener under abuse, against the real built daemon: connection caps (429 with a
-// JSON-RPC reason), idle connections closed and freed (memory included), 4xx for malformed requests,
-// and HTTP timeouts for clients that never finish a request.
+// JSON-RPC reason), idle connections closed and freed (memory included), 4xx for malformed requests
+// (the same on the GET stream's direct path as through Express), and HTTP timeouts for clients that
+// never finish a request.
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { type LaunchConfig, launchConfigToWire, mcpPathFor, type WireSessionStateOutput } from '@kandev/protocol';
@@ -207,6 +208,33 @@ describe('agentctl MCP connection hygiene', () => {
         error: { code: -32600, message: expect.stringMatching(/empty JSON-RPC batch/) },
       },
     });
+  });
+
+  test('a GET stream request is refused alike on the exact path (served without Express) and through Express', async () => {
+    const { daemon, url } = await setup({});
+    const base = `http://127.0.0.1:${daemon.ready.mcpPort}`;
+    const answer = async (target: string, headers: Record<string, string>) => {
+      const response = await fetch(target, { headers: { accept: 'text/event-stream', ...headers } });
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        challenge: response.headers.get('www-authenticate'),
+        body: await response.json(),
+      };
+    };
+    const cases: [string, string, Record<string, string>, number][] = [
+      ['bad percent-encoding', `${base}/sessions/%ZZ/mcp`, AUTH, 400],
+      ['wrong token', url('a'), { authorization: 'Bearer wrong' }, 401],
+      ['unknown session', `${base}/sessions/${sessionUuid('nobody')}/mcp`, AUTH, 401],
+      ['no mcp-session-id', url('a'), AUTH, 400],
+      ['unknown mcp-session-id', url('a'), { ...AUTH, 'mcp-session-id': 'not-a-connection' }, 404],
+    ];
+    for (const [what, target, headers, status] of cases) {
+      // The trailing slash is the same route to Express, and not the exact path the direct handler takes.
+      const direct = await answer(target, headers);
+      expect({ what, status: direct.status }).toEqual({ what, status });
+      expect({ what, ...(await answer(`${target}/`, headers)) }).toEqual({ what, ...direct });
+    }
   });
 
   test('HTTP timeouts: unfinished headers, an unfinished body and an idle keep-alive socket are closed', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
 import type { AgentctlMetrics } from '../metrics/agentctl-metrics';
 import type { RuntimeSession } from '../sessions/runtime-session';
@@ -27,22 +27,33 @@ export interface McpEndpointDeps {
 }
 
 /**
+ * Serves one request of `/sessions/:sessionId/mcp`; `sessionId` is the path's, decoded, and `body` the
+ * parsed JSON of a POST (undefined otherwise).
+ */
+export type McpEndpoint = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  sessionId: string,
+  body: unknown,
+) => Promise<void>;
+
+/**
  * `POST|GET|DELETE /sessions/:sessionId/mcp`. Authenticates against the URL's session, then routes a
  * request with `mcp-session-id` to that session's own connection (a connection of another session is
- * never served: 404), or opens a new connection for an initialize request.
+ * never served: 404), or opens a new connection for an initialize request. Plain node request and
+ * response: a GET stream is served without Express (mcp-app.ts).
  */
-export function createMcpEndpoint(deps: McpEndpointDeps): RequestHandler {
-  return async (req, res) => {
-    const session = authenticateSession(deps.registry, req, res);
+export function createMcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
+  return async (req, res, sessionId, body) => {
+    const session = authenticateSession(deps.registry, sessionId, req, res);
     if (session === undefined) return;
-    const body: unknown = req.body;
     // JSON-RPC 2.0: an empty batch is itself an invalid request (the transport would answer 202).
     if (req.method === 'POST' && Array.isArray(body) && body.length === 0) {
       sendHttpError(res, 400, 'invalid request: an empty JSON-RPC batch', JSONRPC_INVALID_REQUEST);
       return;
     }
-    const mcpSessionId = req.header('mcp-session-id');
-    if (mcpSessionId !== undefined) {
+    const mcpSessionId = req.headers['mcp-session-id'];
+    if (typeof mcpSessionId === 'string') {
       const connection = session.connection(mcpSessionId);
       if (!(connection instanceof McpConnection)) {
         sendHttpError(res, 404, 'unknown MCP session for this endpoint; initialize a new one');
@@ -66,8 +77,8 @@ export function createMcpEndpoint(deps: McpEndpointDeps): RequestHandler {
 }
 
 interface Exchange {
-  readonly req: Request;
-  readonly res: Response;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
   readonly body: unknown;
 }
 
@@ -88,7 +99,7 @@ async function openConnection(
   const server = createSessionMcpServer(session, deps.forwarder, log, deps.metrics);
   let connection: McpConnection | undefined;
   // The initialize answer holds the idle clock like any open response; dropped once it is tracked.
-  let initializeResponse: Response | undefined = res;
+  let initializeResponse: ServerResponse | undefined = res;
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: MCP_MAX_BODY_BYTES,

@@ -1,5 +1,5 @@
 import { parseBearer, secretMatchesHash, sha256Hex } from '@kandev/protocol';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RuntimeSession } from '../sessions/runtime-session';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { sendHttpError } from './http-error';
@@ -17,18 +17,18 @@ function compareWithoutSession(token: string): false {
 }
 
 /**
- * Resolves the session named in the URL and checks the request's bearer against THAT session's token
+ * Resolves the session named in the URL (`sessionId`, decoded) and checks the request's bearer against THAT session's token
  * hash (constant time), so one session's token never opens another session's endpoint. An unknown
  * session, a missing token and a wrong token all get the same 401 (status, header and body). Writes the
  * refusal and returns undefined when refused.
  */
 export function authenticateSession(
   registry: SessionRegistry,
-  req: Request,
-  res: Response,
+  sessionId: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
 ): RuntimeSession | undefined {
-  const sessionId = req.params.sessionId;
-  const session = typeof sessionId === 'string' ? registry.find(sessionId) : undefined;
+  const session = sessionId === undefined ? undefined : registry.find(sessionId);
   const token = parseBearer(req.headers.authorization) ?? '';
   const accepted = session === undefined ? compareWithoutSession(token) : session.acceptsToken(token);
   if (session === undefined || token === '' || !accepted) {

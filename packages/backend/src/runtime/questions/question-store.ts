@@ -84,6 +84,16 @@ function fromRow(row: QuestionRow): Question {
   };
 }
 
+/**
+ * Not yet expired at `now`, tested row by row: written `NOT (expires_at <= now)` where another index
+ * must lead (a page in creation order, a page of tasks' ids). As a range, `expires_at > now` makes
+ * SQLite's planner (it has no statistics) take the (state, expires_at) index instead, and read every
+ * pending question of the database for each call.
+ */
+function notExpired(query: ReturnType<Sql>, now: string): ReturnType<Sql> {
+  return query.whereNot('questions.expires_at', '<=', now);
+}
+
 type QuestionEventType = 'question.created' | 'question.answered' | 'question.closed';
 
 /**
@@ -191,7 +201,7 @@ export class QuestionStore {
    */
   async listPage(filter: QuestionPageFilter): Promise<Question[]> {
     const query = this.filtered(filter);
-    if (filter.state !== undefined) void this.inEffectiveState(query, filter.state, filter.now);
+    if (filter.state !== undefined) void this.inEffectiveState(query, filter.state, filter.now, 'in order');
     const rows = (await inCreationOrder(
       query,
       filter.after,
@@ -240,7 +250,13 @@ export class QuestionStore {
     return query;
   }
 
-  private inEffectiveState(query: ReturnType<Sql>, state: QuestionState, now: string) {
+  /**
+   * `read: 'in order'` (a page): a pending page walks the (state, created_at, id) index in order and
+   * stops after a page, the expiry tested on each row (notExpired). A count keeps the range: the
+   * (state, expires_at) index covers it.
+   */
+  private inEffectiveState(query: ReturnType<Sql>, state: QuestionState, now: string, read?: 'in order') {
+    if (state === 'pending' && read === 'in order') return notExpired(query.where('questions.state', 'pending'), now);
     if (state === 'pending') return query.where('questions.state', 'pending').where('questions.expires_at', '>', now);
     if (state !== 'expired') return query.where('questions.state', state);
     return query.where((q) => {
@@ -253,10 +269,10 @@ export class QuestionStore {
   /** How many operator questions each of these tasks has pending (and not yet expired) at `now`. */
   async pendingCountsOf(taskIds: readonly string[], now: string): Promise<Map<string, number>> {
     if (taskIds.length === 0) return new Map();
-    const rows: { task_id: string; count: number | string }[] = await this.db('questions')
+    const pending = this.db('questions')
       .whereIn('task_id', [...taskIds])
-      .where({ state: 'pending' })
-      .where('expires_at', '>', now)
+      .where({ state: 'pending' });
+    const rows: { task_id: string; count: number | string }[] = await notExpired(pending, now)
       .groupBy('task_id')
       .select('task_id')
       .count({ count: '*' });
@@ -266,11 +282,10 @@ export class QuestionStore {
   /** Which of these tasks have an operator question still pending (and not yet expired) at `now`. */
   async taskIdsWithPending(taskIds: readonly string[], now: string): Promise<string[]> {
     if (taskIds.length === 0) return [];
-    const rows: { task_id: string }[] = await this.db('questions')
+    const pending = this.db('questions')
       .whereIn('task_id', [...taskIds])
-      .where({ state: 'pending' })
-      .where('expires_at', '>', now)
-      .distinct('task_id');
+      .where({ state: 'pending' });
+    const rows: { task_id: string }[] = await notExpired(pending, now).distinct('task_id');
     return rows.map((row) => row.task_id);
   }
 
