@@ -1,6 +1,6 @@
 // Hundreds of live MCP-only sessions (several of the backend's ListSessions pages) come through backend
-// restarts whole. After a crash the restarted backend adopts the agentctl that kept serving them; after a graceful stop (which stops agentctl too)
-// the next backend's new agentctl gets every one of them back. Each time, every session is reconciled
+// restarts whole. After a crash the restarted backend adopts the agentctl that kept serving them; after
+// a graceful stop (which stops agentctl too) the next backend's new agentctl gets every one of them back. Each time, every session is reconciled
 // exactly once: the backend reports each one live, agentctl lists each one exactly once (asked a page at
 // a time, as the backend asks), and nothing else is there. The default database only, to keep the
 // suite's time down: the same holds on PostgreSQL, where a backend restarted on its data dir keeps its
