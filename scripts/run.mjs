@@ -6,11 +6,12 @@
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
 //   npm test   -> install, build, check the generated proto types, docs/rest-api.md and the REST client types, type-check,
 //                 the scripts' node:test files, unit + service + integration tests (again on PostgreSQL: KANDEV_TEST_DATABASE_URL's server or
-//                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), the agent adapter tests, the browser tests (or one line: no Chromium),
-//                 the manifest check (or one line: no kubectl), the promtool checks (or one line: no promtool), then the container tests (or one line saying they were skipped: no container engine)
+//                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), then at once: the agent adapter tests and the browser tests (or one line: no Chromium),
+//                 and the manifest check (or one line: no kubectl), the promtool checks (or one line: no promtool) and the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { runChains } from './lib/concurrent-steps.mjs';
 import { withWorkers } from './lib/test-workers.mjs';
 import { postgresInstalled, startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
 import { ensureBuilt, env, root, run } from './lib/workspace.mjs';
@@ -67,20 +68,32 @@ if (command === 'start') {
     );
   }
   run('jest', withWorkers(['--selectProjects', ...projects, ...process.argv.slice(3)]));
-  // The pinned ACP adapters (Claude Code, Codex, Gemini CLI) answer the handshake; installs them first.
-  run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
-  // The web console in Chromium when it is installed; otherwise one 'skipped' line (a failure in CI).
-  run(process.execPath, [join(root, 'scripts/browser-tests.mjs')]);
-  // The manifest checks refuse planted violations (no kubectl needed: hand-made objects).
-  run(process.execPath, ['--test', join(root, 'scripts/lib/manifest-checks.test.mjs')]);
-  // deploy/kubernetes's base and overlays build, dry-run with kubectl and pass the schema and Pod
-  // Security checks; otherwise one 'skipped' line (a failure in CI).
-  run(process.execPath, [join(root, 'scripts/check-manifests.mjs')]);
-  // deploy/prometheus's rules check and pass their tests, the dashboard's queries parse (promtool);
-  // otherwise one 'skipped' line (a failure in CI).
-  run(process.execPath, [join(root, 'scripts/check-metrics-rules.mjs')]);
-  // Runs them when DOCKER_HOST answers; otherwise prints the one 'skipped: no container engine' line.
-  run(process.execPath, [join(root, 'scripts/container-tests.mjs')]);
+  // The rest mostly waits (the agent adapters' processes, Chromium, the container engine), so two
+  // chains run at once, their lines prefixed with the chain's name (scripts/lib/concurrent-steps.mjs):
+  // - agents: the pinned ACP adapters (Claude Code, Codex, Gemini CLI), installed first; then the web
+  //   console in Chromium when it is installed (otherwise one 'skipped' line, a failure in CI).
+  // - deploy: the manifest checks refuse planted violations (hand-made objects); deploy/kubernetes's
+  //   base and overlays build, dry-run with kubectl and pass the schema and Pod Security checks;
+  //   deploy/prometheus's rules check and pass their tests and the dashboard's queries parse
+  //   (promtool); then the container tests when DOCKER_HOST answers. Each prints one 'skipped' line
+  //   when its tool is missing (a failure in CI).
+  const node = (script, ...args) => [process.execPath, [...args, join(root, script)]];
+  const failed = await runChains(
+    {
+      agents: [node('scripts/agent-adapter-tests.mjs'), node('scripts/browser-tests.mjs')],
+      deploy: [
+        node('scripts/lib/manifest-checks.test.mjs', '--test'),
+        node('scripts/check-manifests.mjs'),
+        node('scripts/check-metrics-rules.mjs'),
+        node('scripts/container-tests.mjs'),
+      ],
+    },
+    { cwd: root, env },
+  );
+  if (failed.length > 0) {
+    console.error(`npm test: FAILED in ${failed.join(' and ')}`);
+    process.exit(1);
+  }
 } else {
   console.error('usage: node scripts/run.mjs start|test [jest args]');
   process.exit(2);

@@ -1,7 +1,7 @@
-// Failed authentication is limited per client address, against a real backend on either database: the
-// documented default (10 failures in a minute, docs/security.md) refuses the 11th attempt from that
-// address with 429 and Retry-After, on /api (bearer) and POST /login alike, while another address is
-// unaffected. Addresses differ for real: each client binds its socket to its own loopback address.
+// Failed authentication is limited per client address, against a real backend (the counts live in
+// memory: the database does not matter). The documented default (10 failures in a minute,
+// docs/security.md) refuses the 11th attempt from that address with 429 and Retry-After, on /api
+// (bearer) and POST /login alike, while another address is unaffected. Addresses differ for real: each client binds its socket to its own loopback address.
 import { request as httpRequest } from 'node:http';
 import { useCleanup } from '../../helpers/cleanup';
 import { startBackend } from '../../helpers/processes';

@@ -2,6 +2,8 @@
 // workspace, and an operator limited to one workspace aimed at its own and at another's resources.
 // What the role table allows is never refused (not 403); what it does not is refused (403, or 404 for
 // another workspace's resource, as if it did not exist) and leaves every table of the database as it was.
+// The rights are decided before any database work, so this runs on the default database only; the
+// REST fuzz suite sends viewer and scoped-operator requests on PostgreSQL too.
 import { databaseDigester, launchConfigFor, ROUTE_GROUPS, type Role, sessionRow } from '@kandev/backend/testing';
 import { type BackendApi } from '../../helpers/backend-api';
 import { useCleanup } from '../../helpers/cleanup';
