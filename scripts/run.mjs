@@ -4,10 +4,12 @@
 // missing or stale, native modules rebuilt when they do not load in this Node, and the TypeScript
 // build is incremental.
 //   npm start  -> install, build, run the backend (which starts a local agentctl)
-//   npm test   -> install, build, check the generated proto types, docs/rest-api.md and the REST client types, type-check,
-//                 the scripts' node:test files, unit + service + integration tests (again on PostgreSQL: KANDEV_TEST_DATABASE_URL's server or
-//                 a throwaway cluster when PostgreSQL is installed; else one line: no PostgreSQL), then at once: the agent adapter tests and the browser tests (or one line: no Chromium),
-//                 and the manifest check (or one line: no kubectl), the promtool checks (or one line: no promtool) and the container tests (or one line saying they were skipped: no container engine)
+//   npm test   -> install, build; the type-check beside the checks of the generated proto types, docs/rest-api.md and the
+//                 REST client types and the scripts' node:test files; unit + service + integration tests (again on PostgreSQL:
+//                 KANDEV_TEST_DATABASE_URL's server or a throwaway cluster when PostgreSQL is installed; else one line: no
+//                 PostgreSQL) while the agent adapters install; the agent adapter tests; then at once the browser tests (or one
+//                 line: no Chromium) with the manifest check (or one line: no kubectl) and the promtool checks (or one line: no
+//                 promtool), and the container tests (or one line saying they were skipped: no container engine)
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -39,12 +41,18 @@ if (command === 'start') {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => backend.kill(signal));
   backend.on('close', (code, signal) => process.exit(code ?? (signal === null ? 0 : 1)));
 } else if (command === 'test') {
-  run('npm', ['run', '--silent', 'check:proto']);
-  run('npm', ['run', '--silent', 'check:rest-docs']);
-  run('npm', ['run', '--silent', 'check:rest-client']);
-  run('npm', ['run', '--silent', 'typecheck']);
-  // The scripts' own rules: which Node and headers native modules are built for.
-  run(process.execPath, ['--test', 'scripts/lib/node-release.test.mjs', 'scripts/lib/native-modules.test.mjs']);
+  // The type-check beside the generated files' checks and the scripts' own rules (which Node and
+  // headers native modules are built for): each chain is one process at a time.
+  const npmRun = (script) => ['npm', ['run', '--silent', script]];
+  await must({
+    typecheck: [npmRun('typecheck')],
+    generated: [
+      npmRun('check:proto'),
+      npmRun('check:rest-docs'),
+      npmRun('check:rest-client'),
+      [process.execPath, ['--test', 'scripts/lib/node-release.test.mjs', 'scripts/lib/native-modules.test.mjs']],
+    ],
+  });
   // The service and integration tests about what the database keeps (their any-db/ folders) run again
   // with every database on PostgreSQL, with those that need PostgreSQL itself (postgres/): on the server
   // KANDEV_TEST_DATABASE_URL names, else on a throwaway cluster when PostgreSQL's server binaries are
@@ -67,36 +75,50 @@ if (command === 'start') {
       'skipped: PostgreSQL tests: no PostgreSQL (apt-get install postgresql, or set KANDEV_TEST_DATABASE_URL; docs/database.md)',
     );
   }
+  // The pinned ACP adapters (Claude Code, Codex, Gemini CLI) install from the npm registry meanwhile.
+  const adapters = spawn(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs'), '--install-only'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const adaptersInstalled = new Promise((resolve) => adapters.on('close', (code) => resolve(code ?? 1)));
   run('jest', withWorkers(['--selectProjects', ...projects, ...process.argv.slice(3)]));
-  // The rest mostly waits (the agent adapters' processes, Chromium, the container engine), so two
-  // chains run at once, their lines prefixed with the chain's name (scripts/lib/concurrent-steps.mjs):
-  // - agents: the pinned ACP adapters (Claude Code, Codex, Gemini CLI), installed first; then the web
-  //   console in Chromium when it is installed (otherwise one 'skipped' line, a failure in CI).
-  // - deploy: the manifest checks refuse planted violations (hand-made objects); deploy/kubernetes's
-  //   base and overlays build, dry-run with kubectl and pass the schema and Pod Security checks;
-  //   deploy/prometheus's rules check and pass their tests and the dashboard's queries parse
-  //   (promtool); then the container tests when DOCKER_HOST answers. Each prints one 'skipped' line
-  //   when its tool is missing (a failure in CI).
+  if ((await adaptersInstalled) !== 0) process.exit(1);
+  // The agent suite, on a machine left to it: under load an adapter can act on a tool change later
+  // than the suite's prompts.
+  run(process.execPath, [join(root, 'scripts/agent-adapter-tests.mjs')]);
+  // The rest mostly waits (Chromium, the container engine), so two chains run at once:
+  // - browser: the web console in Chromium when it is installed; the manifest checks refuse planted
+  //   violations (hand-made objects); deploy/kubernetes's base and overlays build, dry-run with kubectl
+  //   and pass the schema and Pod Security checks; deploy/prometheus's rules check and pass their
+  //   tests and the dashboard's queries parse (promtool).
+  // - containers: the container tests when DOCKER_HOST answers.
+  // Each prints one 'skipped' line when its tool is missing (a failure in CI).
   const node = (script, ...args) => [process.execPath, [...args, join(root, script)]];
-  const failed = await runChains(
-    {
-      agents: [node('scripts/agent-adapter-tests.mjs'), node('scripts/browser-tests.mjs')],
-      deploy: [
-        node('scripts/lib/manifest-checks.test.mjs', '--test'),
-        node('scripts/check-manifests.mjs'),
-        node('scripts/check-metrics-rules.mjs'),
-        node('scripts/container-tests.mjs'),
-      ],
-    },
-    { cwd: root, env },
-  );
+  await must({
+    browser: [
+      node('scripts/browser-tests.mjs'),
+      node('scripts/lib/manifest-checks.test.mjs', '--test'),
+      node('scripts/check-manifests.mjs'),
+      node('scripts/check-metrics-rules.mjs'),
+    ],
+    containers: [node('scripts/container-tests.mjs')],
+  });
+} else {
+  console.error('usage: node scripts/run.mjs start|test [jest args]');
+  process.exit(2);
+}
+
+/**
+ * Runs the chains at once (scripts/lib/concurrent-steps.mjs: every line prefixed with its chain's
+ * name); exits 1 once all have ended when one failed.
+ */
+async function must(chains) {
+  const failed = await runChains(chains, { cwd: root, env });
   if (failed.length > 0) {
     console.error(`npm test: FAILED in ${failed.join(' and ')}`);
     process.exit(1);
   }
-} else {
-  console.error('usage: node scripts/run.mjs start|test [jest args]');
-  process.exit(2);
 }
 
 /** The backend's `{"event":"ready",…}` line, or undefined for any other line. */
