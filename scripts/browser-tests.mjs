@@ -28,7 +28,7 @@ if (chromium === undefined) {
 const started = Date.now();
 const result = spawnSync(
   join(root, 'node_modules/.bin/jest'),
-  withWorkers(['--selectProjects', 'browser', ...process.argv.slice(2)]),
+  withWorkers(['--selectProjects', 'browser', ...process.argv.slice(2)], process.env, 1),
   {
     cwd: root,
     stdio: 'inherit',
