@@ -9,8 +9,8 @@
 // all of them. Then once more on a copy of the full database with a small row bound: the pruner drops the
 // backlog in batches while request -> list_changed is measured again.
 import { cpus } from 'node:os';
-import { parseArgs } from 'node:util';
 import { FULL_SIZE } from '../fill-database.mjs';
+import { parseBenchArgs, quantile, runBenchmark, UsageError } from './bench-entry.mjs';
 import { createProcessScope } from './bench-processes.mjs';
 import { postgresInstalled, startBackend } from './live-update-backend.mjs';
 import { within } from './live-update-clients.mjs';
@@ -20,6 +20,9 @@ import { seedTemplates } from './data-growth-stores.mjs';
 import { writeSvgPlot } from './svg-plot.mjs';
 import { ms, ratio, reportTarget } from './targets.mjs';
 
+const USAGE =
+  'node scripts/bench/data-growth.mjs [--scale 1] [--runs 300] [--warmup 100] [--live-runs 500] ' +
+  '[--live-warmup 300] [--database both|sqlite|postgres] [--plot <file.svg>]';
 const DATABASES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const KEEP_EVERYTHING = { KANDEV_EVENT_RETENTION_DAYS: '3650', KANDEV_EVENT_RETENTION_MAX_ROWS: '100000000' };
 // The pruning run: the default age, and the smallest row bound, so nearly the whole log is a backlog.
@@ -29,25 +32,22 @@ const START_GOAL_MS = 5_000;
 const LIVE = 'request -> list_changed';
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      scale: { type: 'string', default: '1' },
-      runs: { type: 'string', default: '300' },
-      warmup: { type: 'string', default: '100' },
-      'live-runs': { type: 'string', default: '500' },
-      'live-warmup': { type: 'string', default: '300' },
-      database: { type: 'string', default: 'both' },
-      plot: { type: 'string', default: 'docs/benchmarks/data-growth.svg' },
-    },
-    strict: true,
+  const values = parseBenchArgs({
+    scale: { type: 'string', default: '1' },
+    runs: { type: 'string', default: '300' },
+    warmup: { type: 'string', default: '100' },
+    'live-runs': { type: 'string', default: '500' },
+    'live-warmup': { type: 'string', default: '300' },
+    database: { type: 'string', default: 'both' },
+    plot: { type: 'string', default: 'docs/benchmarks/data-growth.svg' },
   });
   const number = (name, min) => {
     const value = Number(values[name]);
-    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number >= ${min}`);
+    if (!Number.isFinite(value) || value < min) throw new UsageError(`--${name} must be a number >= ${min}`);
     return value;
   };
   if (!['both', ...Object.keys(DATABASES)].includes(values.database)) {
-    throw new Error('--database must be both, sqlite or postgres');
+    throw new UsageError('--database must be both, sqlite or postgres');
   }
   const scale = number('scale', 0.001);
   const sized = (fraction) =>
@@ -69,11 +69,6 @@ function parseOptions() {
 }
 
 const scope = createProcessScope({ name: 'data-growth', stopGraceMs: 5_000, exitGraceMs: 15_000 });
-
-function quantile(samples, p) {
-  const sorted = Float64Array.from(samples).sort();
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-}
 
 /**
  * One backend per template, each on a fresh copy, started one after another (each start timed alone),
@@ -252,9 +247,7 @@ function report(database, figures) {
   return targets;
 }
 
-async function main() {
-  const options = parseOptions();
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => scope.stopAndExit(130, `${signal}: stopping`));
+async function main(options) {
   const size = options.levels[2].size;
   console.log(
     `data growth; node ${process.version}, ${cpus().length} CPUs; full database: ${size.tasks.toLocaleString('en')} ` +
@@ -292,15 +285,15 @@ async function main() {
     });
     console.log(`\nplot: ${options.plot}`);
   }
-  console.log('');
-  for (const target of targets) target();
+  return targets;
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    if (scope.isStopping()) return;
-    console.error(`data-growth: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    scope.stopAndExit(1, 'failed');
-  },
-);
+runBenchmark({
+  name: 'data-growth',
+  usage: USAGE,
+  scope,
+  parseOptions,
+  // Seeding the full database alone takes minutes on a slow disk: a day bounds only a hang.
+  budgetMs: () => 24 * 3_600_000,
+  main,
+});

@@ -10,8 +10,7 @@
 //  2. launch: --sessions launches of one task (agentctl warm, no agent), each followed by GET /healthz.
 //  3. fan-out: those sessions, one client each; each round one change every client must get exactly once.
 import { cpus } from 'node:os';
-import { clearTimeout, setTimeout } from 'node:timers';
-import { parseArgs } from 'node:util';
+import { integerOption, parseBenchArgs, quantile, runBenchmark, UsageError } from './bench-entry.mjs';
 import { createProcessScope } from './bench-processes.mjs';
 import { postgresInstalled, startBackend } from './live-update-backend.mjs';
 import { within } from './live-update-clients.mjs';
@@ -29,29 +28,15 @@ const PER_RUN_BUDGET_MS = 250;
 const PER_SESSION_ROUND_BUDGET_MS = 100;
 const DATABASES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
-class UsageError extends Error {}
-
 function parseOptions() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        runs: { type: 'string', default: '1000' },
-        warmup: { type: 'string', default: '300' },
-        sessions: { type: 'string', default: '1000' },
-        rounds: { type: 'string', default: '3' },
-        database: { type: 'string', default: 'both' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  const count = (name, min) => {
-    const value = Number(values[name]);
-    if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${name} must be an integer >= ${min}`);
-    return value;
-  };
+  const values = parseBenchArgs({
+    runs: { type: 'string', default: '1000' },
+    warmup: { type: 'string', default: '300' },
+    sessions: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '3' },
+    database: { type: 'string', default: 'both' },
+  });
+  const count = (name, min) => integerOption(values[name], name, min);
   if (!['both', ...Object.keys(DATABASES)].includes(values.database)) {
     throw new UsageError('--database must be both, sqlite or postgres');
   }
@@ -65,12 +50,6 @@ function parseOptions() {
 }
 
 const scope = createProcessScope({ name: 'live-update', stopGraceMs: STOP_GRACE_MS, exitGraceMs: 3 * STOP_GRACE_MS });
-
-/** Nearest-rank quantile of unsorted samples. */
-function quantile(samples, p) {
-  const sorted = Float64Array.from(samples).sort();
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-}
 
 const mean = (samples) => samples.reduce((sum, value) => sum + value, 0) / samples.length;
 const row = (...cells) => `| ${cells.join(' | ')} |`;
@@ -178,17 +157,7 @@ function report(database, options, figures) {
   ];
 }
 
-async function main() {
-  const options = parseOptions();
-  const budget =
-    options.databases.length *
-    (FIXED_BUDGET_MS +
-      (options.runs + options.warmup) * PER_RUN_BUDGET_MS +
-      options.sessions * (options.rounds + 2) * PER_SESSION_ROUND_BUDGET_MS);
-  const watchdog = setTimeout(() => scope.stopAndExit(1, `gave up after ${Math.round(budget / 1000)} s`), budget);
-  watchdog.unref();
-  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and forwarded by bench.mjs).
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => scope.stopAndExit(130, `${signal}: stopping`));
+async function main(options) {
   console.log(`live source updates and launches; node ${process.version}, ${cpus().length} CPUs`);
   const targets = [];
   for (const database of options.databases) {
@@ -199,21 +168,18 @@ async function main() {
     }
     targets.push(...report(database, options, await measure(database, options)));
   }
-  clearTimeout(watchdog);
-  console.log('');
-  for (const target of targets) target();
+  return targets;
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    // Calls in flight fail once stopAndExit stops the backend; it exits on its own.
-    if (scope.isStopping()) return;
-    if (err instanceof UsageError) {
-      console.error(`live-update: ${err.message}\nusage: ${USAGE}`);
-      process.exit(2);
-    }
-    console.error(`live-update: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exit(1);
-  },
-);
+runBenchmark({
+  name: 'live-update',
+  usage: USAGE,
+  scope,
+  parseOptions,
+  budgetMs: (options) =>
+    options.databases.length *
+    (FIXED_BUDGET_MS +
+      (options.runs + options.warmup) * PER_RUN_BUDGET_MS +
+      options.sessions * (options.rounds + 2) * PER_SESSION_ROUND_BUDGET_MS),
+  main,
+});

@@ -8,10 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
+import { integerOption, LARGEST_LAUNCH_CONFIG, parseBenchArgs, runBenchmark, UsageError } from './bench-entry.mjs';
 import { createProcessScope } from './bench-processes.mjs';
 import { measureAgentctl } from './scale-agentctl.mjs';
 import { measureBackend } from './scale-backend.mjs';
@@ -28,55 +26,25 @@ const FIXED_BUDGET_MS = 180_000;
 const PER_SESSION_BUDGET_MS = 60;
 const KB = 1024;
 
-/** The tools/list benchmark's launch config: the largest realistic list (16 tools). */
-const LAUNCH_CONFIG = {
-  sessionId: '6b656e64-6576-4265-8e63-68746f6f6c73',
-  taskId: 'bench-task',
-  workspaceId: 'bench-workspace',
-  surface: 'kanban_task',
-  questionCapability: 'user',
-  providers: ['github', 'gitlab'],
-  revision: 1,
-  ownsTaskTitle: true,
-  mcpToken: randomBytes(24).toString('hex'),
-  systemPrompt: 'benchmark',
-  agent: null,
-};
-
-class UsageError extends Error {}
-
 function parseOptions() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        sizes: { type: 'string', default: '100,1000,10000' },
-        iterations: { type: 'string', default: '300' },
-        warmup: { type: 'string', default: '100' },
-        rounds: { type: 'string', default: '3' },
-        sample: { type: 'string', default: '10' },
-        plots: { type: 'string', default: 'docs/benchmarks' },
-        part: { type: 'string', default: 'both' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  const count = (text, name, min) => {
-    const value = Number(text);
-    if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${name} must be integers >= ${min}`);
-    return value;
-  };
-  const sizes = values.sizes.split(',').map((size) => count(size, 'sizes', 1));
+  const values = parseBenchArgs({
+    sizes: { type: 'string', default: '100,1000,10000' },
+    iterations: { type: 'string', default: '300' },
+    warmup: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '3' },
+    sample: { type: 'string', default: '10' },
+    plots: { type: 'string', default: 'docs/benchmarks' },
+    part: { type: 'string', default: 'both' },
+  });
+  const sizes = values.sizes.split(',').map((size) => integerOption(size, 'sizes', 1));
   if (sizes.some((size, i) => i > 0 && size <= sizes[i - 1])) throw new UsageError('--sizes must ascend');
   if (!['both', 'agentctl', 'backend'].includes(values.part)) throw new UsageError('--part: both, agentctl or backend');
   return {
     sizes,
-    iterations: count(values.iterations, 'iterations', 1),
-    warmup: count(values.warmup, 'warmup', 0),
-    rounds: count(values.rounds, 'rounds', 1),
-    sample: count(values.sample, 'sample', 1),
+    iterations: integerOption(values.iterations, 'iterations', 1),
+    warmup: integerOption(values.warmup, 'warmup', 0),
+    rounds: integerOption(values.rounds, 'rounds', 1),
+    sample: integerOption(values.sample, 'sample', 1),
     plots: values.plots,
     part: values.part,
   };
@@ -208,13 +176,7 @@ function reportBackend(options, runs) {
   ];
 }
 
-async function main() {
-  const options = parseOptions();
-  const sessions = options.sizes.reduce((sum, n) => sum + n, 0);
-  const budget = FIXED_BUDGET_MS + sessions * PER_SESSION_BUDGET_MS * (options.part === 'both' ? 2 : 1);
-  const watchdog = setTimeout(() => scope.stopAndExit(1, `gave up after ${Math.round(budget / 1000)} s`), budget);
-  watchdog.unref();
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => scope.stopAndExit(130, `${signal}: stopping`));
+async function main(options) {
   const load = loadavg().map((l) => l.toFixed(2));
   console.log(
     `scale: sessions ${options.sizes.map(size).join(' / ')}; node ${process.version}, ${cpus().length} CPUs, load ${load.join(' ')}`,
@@ -225,7 +187,7 @@ async function main() {
     const runs = [];
     for (const n of options.sizes) {
       console.error(`scale: agentctl part, ${size(n)} sessions`);
-      runs.push(await measureAgentctl(scope, daemons, n, options, LAUNCH_CONFIG));
+      runs.push(await measureAgentctl(scope, daemons, n, options, LARGEST_LAUNCH_CONFIG));
     }
     targets.push(...reportAgentctl(options, runs));
   }
@@ -237,20 +199,16 @@ async function main() {
     }
     targets.push(...reportBackend(options, runs));
   }
-  clearTimeout(watchdog);
-  console.log('');
-  for (const target of targets) target();
+  return targets;
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    if (scope.isStopping()) return;
-    if (err instanceof UsageError) {
-      console.error(`scale: ${err.message}\nusage: ${USAGE}`);
-      process.exit(2);
-    }
-    console.error(`scale: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exit(1);
-  },
-);
+runBenchmark({
+  name: 'scale',
+  usage: USAGE,
+  scope,
+  parseOptions,
+  budgetMs: (options) =>
+    FIXED_BUDGET_MS +
+    options.sizes.reduce((sum, n) => sum + n, 0) * PER_SESSION_BUDGET_MS * (options.part === 'both' ? 2 : 1),
+  main,
+});

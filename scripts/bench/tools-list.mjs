@@ -12,11 +12,10 @@
 //      Both run with --expose-gc and heap-probe.cjs: heap used after a forced GC, before and after.
 //      Then tools/list timed round-robin on --sample of those connections (official SDK clients).
 import { Buffer } from 'node:buffer';
-import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { integerOption, LARGEST_LAUNCH_CONFIG, parseBenchArgs, UsageError } from './bench-entry.mjs';
 import { createProcessScope } from './bench-processes.mjs';
 import { connectMcp } from './tools-list-clients.mjs';
 import { startDaemons } from './tools-list-daemons.mjs';
@@ -34,45 +33,16 @@ const FIXED_BUDGET_MS = 90_000;
 const PER_CALL_BUDGET_MS = 25;
 const PER_SESSION_BUDGET_MS = 50;
 
-/** The largest realistic list: kanban task, asks the user, both providers attached, owns its title. */
-const LAUNCH_CONFIG = {
-  sessionId: '6b656e64-6576-4265-8e63-68746f6f6c73', // CreateSession accepts only UUIDs
-  taskId: 'bench-task',
-  workspaceId: 'bench-workspace',
-  surface: 'kanban_task',
-  questionCapability: 'user',
-  providers: ['github', 'gitlab'],
-  revision: 1,
-  ownsTaskTitle: true,
-  mcpToken: randomBytes(24).toString('hex'),
-  systemPrompt: 'benchmark',
-  agent: null,
-};
-
-class UsageError extends Error {}
-
 function parseOptions() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        iterations: { type: 'string', default: '1500' },
-        warmup: { type: 'string', default: '200' },
-        rounds: { type: 'string', default: '3' },
-        sessions: { type: 'string', default: '1000' },
-        sample: { type: 'string', default: '10' },
-        'many-iterations': { type: 'string', default: '600' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  const count = (name, min) => {
-    const value = Number(values[name]);
-    if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${name} must be an integer >= ${min}`);
-    return value;
-  };
+  const values = parseBenchArgs({
+    iterations: { type: 'string', default: '1500' },
+    warmup: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '3' },
+    sessions: { type: 'string', default: '1000' },
+    sample: { type: 'string', default: '10' },
+    'many-iterations': { type: 'string', default: '600' },
+  });
+  const count = (name, min) => integerOption(values[name], name, min);
   const options = {
     iterations: count('iterations', 1),
     warmup: count('warmup', 0),
@@ -104,10 +74,10 @@ async function checkSameTools(agentctl, baseline) {
 /** Phase 1: one session, one connection per server. */
 async function oneSession(options) {
   const agentctl = await daemons.agentctl({ heapProbe: false });
-  const [state] = await agentctl.createSessions([LAUNCH_CONFIG]);
-  const ours = await connectMcp(agentctl.mcpUrl(state), { Authorization: `Bearer ${LAUNCH_CONFIG.mcpToken}` });
+  const [state] = await agentctl.createSessions([LARGEST_LAUNCH_CONFIG]);
+  const ours = await connectMcp(agentctl.mcpUrl(state), { Authorization: `Bearer ${LARGEST_LAUNCH_CONFIG.mcpToken}` });
   scope.cleanups.push(() => ours.close());
-  const baseline = await daemons.baseline(LAUNCH_CONFIG, { heapProbe: false });
+  const baseline = await daemons.baseline(LARGEST_LAUNCH_CONFIG, { heapProbe: false });
   const theirs = await connectMcp(baseline.mcpUrl, {});
   scope.cleanups.push(() => theirs.close());
   const floor = await daemons.floor();
@@ -127,9 +97,9 @@ async function oneSession(options) {
 /** Phase 2: `sessions` idle connected sessions per server, then tools/list on a sample of them. */
 async function manySessions(options) {
   const agentctl = await daemons.agentctl({ heapProbe: true });
-  const ours = await connectMany(scope, agentctl, options, LAUNCH_CONFIG);
-  const baseline = await daemons.baseline(LAUNCH_CONFIG, { heapProbe: true });
-  const theirs = await connectMany(scope, baseline, options, LAUNCH_CONFIG);
+  const ours = await connectMany(scope, agentctl, options, LARGEST_LAUNCH_CONFIG);
+  const baseline = await daemons.baseline(LARGEST_LAUNCH_CONFIG, { heapProbe: true });
+  const theirs = await connectMany(scope, baseline, options, LARGEST_LAUNCH_CONFIG);
   const variants = await timeRounds(
     [
       { label: `agentctl, ${options.sessions} sessions connected`, call: ours.listTools },
