@@ -48,3 +48,28 @@ export interface Replicas extends WorkClaims, ReplicaSignals, ReplicaPresence {
    */
   sweepLeftovers(sweep: () => Promise<unknown>): Sweeps;
 }
+
+/**
+ * A sweep for what a gone replica left behind, run every renew interval through
+ * `Replicas.sweepLeftovers` (never in one process): started once, stopped for good.
+ */
+export abstract class LeftoverSweeper {
+  private sweeps: Sweeps | undefined;
+  /** Set by `stop`: a sweep under way checks it between items. */
+  protected stopped = false;
+
+  constructor(private readonly replicas: Pick<Replicas, 'sweepLeftovers'>) {}
+
+  start(): void {
+    if (this.stopped || this.sweeps !== undefined) return;
+    this.sweeps = this.replicas.sweepLeftovers(() => this.sweep());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.sweeps?.stop();
+  }
+
+  /** One sweep; never rejects (failures are logged). */
+  abstract sweep(): Promise<unknown>;
+}

@@ -1,4 +1,4 @@
-import type { Replicas, Sweeps } from '../../platform/cluster/replicas';
+import { LeftoverSweeper, type Replicas } from '../../platform/cluster/replicas';
 import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
@@ -26,20 +26,9 @@ export interface StartSweeperDeps {
  * if not). A session starting slowly on a live replica costs one lease claim per sweep and is left
  * alone. One process never sweeps: its boot reconcile repairs what its predecessor left.
  */
-export class StartSweeper {
-  private sweeps: Sweeps | undefined;
-  private stopped = false;
-
-  constructor(private readonly deps: StartSweeperDeps) {}
-
-  start(): void {
-    if (this.stopped || this.sweeps !== undefined) return;
-    this.sweeps = this.deps.replicas.sweepLeftovers(() => this.sweep());
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.sweeps?.stop();
+export class StartSweeper extends LeftoverSweeper {
+  constructor(private readonly deps: StartSweeperDeps) {
+    super(deps.replicas);
   }
 
   /** One sweep; resolves the sessions it failed. Never rejects (failures are logged). */

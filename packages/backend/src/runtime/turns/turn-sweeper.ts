@@ -1,4 +1,4 @@
-import type { Replicas, Sweeps } from '../../platform/cluster/replicas';
+import { LeftoverSweeper, type Replicas } from '../../platform/cluster/replicas';
 import type { Agentctls } from '../agentctl/agentctls';
 import type { Logger } from '../../platform/logger/logger';
 import type { UnitOfWork } from '../../platform/store/unit-of-work';
@@ -26,20 +26,9 @@ export interface TurnSweeperDeps {
  * kicked. A long turn still running costs one GetSession per sweep and changes nothing. One process
  * never sweeps (Replicas.sweepLeftovers).
  */
-export class TurnSweeper {
-  private sweeps: Sweeps | undefined;
-  private stopped = false;
-
-  constructor(private readonly deps: TurnSweeperDeps) {}
-
-  start(): void {
-    if (this.stopped || this.sweeps !== undefined) return;
-    this.sweeps = this.deps.replicas.sweepLeftovers(() => this.sweep());
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.sweeps?.stop();
+export class TurnSweeper extends LeftoverSweeper {
+  constructor(private readonly deps: TurnSweeperDeps) {
+    super(deps.replicas);
   }
 
   /** One sweep; resolves the sessions it reconciled. Never rejects (failures are logged). */
