@@ -10,7 +10,6 @@ import {
   question,
 } from '../../helpers/parent-question-harness';
 import { jsonColumn, refusal } from '@kandev/backend/testing';
-import { waitUntil } from '../../helpers/wait';
 
 /** The child asks during a turn, then ends it; resolves the question id (the parent's turn runs it). */
 async function childAsks(h: ParentQuestionHarness, f: { childSession: string }): Promise<string> {
@@ -19,22 +18,6 @@ async function childAsks(h: ParentQuestionHarness, f: { childSession: string }):
   h.agentctl.finishTurn(f.childSession, { text: 'asked my parent; ending my turn' });
   await h.untilState(f.childSession, 'waiting_for_input');
   return h.structured(asked).question_id as string;
-}
-
-/**
- * Barrier before a snapshot: every claimed (dispatched) prompt has reached the fake agentctl. The parent's
- * prompt about the question is claimed and then delivered asynchronously; a snapshot between the two
- * would see the delivery land later.
- */
-async function deliveriesSettled(h: ParentQuestionHarness): Promise<void> {
-  await waitUntil(
-    async () => {
-      const dispatched: { id: string }[] = await h.db('prompt_queue').where({ status: 'dispatched' }).select('id');
-      const delivered = new Set(h.agentctl.promptCalls.filter((c) => c.outcome === 'delivered').map((c) => c.promptId));
-      return dispatched.every((p) => delivered.has(p.id));
-    },
-    { timeoutMs: 5_000, what: 'every dispatched prompt delivered' },
-  );
 }
 
 /** Everything a rejected reply must leave alone: the queues, the questions, what reached agents. */
@@ -158,7 +141,10 @@ describe('parent questions: ask, gate, answer', () => {
     const sibling = await h.agentTask({ workspaceId: f.workspaceId, parentId: f.root, autopilot: true });
     const siblingSession = await h.launch(sibling);
     const id = await childAsks(h, f);
-    await deliveriesSettled(h);
+    // Barrier before the snapshot: the parent's prompt about the question runs in the parent's agent. It
+    // is queued, claimed and delivered asynchronously; a snapshot before that would see it land later.
+    const parentPrompt = (await h.db('parent_questions'))[0]?.parent_prompt_id as string;
+    await h.untilRunning(f.rootSession!, parentPrompt);
     const before = await sideEffects(h);
 
     const unknown = await refusal(
