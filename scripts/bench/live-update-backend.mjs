@@ -46,7 +46,7 @@ async function connectRoundTrip(scope, url) {
 }
 
 /** Lines of a log file (agentctl's, in the data dir) at warn level or above: pino levels 40+. */
-function warnLines(lines) {
+export function warnLines(lines) {
   return lines.filter((line) => {
     try {
       return JSON.parse(line).level >= 40;

@@ -7,6 +7,7 @@
 //    it serves) and until the repair after boot reported every session. Then nothing may be lost or
 //    duplicated: every connection still open and answering tools/list, agentctl listing each session
 //    exactly once, every session still live in the backend.
+// A warning or an error in either backend's log fails the run (a push refused at scale was one).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { readReadyLine, signalPid } from './bench-processes.mjs';
 import { Api, within } from './live-update-clients.mjs';
+import { warnLines } from './live-update-backend.mjs';
 import { connectAll, fanOut } from './live-update-runs.mjs';
 import { inBatches } from './tools-list-clients.mjs';
 import { embeddedBackendEnv } from '../lib/embedded-backend-env.mjs';
@@ -68,9 +70,11 @@ async function startBackend(scope, dataDir, sessions, logLevel) {
   const started = performance.now();
   scope.children.add(child);
   const tail = [];
+  const warned = [];
   const keep = (line) => {
     tail.push(line);
     if (tail.length > 40) tail.shift();
+    if (warnLines([line]).length > 0 && warned.length < 5) warned.push(line);
   };
   let onRepaired;
   const repaired = new Promise((resolve) => (onRepaired = resolve));
@@ -90,7 +94,11 @@ async function startBackend(scope, dataDir, sessions, logLevel) {
   const readyAt = performance.now();
   scope.pids.add(ready.agentctl.pid);
   const api = new Api(ready.url, readFileSync(ready.apiTokenFile, 'utf8').trim());
-  return { child, ready, api, logs, started, readyAt, repaired };
+  /** Fails when the backend logged a warning or an error: at scale as at any size, none is expected. */
+  const expectNoWarnings = (what) => {
+    if (warned.length > 0) throw new Error(`${what}: the backend logged warnings, first:\n${warned.join('\n')}`);
+  };
+  return { child, ready, api, logs, started, readyAt, repaired, expectNoWarnings };
 }
 
 /** Launches `count` sessions of one task, a few at a time; every one must get the github set. */
@@ -148,6 +156,7 @@ export async function measureBackend(scope, sessions, options) {
     await connectAll(backend, launched.sessions, clients, 0);
     scope.cleanups.push(() => Promise.allSettled(clients.map((client) => client.close())));
     const rounds = await fanOut(backend, ids, { taskId, clients }, options);
+    backend.expectNoWarnings('fan-out');
 
     // Restart: SIGKILL leaves the detached agentctl (and every connection) up; the next backend adopts it.
     const agentctlPid = backend.ready.agentctl.pid;
@@ -173,6 +182,7 @@ export async function measureBackend(scope, sessions, options) {
       throw new Error('connections list different tools after the restart');
     const counts = new Set(clients.map((client) => client.count()));
     if (counts.size !== 1) throw new Error('connections got different numbers of list_changed across the restart');
+    backend.expectNoWarnings('restart');
     return { sessions, launchMs: launched.ms, rounds, restart, repairSummary: repaired.line };
   } finally {
     await scope.runCleanups();

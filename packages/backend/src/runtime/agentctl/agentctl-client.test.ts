@@ -1,5 +1,6 @@
 import { AppError, type WireProviderUpdateResultsOutput } from '@kandev/protocol';
-import { promptAcceptedFromWire, providerUpdatesFromWire } from './agentctl-client';
+import { promptAcceptedFromWire } from './agentctl-client';
+import { providerUpdatesFromWire } from './provider-updates';
 
 const UPDATE = { sessionId: 's1', providers: ['github' as const, 'gitlab' as const], revision: 3 };
 

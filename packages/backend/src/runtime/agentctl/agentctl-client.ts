@@ -3,94 +3,36 @@ import {
   agentctlChannel,
   type AgentCtlClient,
   AppError,
-  appErrorFromFailure,
   appErrorFromGrpc,
   controlTokenMetadata,
   isTlsFailure,
   type LaunchConfig,
   launchConfigToWire,
   loadAgentctlProto,
-  type Provider,
-  providersFromWire,
-  providerToWire,
-  revisionFromWire,
   type RuntimeSessionState,
   sessionStateFromWire,
   tlsFailureMessage,
   type TurnRecord,
   turnRecordFromWire,
-  type UpdateOutcome,
-  updateOutcomeFromWire,
   type WireCancelTurnResponseOutput,
   type WirePromptResponseOutput,
   type WireSessionStateOutput,
-  type WireProviderUpdateResultsOutput,
-  type WireProvidersHeldOutput,
 } from '@kandev/protocol';
 import type { AgentctlEndpoint } from './executor';
 import { ProviderUpdateStream } from './provider-update-stream';
+import {
+  type ProviderUpdate,
+  type ProviderUpdateOutcome,
+  type SentProviderUpdates,
+  sendInMessages,
+} from './provider-updates';
+
+export type { ProviderUpdate, ProviderUpdateOutcome, ProvidersHeld, SentProviderUpdates } from './provider-updates';
 
 /** Sessions per ListSessions answer: far below gRPC's 4 MB message limit even with long system prompts. */
 const LIST_PAGE_SIZE = 100;
 
 type Invoke<Res> = (metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
-
-function providersHeldFromWire(held: WireProvidersHeldOutput): ProvidersHeld {
-  const outcome = updateOutcomeFromWire(held.outcome);
-  if (outcome === undefined) throw new AppError('internal', `agentctl StreamProviderUpdates: outcome ${held.outcome}`);
-  return {
-    outcome,
-    toolsChanged: held.tools_changed,
-    revision: revisionFromWire(held.revision),
-    providers: providersFromWire(held.providers),
-    toolNames: [...held.tool_names],
-  };
-}
-
-/** One session's provider update, as a StreamProviderUpdates call carries it. */
-export interface ProviderUpdate {
-  sessionId: string;
-  providers: readonly Provider[];
-  revision: number;
-}
-
-/** What one update of a batch left agentctl holding. */
-export interface ProvidersHeld {
-  outcome: UpdateOutcome;
-  /** True exactly when the effective tool list changed (and list_changed went to each connection). */
-  toolsChanged: boolean;
-  revision: number;
-  providers: Provider[];
-  toolNames: string[];
-}
-
-/** One update's result in a batch: what agentctl holds after it, or why it refused this update. */
-export type ProviderUpdateOutcome = { ok: true; result: ProvidersHeld } | { ok: false; error: AppError };
-
-/** A StreamProviderUpdates batch on its agentctl's stream: each update's outcome is to come. */
-export interface SentProviderUpdates {
-  answer: Promise<ProviderUpdateOutcome[]>;
-}
-
-/** The batch answer, parsed: exactly one result per update, for that update's session, in order. */
-export function providerUpdatesFromWire(
-  updates: readonly ProviderUpdate[],
-  response: WireProviderUpdateResultsOutput,
-): ProviderUpdateOutcome[] {
-  if (response.results.length !== updates.length) {
-    throw new AppError(
-      'internal',
-      `agentctl StreamProviderUpdates: ${response.results.length} results for ${updates.length} updates`,
-    );
-  }
-  return response.results.map((item, i) => {
-    if (item.session_id !== updates[i]?.sessionId) {
-      throw new AppError('internal', 'agentctl StreamProviderUpdates: results out of order');
-    }
-    if (item.held != null) return { ok: true, result: providersHeldFromWire(item.held) };
-    return { ok: false, error: appErrorFromFailure(item.error, 'agentctl StreamProviderUpdates') };
-  });
-}
 
 /** agentctl took a prompt (or had already: `duplicate`, never delivered twice). */
 export interface PromptAccepted {
@@ -113,8 +55,9 @@ export function promptAcceptedFromWire(response: WirePromptResponseOutput): Prom
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
   /**
-   * Many sessions' provider updates in one StreamProviderUpdates call: resolves once the call is on its
-   * stream; its answer holds one result per update, in order.
+   * Many sessions' provider updates on the StreamProviderUpdates stream, in messages of a bounded size
+   * (provider-updates.ts): resolves once they are on the stream; the answer holds one result per
+   * update, in order.
    */
   sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates>;
   /** An MCP-only session the agentctl lost, registered again from its stored config and token hash. */
@@ -154,16 +97,8 @@ export class AgentctlClient implements AgentctlApi {
     return sessionStateFromWire(state);
   }
 
-  async sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates> {
-    const request = {
-      updates: updates.map(({ sessionId, providers, revision }) => ({
-        session_id: sessionId,
-        providers: providers.map(providerToWire),
-        revision: String(revision),
-      })),
-    };
-    const sent = await this.providerUpdates.send(request);
-    return { answer: sent.answer.then((response) => providerUpdatesFromWire(updates, response)) };
+  sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates> {
+    return sendInMessages((batch) => this.providerUpdates.send(batch), updates);
   }
 
   /** sendProviderUpdates, and its answer. */
