@@ -110,8 +110,8 @@ export class ProviderPusher {
   }
 
   /**
-   * Sends each target's revision straight to its agentctl, one StreamProviderUpdates call per agentctl,
-   * and records every acknowledgement in one transaction. agentctl applies only a revision above the one
+   * Sends each target's revision straight to its agentctl, on its StreamProviderUpdates stream in calls
+   * of a bounded size (agentctl/provider-updates.ts), and records every acknowledgement in one transaction. agentctl applies only a revision above the one
    * it holds (STALE otherwise) and answers with what it holds, so no probe is needed: a push whose
    * deadline passed may still land later, but it carries a revision this backend issued, never one
    * past the desired one (docs/architecture.md, provider flow).

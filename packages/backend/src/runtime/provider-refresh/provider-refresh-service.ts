@@ -55,7 +55,7 @@ function targetsOf(plan: RefreshPlan): PushTarget[] {
 /**
  * Live provider refresh after a committed change to a task's sources: inside the change's
  * transaction, one recomputation and one desired-revision bump per live session whose set changed;
- * after the commit, one StreamProviderUpdates call per agentctl for the settled ones. A failed push keeps
+ * after the commit, the settled ones pushed on each agentctl's StreamProviderUpdates stream. A failed push keeps
  * agentctl's older, smaller set (fail closed) and hands the session to the reconciler.
  */
 export class ProviderRefreshService {

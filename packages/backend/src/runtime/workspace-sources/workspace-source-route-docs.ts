@@ -22,8 +22,8 @@ export const WORKSPACE_SOURCE_ROUTE_DOCS: RouteDoc[] = [
     summary: 'Attach repositories to a task (a batch)',
     description:
       'The batch is validated as a whole and committed in one transaction (one bad source: 400, nothing ' +
-      'written). Each live session whose provider set changed is sent its new set (one `StreamProviderUpdates` ' +
-      'call per agentctl). When the task has ' +
+      'written). Each live session whose provider set changed is sent its new set (`StreamProviderUpdates` ' +
+      'calls of at most 500 sessions, per agentctl). When the task has ' +
       'a workspace, the new repositories are checked out in it (docs/workspaces.md).',
     params: IdParamsSchema,
     query: WorkspaceSourceQuerySchema,
