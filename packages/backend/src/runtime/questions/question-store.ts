@@ -2,23 +2,17 @@ import type { Sql } from '../../platform/store/sql';
 import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
 import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
 import { z } from 'zod';
-import { AppError } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
-import { parseJsonColumn, toIsoString, toNullableIsoString } from '../../platform/store/row-values';
+import { toIsoString } from '../../platform/store/row-values';
+import { fromRow, type QuestionRow } from './question-rows';
 import {
   type Answer,
   type AnswerDeliveryKind,
-  AnswerDeliveryKindSchema,
-  AnswerSchema,
   type ClosedReason,
-  ClosedReasonSchema,
   type Question,
-  QuestionKindSchema,
   type QuestionState,
   toQuestionView,
   QUESTION_STATES,
-  QuestionStateSchema,
-  StoredQuestionItemSchema,
 } from './question';
 
 export interface QuestionPageFilter {
@@ -33,56 +27,9 @@ export interface QuestionPageFilter {
   limit: number;
 }
 
-interface QuestionRow {
-  id: string;
-  task_id: string;
-  session_id: string;
-  call_id: string;
-  kind: string;
-  questions: unknown;
-  context: string | null;
-  state: string;
-  answer: unknown;
-  answered_by: string | null;
-  closed_reason: string | null;
-  answer_delivery: string | null;
-  created_at: unknown;
-  answered_at: unknown;
-  expires_at: unknown;
-}
-
-const ItemsSchema = z.array(StoredQuestionItemSchema);
-const AnswersSchema = z.array(AnswerSchema);
 const HolderSchema = z.object({ held_by: z.string().nullable() });
 /** Where each state's count in GET /api/questions stops (docs: `counts`). */
 export const COUNT_CAP = 1_000;
-
-function fromRow(row: QuestionRow): Question {
-  const kind = QuestionKindSchema.safeParse(row.kind);
-  const state = QuestionStateSchema.safeParse(row.state);
-  const reason = ClosedReasonSchema.nullable().safeParse(row.closed_reason);
-  const delivery = AnswerDeliveryKindSchema.nullable().safeParse(row.answer_delivery ?? null);
-  if (!kind.success || !state.success || !reason.success || !delivery.success) {
-    throw new AppError('internal', `question ${row.id} has an unknown kind, state, reason or delivery`);
-  }
-  return {
-    id: row.id,
-    taskId: row.task_id,
-    sessionId: row.session_id,
-    callId: row.call_id,
-    kind: kind.data,
-    questions: parseJsonColumn(ItemsSchema, row.questions, 'questions.questions'),
-    context: row.context,
-    state: state.data,
-    answers: row.answer === null ? null : parseJsonColumn(AnswersSchema, row.answer, 'questions.answer'),
-    answeredBy: row.answered_by,
-    closedReason: reason.data,
-    answerDelivery: delivery.data,
-    createdAt: toIsoString(row.created_at),
-    answeredAt: toNullableIsoString(row.answered_at),
-    expiresAt: toIsoString(row.expires_at),
-  };
-}
 
 /**
  * Not yet expired at `now`, tested row by row: written `NOT (expires_at <= now)` where another index
