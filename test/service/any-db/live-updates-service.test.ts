@@ -186,6 +186,23 @@ describe('live-update services (in process, fake agentctl)', () => {
     expect(env.agentctl.pushes()).toHaveLength(2);
   });
 
+  test('1,001 live sessions: pushes in calls of 500, each answer recorded in a transaction of its own', async () => {
+    const env = await setup();
+    await task(env, 't');
+    const ids = Array.from({ length: 1001 }, (_, i) => `s${String(i).padStart(4, '0')}`);
+    for (const id of ids) await runningSession(env, id, 't');
+    env.sql.length = 0;
+    const batch = await env.sources.add('t', { sources: [remote('gitlab.com/a/1')] });
+
+    expect(batch.refresh.status).toBe('applied');
+    expect(batch.refresh.sessions.filter((session) => session.status === 'applied')).toHaveLength(1001);
+    // The change's own transaction, then one per answered call.
+    expect(env.sql.filter((q) => /^\s*commit\b/i.test(q))).toHaveLength(4);
+    expect(env.sql.filter((q) => SESSION_BY_ID.test(q))).toHaveLength(3);
+    const rows = await env.uow.read.sessions.findByIds(ids);
+    expect([...rows.values()].filter((row) => row.appliedRevision === 2)).toHaveLength(1001);
+  });
+
   test('a push goes to the agentctl the plan read: the session row is read once more, to acknowledge', async () => {
     const env = await setup();
     await task(env, 't');

@@ -23,6 +23,13 @@ import {
  */
 export const PROVIDER_UPDATES_PER_MESSAGE = 500;
 
+/** `items` in slices of at most one message's worth (`perMessage`), in order. */
+export function inMessages<T>(items: readonly T[], perMessage = PROVIDER_UPDATES_PER_MESSAGE): T[][] {
+  const messages: T[][] = [];
+  for (let i = 0; i < items.length; i += perMessage) messages.push(items.slice(i, i + perMessage));
+  return messages;
+}
+
 /** One session's provider update, as a StreamProviderUpdates call carries it. */
 export interface ProviderUpdate {
   sessionId: string;
@@ -108,8 +115,7 @@ export async function sendInMessages(
   updates: readonly ProviderUpdate[],
   perMessage = PROVIDER_UPDATES_PER_MESSAGE,
 ): Promise<SentProviderUpdates> {
-  const messages: ProviderUpdate[][] = [];
-  for (let i = 0; i < updates.length; i += perMessage) messages.push(updates.slice(i, i + perMessage));
+  const messages = inMessages(updates, perMessage);
   // Each answer stays wrapped: an async function resolving a promise would wait for it.
   const sent = await Promise.all(
     messages.map(async (message): Promise<{ answer: Promise<MessageAnswer> }> => {

@@ -1,5 +1,6 @@
 import { AppError, isAppError, type Provider } from '@kandev/protocol';
 import type { AgentctlApi, ProviderUpdateOutcome } from '../agentctl/agentctl-client';
+import { inMessages } from '../agentctl/provider-updates';
 import type { Agentctls } from '../agentctl/agentctls';
 import { onSameAgentctl, type SessionPlacement } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
@@ -120,19 +121,27 @@ export class ProviderPusher {
     return this.record(await this.send(targets));
   }
 
-  /** syncMany's first half: resolves once every call is on its agentctl's stream (or failed to go). */
+  /**
+   * syncMany's first half: resolves once every call is on its agentctl's stream (or failed to go). A
+   * call carries at most one message's updates, so each answer is recorded on its own as it comes.
+   */
   async send(targets: readonly PushTarget[]): Promise<PushesInFlight> {
     const failed: Failed[] = [];
     const forwarded: Forwarded[] = [];
     const calls = await Promise.all(
-      this.groupByAgentctl(targets, failed, forwarded).map(({ client, members }) => this.call(client, members)),
+      this.groupByAgentctl(targets, failed, forwarded).flatMap(({ client, members }) =>
+        inMessages(members).map((message) => this.call(client, message)),
+      ),
     );
     return { count: targets.length, calls, failed, forwarded };
   }
 
-  /** syncMany's second half: waits for agentctl's answers and records them (never throws for agentctl's sake). */
+  /**
+   * syncMany's second half: records each call's answer as it comes, in a transaction of its own (never
+   * throws for agentctl's sake).
+   */
   async record(pushes: PushesInFlight): Promise<PushResult[]> {
-    const reached: Reached[] = [];
+    const results: PushResult[] = new Array<PushResult>(pushes.count);
     const failed = [...pushes.failed];
     for (const { members, answer } of pushes.calls) {
       const answered = await answer;
@@ -140,6 +149,7 @@ export class ProviderPusher {
         for (const member of members) failed.push({ ...member, error: answered.error });
         continue;
       }
+      const reached: Reached[] = [];
       answered.outcomes.forEach((outcome, i) => {
         const member = members[i];
         if (member === undefined) return;
@@ -151,9 +161,8 @@ export class ProviderPusher {
         );
         reached.push({ ...member, held });
       });
+      for (const [index, result] of await this.acknowledgeMany(reached)) results[index] = result;
     }
-    const results: PushResult[] = new Array<PushResult>(pushes.count);
-    for (const [index, result] of await this.acknowledgeMany(reached)) results[index] = result;
     for (const { index, target, error } of failed) results[index] = await this.fail(target, error);
     for (const { index, target, replica } of pushes.forwarded) {
       const reason = `pushed by replica ${replica}, whose local agentctl holds the session`;
