@@ -372,8 +372,7 @@ describe('live-update services (in process, fake agentctl)', () => {
       },
     });
     cleanup.defer(() => reconciler.stop());
-    const desired = launchConfigFor({ id: 's', taskId: 't', workspaceId: 'w' }, { revision: 2, providers: ['gitlab'] });
-    await env.uow.read.sessions.updateDesiredMany([desired], NOW);
+    await env.uow.read.sessions.updateDesiredMany([{ id: 's', revision: 2 }], ['gitlab'], NOW);
     reconciler.schedule('s');
     for (let attempt = 1; attempt <= 20; attempt += 1) {
       // Barrier: the previous retry ran to its end and scheduled the next one.

@@ -55,7 +55,7 @@ describe('one turn (in process)', () => {
     const launched = await h.sessions.launch(await h.agentTask(), { surface: 'kanban_task', owns_task_title: false });
     const id = launched.session.id;
     // What a committed source batch does to a live session: a new desired revision.
-    await h.uow.read.sessions.updateDesiredMany([{ ...launched.config, providers: ['github'], revision: 2 }], 'now');
+    await h.uow.read.sessions.updateDesiredMany([{ id, revision: 2 }], ['github'], 'now');
     await h.turns.lanes.idle();
     expect(h.agentctl.pushes()).toEqual([]);
 

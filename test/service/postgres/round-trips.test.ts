@@ -70,7 +70,7 @@ describe('round trips on PostgreSQL', () => {
     const session = { id: 's1', executor: 'local', agentctlAddress: ENDPOINT.grpcAddress };
     const push = async (revision: number) => {
       // The desired revision moves first, as a source change does.
-      await backend.uow.read.sessions.updateDesiredMany([{ ...config, providers: ['github'], revision }], NOW);
+      await backend.uow.read.sessions.updateDesiredMany([{ id: config.sessionId, revision }], ['github'], NOW);
       return proxy.count(() => backend.pusher.syncMany([{ session, providers: ['github'], revision }]));
     };
     await push(2);

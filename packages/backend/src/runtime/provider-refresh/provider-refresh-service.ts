@@ -1,9 +1,10 @@
-import type { LaunchConfig, Provider } from '@kandev/protocol';
+import type { Provider } from '@kandev/protocol';
 import type { SessionPlacement } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { Stores } from '../../platform/store/unit-of-work';
 import type { AttachedSet } from '../../catalogue/repositories/provider-set';
-import type { AgentSession, AgentSessionState } from '../sessions/agent-session';
+import type { AgentSessionState, LiveRevision } from '../sessions/agent-session';
+import type { DesiredRevision } from '../sessions/session-fan-out-writes';
 import type { ProviderPusher, PushesInFlight, PushTarget } from './provider-pusher';
 import { isSettledLive } from '../sessions/session-lifecycle';
 import {
@@ -73,15 +74,16 @@ export class ProviderRefreshService {
     taskId: string,
     now: string,
     { providers, repositoryIds }: AttachedSet,
-    live: readonly AgentSession[],
+    live: readonly LiveRevision[],
   ): Promise<RefreshPlan> {
     const sessions: PlannedSession[] = [];
-    const bumped: LaunchConfig[] = [];
+    const bumped: DesiredRevision[] = [];
+    let next: Provider[] = [...providers]; // every bump's set: the same normalized set for each session
     for (const session of live) {
-      const current = { revision: session.revision, providers: session.launchConfig.providers };
-      const decision = decideProviderRefresh(current, providers);
+      const decision = decideProviderRefresh({ revision: session.revision, providers: session.providers }, providers);
       if (decision.kind === 'bump') {
-        bumped.push({ ...session.launchConfig, providers: decision.providers, revision: decision.revision });
+        bumped.push({ id: session.id, revision: decision.revision });
+        next = decision.providers;
       }
       sessions.push({
         sessionId: session.id,
@@ -93,11 +95,11 @@ export class ProviderRefreshService {
         },
         state: session.state,
         revision: decision.kind === 'bump' ? decision.revision : session.revision,
-        providers: decision.kind === 'bump' ? decision.providers : [...current.providers],
+        providers: decision.kind === 'bump' ? decision.providers : [...session.providers],
         bumped: decision.kind === 'bump',
       });
     }
-    await stores.sessions.updateDesiredMany(bumped, now);
+    if (bumped.length > 0) await stores.sessions.updateDesiredMany(bumped, next, now);
     return { taskId, providers, repositoryIds, sessions };
   }
 

@@ -51,6 +51,12 @@ export interface AgentSession {
   updatedAt: string;
 }
 
+/** A live session as a provider refresh plans it: where it runs, its state, its desired revision and set. */
+export type LiveRevision = Pick<
+  AgentSession,
+  'id' | 'state' | 'executor' | 'agentctlAddress' | 'agentctlReplica' | 'revision'
+> & { providers: Provider[] };
+
 export const LaunchSessionBodySchema = z
   .object({
     surface: SurfaceSchema.default('kanban_task'),

@@ -1,11 +1,15 @@
-import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
+import { AppError, type Provider } from '@kandev/protocol';
 import { dialectOf } from '../../platform/store/database';
 import { type Acknowledged, chunks, type ToolListEntry } from './session-events';
 import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { Sql } from '../../platform/store/sql';
+import { parseJsonColumn } from '../../platform/store/row-values';
+import { AgentSessionStateSchema, type LiveRevision } from './agent-session';
+import { LIVE_SESSION_STATES } from './session-lifecycle';
+import { ProvidersColumnSchema } from './session-rows';
 
-// Writes over many sessions at once (a source change fanning out to every live session of a task):
-// a statement per slice of sessions, not per session, so a fan-out's cost is not round trips.
+// Reads and writes over many sessions at once (a source change fanning out to every live session of a
+// task): a statement per slice of sessions, not per session, so a fan-out's cost is not round trips.
 
 /** The columns an acknowledgement sets (the refresh succeeded: its error and attempts cleared). */
 export const acknowledgedColumns = (ack: Acknowledged, now: string) => ({
@@ -66,24 +70,82 @@ export async function recordAppliedMany(db: Sql, entries: readonly ToolListEntry
   }
 }
 
+/** Many sessions' new desired revision, each its own (usually one for all). */
+export interface DesiredRevision {
+  id: string;
+  revision: number;
+}
+
 /**
- * Each session's desired config (they differ: each names its session): one statement per slice of
- * sessions, the rows passed as one JSON document (json_to_recordset on PostgreSQL, json_each on SQLite).
+ * The sessions' desired revision and provider set, written into each stored config by the database
+ * (json_set on SQLite, jsonb_set on PostgreSQL): one statement per revision and slice of sessions, no
+ * config read, rebuilt or sent.
  */
-export async function updateDesiredMany(db: Sql, configs: readonly LaunchConfig[], now: string): Promise<void> {
-  const rows = configs.map((config) => ({
-    id: config.sessionId,
-    revision: config.revision,
-    launch_config: JSON.stringify(redactLaunchConfig(config)),
-  }));
+export async function updateDesiredMany(
+  db: Sql,
+  sessions: readonly DesiredRevision[],
+  providers: readonly Provider[],
+  now: string,
+): Promise<void> {
+  const set = JSON.stringify(providers);
   const statement =
     dialectOf(db) === 'postgres'
-      ? `UPDATE sessions SET revision = v.revision, launch_config = v.launch_config::json, updated_at = ?
-           FROM json_to_recordset(?::json) AS v(id text, revision integer, launch_config text)
-          WHERE sessions.id = v.id`
-      : `UPDATE sessions SET revision = v.value ->> '$.revision', launch_config = v.value ->> '$.launch_config',
-                updated_at = ?
-           FROM json_each(?) AS v
-          WHERE sessions.id = v.value ->> '$.id'`;
-  for (const slice of chunks(rows)) await sendWrite(db, db.raw(statement, [now, JSON.stringify(slice)]));
+      ? `UPDATE sessions SET revision = ?,
+                launch_config = jsonb_set(jsonb_set(launch_config::jsonb, '{revision}', to_jsonb(?::integer)),
+                                          '{providers}', ?::jsonb)::json,
+                updated_at = ?`
+      : `UPDATE sessions SET revision = ?, launch_config = json_set(launch_config, '$.revision', ?, '$.providers', json(?)),
+                updated_at = ?`;
+  const byRevision = new Map<number, string[]>();
+  for (const { id, revision } of sessions) byRevision.set(revision, [...(byRevision.get(revision) ?? []), id]);
+  for (const [revision, ids] of byRevision) {
+    for (const slice of chunks(ids)) {
+      const update = db.raw(`${statement} WHERE id IN (${slice.map(() => '?').join(', ')})`, [
+        revision,
+        revision,
+        set,
+        now,
+        ...slice,
+      ]);
+      await sendWrite(db, update);
+    }
+  }
+}
+
+interface LiveRevisionRow {
+  id: string;
+  state: string;
+  executor: string;
+  agentctl_address: string | null;
+  agentctl_replica: string | null;
+  revision: number | string;
+  providers: unknown;
+}
+
+/**
+ * A task's live sessions as a provider refresh plans them, oldest first: only the columns it needs, and
+ * only the provider set of each stored config (a fan-out reads thousands).
+ */
+export async function liveRevisionsOf(db: Sql, taskId: string): Promise<LiveRevision[]> {
+  const providers =
+    dialectOf(db) === 'postgres' ? "launch_config -> 'providers'" : "json_extract(launch_config, '$.providers')";
+  const rows = (await db('sessions')
+    .select('id', 'state', 'executor', 'agentctl_address', 'agentctl_replica', 'revision')
+    .select(db.raw(`${providers} AS providers`))
+    .where({ task_id: taskId })
+    .whereIn('state', [...LIVE_SESSION_STATES])
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])) as LiveRevisionRow[];
+  return rows.map((row) => {
+    const state = AgentSessionStateSchema.safeParse(row.state);
+    if (!state.success) throw new AppError('internal', `session ${row.id} has an unknown state`);
+    return {
+      id: row.id,
+      state: state.data,
+      executor: row.executor,
+      agentctlAddress: row.agentctl_address,
+      agentctlReplica: row.agentctl_replica ?? null,
+      revision: Number(row.revision),
+      providers: parseJsonColumn(ProvidersColumnSchema, row.providers, 'sessions.launch_config.providers'),
+    };
+  });
 }

@@ -50,7 +50,8 @@ export const SESSION_COLUMNS = columnsOf<SessionRow>({
   updated_at: true,
 });
 
-const ProvidersColumnSchema = z.array(ProviderSchema);
+/** A stored provider set (a JSON array of provider names). */
+export const ProvidersColumnSchema = z.array(ProviderSchema);
 
 export function fromRow(row: SessionRow): AgentSession {
   const state = AgentSessionStateSchema.safeParse(row.state);

@@ -1,9 +1,9 @@
 import { type CreationPosition, inCreationOrder } from '../../platform/store/creation-order';
 import type { Sql } from '../../platform/store/sql';
-import { type LaunchConfig, redactLaunchConfig } from '@kandev/protocol';
+import { type LaunchConfig, type Provider, redactLaunchConfig } from '@kandev/protocol';
 import type { EventStore } from '../../platform/events/event-store';
 import { sendWrite } from '../../platform/store/driver/store-transaction';
-import type { AgentSession, AgentSessionState } from './agent-session';
+import type { AgentSession, AgentSessionState, LiveRevision } from './agent-session';
 import {
   type Acknowledged,
   chunks,
@@ -13,6 +13,8 @@ import {
 } from './session-events';
 import {
   acknowledgedColumns,
+  type DesiredRevision,
+  liveRevisionsOf,
   recordAppliedMany,
   revisionsOf,
   type SessionRevisions,
@@ -136,6 +138,11 @@ export class SessionStore {
       .whereIn('state', [...LIVE_SESSION_STATES])
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(fromRow);
+  }
+
+  /** The task's live sessions as a provider refresh plans them (listLive's order, a few columns). */
+  listLiveRevisions(taskId: string): Promise<LiveRevision[]> {
+    return liveRevisionsOf(this.db, taskId);
   }
 
   /** The id of the task's newest live session (listLive's last), without reading the others. */
@@ -405,8 +412,9 @@ export class SessionStore {
   }
 
   /** New desired configs (a live update's revision bumps): each session's revision and config move together. */
-  updateDesiredMany(configs: readonly LaunchConfig[], now: string): Promise<void> {
-    return updateDesiredMany(this.db, configs, now);
+  /** The sessions' new desired revisions, each stored config moved to `providers` at its revision. */
+  updateDesiredMany(sessions: readonly DesiredRevision[], providers: readonly Provider[], now: string): Promise<void> {
+    return updateDesiredMany(this.db, sessions, providers, now);
   }
 
   /** A refresh did not land: the session keeps what agentctl last acknowledged. */

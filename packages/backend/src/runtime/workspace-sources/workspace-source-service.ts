@@ -9,7 +9,7 @@ import { type RefreshSummary, summarizeRefresh } from '../provider-refresh/provi
 import { newId } from '../../platform/store/row-values';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
 import type { TaskService } from '../../catalogue/tasks/task-service';
-import type { AgentSession } from '../sessions/agent-session';
+import type { LiveRevision } from '../sessions/agent-session';
 import type { Task, TaskAttachment } from '../../catalogue/tasks/task';
 import { type AttachedRepository, inAttachOrder } from '../../catalogue/tasks/task-store';
 import { type AddWorkspaceSourcesBody, planBatch, type WorkspaceSource } from './workspace-source';
@@ -46,7 +46,7 @@ interface BatchRead {
   task: Task;
   attached: readonly AttachedRepository[];
   known: KnownRepositories;
-  live: readonly AgentSession[];
+  live: readonly LiveRevision[];
 }
 
 /** A source validated before anything is read or written: a repository id, or a derived identity. */
@@ -100,7 +100,7 @@ export class WorkspaceSourceService {
         requireTask(stores, taskId),
         stores.tasks.attachedRepositories(taskId),
         this.lookUp(stores, taskId, sources),
-        stores.sessions.listLive(taskId),
+        stores.sessions.listLiveRevisions(taskId),
         this.deps.tasks.pendingActionWithin(stores, taskId, now),
       ]);
       const batch = await this.attach(stores, sources, now, { task, attached, known, live });
@@ -172,7 +172,7 @@ export class WorkspaceSourceService {
         requireTask(stores, taskId),
         stores.repositories.findById(repositoryId),
         stores.tasks.attachedRepositories(taskId),
-        stores.sessions.listLive(taskId),
+        stores.sessions.listLiveRevisions(taskId),
         this.deps.tasks.pendingActionWithin(stores, taskId, now),
       ]);
       if (removed === undefined || !attached.some((attachment) => attachment.repositoryId === repositoryId)) {
