@@ -1,6 +1,6 @@
 // agentctl's MCP listener under abuse, against the real built daemon: connection caps (429 with a
 // JSON-RPC reason), idle connections closed and freed (memory included), 4xx for malformed requests
-// (the same on the GET stream's direct path as through Express), and HTTP timeouts for clients that
+// (the same on the direct path of a GET stream or a POST as through Express), and HTTP timeouts for clients that
 // never finish a request.
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -234,6 +234,38 @@ describe('agentctl MCP connection hygiene', () => {
       const direct = await answer(target, headers);
       expect({ what, status: direct.status }).toEqual({ what, status });
       expect({ what, ...(await answer(`${target}/`, headers)) }).toEqual({ what, ...direct });
+    }
+  });
+
+  test('a POST is refused alike on the exact path (served without Express) and through Express', async () => {
+    const { daemon, url } = await setup({});
+    const base = `http://127.0.0.1:${daemon.ready.mcpPort}`;
+    const json = { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const answer = async (target: string, headers: Record<string, string>, body: string) => {
+      const response = await fetch(target, { method: 'POST', headers, body });
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        challenge: response.headers.get('www-authenticate'),
+        body: await response.json(),
+      };
+    };
+    const listTools = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const cases: [string, string, Record<string, string>, string, number][] = [
+      ['bad percent-encoding', `${base}/sessions/%ZZ/mcp`, json, listTools, 400],
+      ['wrong token', url('a'), { ...json, authorization: 'Bearer wrong' }, listTools, 401],
+      ['unknown session', `${base}/sessions/${sessionUuid('nobody')}/mcp`, json, listTools, 401],
+      ['not JSON', url('a'), json, '{"jsonrpc":', 400],
+      ['over 1 MB', url('a'), json, JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }), 413],
+      ['an empty batch', url('a'), json, '[]', 400],
+      ['no mcp-session-id', url('a'), json, listTools, 400],
+      ['unknown mcp-session-id', url('a'), { ...json, 'mcp-session-id': 'not-a-connection' }, listTools, 404],
+    ];
+    for (const [what, target, headers, body, status] of cases) {
+      // The trailing slash is the same route to Express, and not the exact path the direct handler takes.
+      const direct = await answer(target, headers, body);
+      expect({ what, status: direct.status }).toEqual({ what, status });
+      expect({ what, ...(await answer(`${target}/`, headers, body)) }).toEqual({ what, ...direct });
     }
   });
 

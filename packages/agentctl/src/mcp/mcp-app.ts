@@ -6,7 +6,7 @@ import { JSONRPC_PARSE_ERROR, sendHttpError } from './http-error';
 import { createMcpEndpoint, type McpEndpoint, MCP_MAX_BODY_BYTES, type McpEndpointDeps } from './mcp-endpoint';
 
 export const MCP_ROUTE = '/sessions/:sessionId/mcp';
-/** The route's exact form (a GET there skips Express); its case and trailing-slash variants go through Express. */
+/** The route's exact form (a GET or POST there skips Express); its case and trailing-slash variants go through Express. */
 const EXACT_MCP_PATH = /^\/sessions\/([^/?#]+)\/mcp(?:\?.*)?$/;
 
 const INVALID_PATH_ENCODING = 'the request path is not valid percent-encoding';
@@ -21,44 +21,61 @@ interface BodyParserError {
   type?: unknown;
 }
 
+/** The answer to a request the MCP route could not take: its path, its body, or an unexpected error. */
+function sendRequestError(err: unknown, res: ServerResponse, log: Logger): void {
+  // The router could not percent-decode the session id in the path (e.g. /sessions/%ZZ/mcp).
+  if (err instanceof URIError) return sendHttpError(res, 400, INVALID_PATH_ENCODING);
+  const type = typeof err === 'object' && err !== null ? (err as BodyParserError).type : undefined;
+  if (type === 'entity.too.large') return sendHttpError(res, 413, `request body over ${MCP_MAX_BODY_BYTES} bytes`);
+  if (type === 'entity.parse.failed')
+    return sendHttpError(res, 400, 'request body is not valid JSON', JSONRPC_PARSE_ERROR);
+  log.error({ err }, 'MCP request failed');
+  sendHttpError(res, 500, 'internal error');
+}
+
 function errorHandler(log: Logger): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    // The router could not percent-decode the session id in the path (e.g. /sessions/%ZZ/mcp).
-    if (err instanceof URIError) return sendHttpError(res, 400, INVALID_PATH_ENCODING);
-    const type = typeof err === 'object' && err !== null ? (err as BodyParserError).type : undefined;
-    if (type === 'entity.too.large') return sendHttpError(res, 413, `request body over ${MCP_MAX_BODY_BYTES} bytes`);
-    if (type === 'entity.parse.failed')
-      return sendHttpError(res, 400, 'request body is not valid JSON', JSONRPC_PARSE_ERROR);
-    log.error({ err }, 'MCP request failed');
-    sendHttpError(res, 500, 'internal error');
-  };
+  return (err: unknown, _req, res, _next) => sendRequestError(err, res, log);
+}
+
+/** Reads a JSON body as the Express route does (express.json: its limit, media type and errors). */
+type JsonBodyReader = (req: IncomingMessage, res: ServerResponse, done: (err?: unknown) => void) => void;
+
+interface DirectRoute {
+  endpoint: McpEndpoint;
+  allowedHosts: readonly string[];
+  readJson: JsonBodyReader;
+  log: Logger;
 }
 
 /**
- * A GET on the exact MCP route (an SSE stream, held for as long as the client stays connected) served
- * without Express, with the same host check, errors and endpoint. Express gives every request and
- * response it handles a hidden class of its own (it swaps their prototypes), and a held stream keeps
- * both alive: about 2 KB of heap per idle connection, and more in the old-space pages they fragment.
- * Returns false when the request is not such a GET (Express serves it).
+ * A GET or a POST on the exact MCP route served without Express, with the same host check, body
+ * parser, errors and endpoint. Express gives every request and response it handles a hidden class of
+ * its own (it swaps their prototypes): a held GET stream kept both alive (about 2 KB of heap per idle
+ * connection, and more in the old-space pages they fragment), and on a POST (tools/list, every tool
+ * call) its routing and the swap were a good part of agentctl's own time. Returns false when the
+ * request is not one of those (Express serves it).
  */
-function serveStreamDirectly(
-  direct: { endpoint: McpEndpoint; allowedHosts: readonly string[]; log: Logger },
-  req: IncomingMessage,
-  res: ServerResponse,
-): boolean {
-  const match = req.method === 'GET' && req.url !== undefined ? EXACT_MCP_PATH.exec(req.url) : null;
+function serveDirectly(direct: DirectRoute, req: IncomingMessage, res: ServerResponse): boolean {
+  const { method, url } = req;
+  const match = (method === 'GET' || method === 'POST') && url !== undefined ? EXACT_MCP_PATH.exec(url) : null;
   if (match === null) return false;
   if (!hostAllowed(req, res, direct.allowedHosts)) return true;
   let sessionId: string;
   try {
     sessionId = decodeURIComponent(match[1] ?? '');
-  } catch {
-    sendHttpError(res, 400, INVALID_PATH_ENCODING);
+  } catch (err) {
+    sendRequestError(err, res, direct.log);
     return true;
   }
-  direct.endpoint(req, res, sessionId, undefined).catch((err: unknown) => {
-    direct.log.error({ err }, 'MCP request failed');
-    sendHttpError(res, 500, 'internal error');
+  const serve = (body: unknown) =>
+    direct.endpoint(req, res, sessionId, body).catch((err: unknown) => sendRequestError(err, res, direct.log));
+  if (method === 'GET') {
+    void serve(undefined);
+    return true;
+  }
+  direct.readJson(req, res, (err) => {
+    if (err !== undefined) sendRequestError(err, res, direct.log);
+    else void serve((req as IncomingMessage & { body?: unknown }).body);
   });
   return true;
 }
@@ -81,13 +98,19 @@ export function createMcpApp(deps: McpAppDeps): RequestListener {
     const { sessionId } = req.params;
     return endpoint(req, res, typeof sessionId === 'string' ? sessionId : '', req.body as unknown);
   };
-  app.post(MCP_ROUTE, express.json({ limit: MCP_MAX_BODY_BYTES }), route);
+  const readJson = express.json({ limit: MCP_MAX_BODY_BYTES });
+  app.post(MCP_ROUTE, readJson, route);
   app.get(MCP_ROUTE, route);
   app.delete(MCP_ROUTE, route);
   app.use((_req, res) => sendHttpError(res, 404, 'not found'));
   app.use(errorHandler(deps.log));
-  const direct = { endpoint, allowedHosts: [...LOCAL_HOST_NAMES, ...deps.allowedHosts], log: deps.log };
+  const direct: DirectRoute = {
+    endpoint,
+    allowedHosts: [...LOCAL_HOST_NAMES, ...deps.allowedHosts],
+    readJson,
+    log: deps.log,
+  };
   return (req, res) => {
-    if (!serveStreamDirectly(direct, req, res)) app(req, res);
+    if (!serveDirectly(direct, req, res)) app(req, res);
   };
 }
