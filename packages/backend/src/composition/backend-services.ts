@@ -10,7 +10,7 @@ import { GitlabError } from '../integrations/gitlab/gitlab-client';
 import type { Logger } from '../platform/logger/logger';
 import { type BackendMetrics, createBackendMetrics } from '../platform/metrics/backend-metrics';
 import { AGENT_SESSION_STATES } from '../runtime/sessions/agent-session';
-import { pruneEndedSessionDetails } from '../runtime/sessions/session-history';
+import { pruneEndedSessionDetails } from '../runtime/sessions/store/session-history';
 import { pruneAudit } from '../platform/events/audit-log';
 import { MrEvaluator, type WorkspaceGitlab } from '../integrations/gitlab/mr-evaluator';
 import { MrPoller } from '../integrations/gitlab/mr-poller';

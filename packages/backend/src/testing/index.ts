@@ -103,7 +103,7 @@ export { type AgentctlEndpoint } from '../runtime/agentctl/executor';
 export { AgentctlLossHandler } from '../runtime/agentctl-repair/agentctl-loss';
 export { replicaGoneReason, ReplicaLocalSessions } from '../runtime/agentctl-repair/replica-local-sessions';
 export { SessionLanes } from '../runtime/sessions/session-lanes';
-export { pruneEndedSessionDetails } from '../runtime/sessions/session-history';
+export { pruneEndedSessionDetails } from '../runtime/sessions/store/session-history';
 export { loadBackendId } from '../runtime/executors/backend-id';
 export { DockerTokenFiles } from '../runtime/executors/docker/docker-token-files';
 export { type V1Pod, type V1Secret } from '../runtime/executors/kubernetes/kubernetes-api';

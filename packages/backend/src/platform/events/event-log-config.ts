@@ -3,7 +3,7 @@ import type { EventRetention } from './event-store';
 /** The event log's bounds and the live streams' limits (docs/configuration.md, KANDEV_EVENT_*). */
 export interface EventLogConfig {
   retention: EventRetention;
-  /** Ended sessions' details (runtime/sessions/session-history.ts) are kept this long after they ended. */
+  /** Ended sessions' details (runtime/sessions/store/session-history.ts) are kept this long after they ended. */
   sessionDetailMaxAgeMs: number;
   /** The audit trail (audit-log.ts) keeps its entries this long, however soon the log drops the events. */
   auditMaxAgeMs: number;

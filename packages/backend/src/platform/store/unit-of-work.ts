@@ -13,7 +13,7 @@ import { QuestionStore } from '../../runtime/questions/question-store';
 import { RepositoryStore } from '../../catalogue/repositories/repository-store';
 import type { SecretBox } from '../secrets/secret-box';
 import { runTransaction } from './driver/store-transaction';
-import { SessionStore } from '../../runtime/sessions/session-store';
+import { SessionStore } from '../../runtime/sessions/store/session-store';
 import type { Sql } from './sql';
 import { TaskStore } from '../../catalogue/tasks/task-store';
 import { WorkspaceStore } from '../../catalogue/workspaces/workspace-store';

@@ -7,7 +7,7 @@ import type { Logger } from '../../platform/logger/logger';
 import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { AgentGone } from '../sessions/agent-session';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
-import type { Acknowledged } from '../sessions/session-store';
+import type { Acknowledged } from '../sessions/store/session-store';
 import type { ToolListEntry } from '../sessions/session-events';
 import {
   aheadMessage,

@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/logger/logger';
 import type { Stores } from '../../platform/store/unit-of-work';
 import type { AttachedSet } from '../../catalogue/repositories/provider-set';
 import type { AgentSessionState, LiveRevision } from '../sessions/agent-session';
-import type { DesiredRevision } from '../sessions/session-fan-out-writes';
+import type { DesiredRevision } from '../sessions/store/session-fan-out-writes';
 import type { ProviderPusher, PushesInFlight, PushTarget } from './provider-pusher';
 import { isSettledLive } from '../sessions/session-lifecycle';
 import {

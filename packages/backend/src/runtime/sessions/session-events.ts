@@ -5,7 +5,7 @@ import { sendWrite } from '../../platform/store/driver/store-transaction';
 import type { AgentSession, AgentSessionState } from './agent-session';
 import type { Provider } from '@kandev/protocol';
 import type { Sql } from '../../platform/store/sql';
-import { keepHistory } from './session-history';
+import { keepHistory } from './store/session-history';
 
 /**
  * What agentctl acknowledged: a revision and the providers it holds with it, and (when the answer
@@ -32,7 +32,7 @@ export function toolListDiff(previous: readonly string[], next: readonly string[
 /**
  * The session store's events, on its connection: session.state_changed for every state write that won,
  * tools.changed when an acknowledged tool list differs from the one kept in `session_tool_lists`; each
- * also kept in the session's history (session-history.ts), which outlives the event log.
+ * also kept in the session's history (store/session-history.ts), which outlives the event log.
  */
 export class SessionEventRecorder {
   constructor(

@@ -11,7 +11,7 @@ import {
   QuestionStateSchema,
   StoredQuestionItemSchema,
 } from '../questions/question';
-import type { SessionHistoryEntry } from '../sessions/session-history';
+import type { SessionHistoryEntry } from '../sessions/store/session-history';
 import {
   ParentClosedReasonSchema,
   type ParentQuestion,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Retention of ended sessions' details (runtime/sessions/session-history.ts) finds a session's history
+// Retention of ended sessions' details (runtime/sessions/store/session-history.ts) finds a session's history
 // rows by session and kind; without this index each pruning batch would scan the whole history.
 // Portable DDL.
 

@@ -1,11 +1,11 @@
 import { AppError, type Provider } from '@kandev/protocol';
-import { dialectOf } from '../../platform/store/database';
-import { type Acknowledged, chunks, type ToolListEntry } from './session-events';
-import { sendWrite } from '../../platform/store/driver/store-transaction';
-import type { Sql } from '../../platform/store/sql';
-import { parseJsonColumn } from '../../platform/store/row-values';
-import { AgentSessionStateSchema, type LiveRevision } from './agent-session';
-import { LIVE_SESSION_STATES } from './session-lifecycle';
+import { dialectOf } from '../../../platform/store/database';
+import { type Acknowledged, chunks, type ToolListEntry } from '../session-events';
+import { sendWrite } from '../../../platform/store/driver/store-transaction';
+import type { Sql } from '../../../platform/store/sql';
+import { parseJsonColumn } from '../../../platform/store/row-values';
+import { AgentSessionStateSchema, type LiveRevision } from '../agent-session';
+import { LIVE_SESSION_STATES } from '../session-lifecycle';
 import { ProvidersColumnSchema } from './session-rows';
 
 // Reads and writes over many sessions at once (a source change fanning out to every live session of a

@@ -1,7 +1,7 @@
 import { AppError, LaunchConfigSchema, ProviderSchema, redactLaunchConfig, SurfaceSchema } from '@kandev/protocol';
 import { z } from 'zod';
-import { columnsOf, parseJsonColumn, toIsoString, toNullableIsoString } from '../../platform/store/row-values';
-import { type AgentSession, AgentSessionStateSchema } from './agent-session';
+import { columnsOf, parseJsonColumn, toIsoString, toNullableIsoString } from '../../../platform/store/row-values';
+import { type AgentSession, AgentSessionStateSchema } from '../agent-session';
 
 // A session as the sessions table holds it: the launch config redacted (the MCP token never reaches
 // the database), JSON columns parsed and checked on the way out.

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { type NewEvent, PRUNE_BATCH, type PruneOptions, restAfter } from '../../platform/events/event-store';
-import { ENDED_SESSION_STATES } from './session-lifecycle';
-import { sendWrite } from '../../platform/store/driver/store-transaction';
-import { parseJsonColumn, toIsoString } from '../../platform/store/row-values';
-import type { Sql } from '../../platform/store/sql';
-import { fromTimeBound, type TimeBound } from '../../platform/store/time-keyset';
+import { type NewEvent, PRUNE_BATCH, type PruneOptions, restAfter } from '../../../platform/events/event-store';
+import { ENDED_SESSION_STATES } from '../session-lifecycle';
+import { sendWrite } from '../../../platform/store/driver/store-transaction';
+import { parseJsonColumn, toIsoString } from '../../../platform/store/row-values';
+import type { Sql } from '../../../platform/store/sql';
+import { fromTimeBound, type TimeBound } from '../../../platform/store/time-keyset';
 
 // A session's history (the `session_history` table): its state changes and tool-list revisions, kept
 // for its task's timeline after the event log has dropped the events that announced them.
