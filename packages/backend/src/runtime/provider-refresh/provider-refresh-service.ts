@@ -1,4 +1,4 @@
-import type { Provider } from '@kandev/protocol';
+import { normalizeProviderSet, type Provider } from '@kandev/protocol';
 import type { SessionPlacement } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
 import type { Stores } from '../../platform/store/unit-of-work';
@@ -78,13 +78,9 @@ export class ProviderRefreshService {
   ): Promise<RefreshPlan> {
     const sessions: PlannedSession[] = [];
     const bumped: DesiredRevision[] = [];
-    let next: Provider[] = [...providers]; // every bump's set: the same normalized set for each session
     for (const session of live) {
       const decision = decideProviderRefresh({ revision: session.revision, providers: session.providers }, providers);
-      if (decision.kind === 'bump') {
-        bumped.push({ id: session.id, revision: decision.revision });
-        next = decision.providers;
-      }
+      if (decision.kind === 'bump') bumped.push({ id: session.id, revision: decision.revision });
       sessions.push({
         sessionId: session.id,
         placement: {
@@ -99,7 +95,8 @@ export class ProviderRefreshService {
         bumped: decision.kind === 'bump',
       });
     }
-    if (bumped.length > 0) await stores.sessions.updateDesiredMany(bumped, next, now);
+    // Every bump moves to the same set: the task's, as decideProviderRefresh normalizes it.
+    if (bumped.length > 0) await stores.sessions.updateDesiredMany(bumped, normalizeProviderSet(providers), now);
     return { taskId, providers, repositoryIds, sessions };
   }
 

@@ -97,7 +97,11 @@ export async function updateDesiredMany(
       : `UPDATE sessions SET revision = ?, launch_config = json_set(launch_config, '$.revision', ?, '$.providers', json(?)),
                 updated_at = ?`;
   const byRevision = new Map<number, string[]>();
-  for (const { id, revision } of sessions) byRevision.set(revision, [...(byRevision.get(revision) ?? []), id]);
+  for (const { id, revision } of sessions) {
+    const ids = byRevision.get(revision) ?? [];
+    ids.push(id);
+    byRevision.set(revision, ids);
+  }
   for (const [revision, ids] of byRevision) {
     for (const slice of chunks(ids)) {
       const update = db.raw(`${statement} WHERE id IN (${slice.map(() => '?').join(', ')})`, [
