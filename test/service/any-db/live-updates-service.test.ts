@@ -196,6 +196,7 @@ describe('live-update services (in process, fake agentctl)', () => {
 
     expect(batch.refresh.status).toBe('applied');
     expect(batch.refresh.sessions.filter((session) => session.status === 'applied')).toHaveLength(1001);
+    expect(env.agentctl.providerCallSizes).toEqual([500, 500, 1]);
     // The change's own transaction, then one per answered call.
     expect(env.sql.filter((q) => /^\s*commit\b/i.test(q))).toHaveLength(4);
     expect(env.sql.filter((q) => SESSION_BY_ID.test(q))).toHaveLength(3);

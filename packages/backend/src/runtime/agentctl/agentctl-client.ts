@@ -24,7 +24,7 @@ import {
   type ProviderUpdate,
   type ProviderUpdateOutcome,
   type SentProviderUpdates,
-  sendInMessages,
+  sendMessage,
 } from './provider-updates';
 
 export type { ProviderUpdate, ProviderUpdateOutcome, ProvidersHeld, SentProviderUpdates } from './provider-updates';
@@ -55,9 +55,9 @@ export function promptAcceptedFromWire(response: WirePromptResponseOutput): Prom
 export interface AgentctlApi {
   createSession(config: LaunchConfig): Promise<RuntimeSessionState>;
   /**
-   * Many sessions' provider updates on the StreamProviderUpdates stream, in messages of a bounded size
-   * (provider-updates.ts): resolves once they are on the stream; the answer holds one result per
-   * update, in order.
+   * Many sessions' provider updates in one StreamProviderUpdates call, at most
+   * PROVIDER_UPDATES_PER_MESSAGE (provider-updates.ts): resolves once the call is on its stream; its
+   * answer holds one result per update, in order.
    */
   sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates>;
   /** An MCP-only session the agentctl lost, registered again from its stored config and token hash. */
@@ -98,7 +98,7 @@ export class AgentctlClient implements AgentctlApi {
   }
 
   sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates> {
-    return sendInMessages((batch) => this.providerUpdates.send(batch), updates);
+    return sendMessage((batch) => this.providerUpdates.send(batch), updates);
   }
 
   /** sendProviderUpdates, and its answer. */

@@ -1,7 +1,6 @@
 import {
   AppError,
   appErrorFromFailure,
-  isAppError,
   type Provider,
   providersFromWire,
   providerToWire,
@@ -22,13 +21,6 @@ import {
  * stream. 500 sessions with long tool lists stay far below it.
  */
 export const PROVIDER_UPDATES_PER_MESSAGE = 500;
-
-/** `items` in slices of at most one message's worth (`perMessage`), in order. */
-export function inMessages<T>(items: readonly T[], perMessage = PROVIDER_UPDATES_PER_MESSAGE): T[][] {
-  const messages: T[][] = [];
-  for (let i = 0; i < items.length; i += perMessage) messages.push(items.slice(i, i + perMessage));
-  return messages;
-}
 
 /** One session's provider update, as a StreamProviderUpdates call carries it. */
 export interface ProviderUpdate {
@@ -92,54 +84,24 @@ export function providerUpdatesFromWire(
   });
 }
 
-function toWire(updates: readonly ProviderUpdate[]): WireBatch {
-  return {
+/**
+ * One message's worth of updates on the stream (at most PROVIDER_UPDATES_PER_MESSAGE: the caller
+ * slices), with its parsed answer to come.
+ */
+export async function sendMessage(send: SendBatch, updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates> {
+  if (updates.length > PROVIDER_UPDATES_PER_MESSAGE) {
+    throw new AppError(
+      'internal',
+      `agentctl StreamProviderUpdates: ${updates.length} updates in one call, at most ${PROVIDER_UPDATES_PER_MESSAGE}`,
+    );
+  }
+  const wire = {
     updates: updates.map(({ sessionId, providers, revision }) => ({
       session_id: sessionId,
       providers: providers.map(providerToWire),
       revision: String(revision),
     })),
   };
-}
-
-/** One message's answer: its updates' outcomes, or the error it got instead, for each of its `size` updates. */
-type MessageAnswer = { outcomes: ProviderUpdateOutcome[] } | { error: AppError; size: number };
-
-/**
- * Sends `updates` in messages of at most `perMessage`, in order, and joins their answers: one outcome
- * per update, in order. A message that got no answer fails its own updates with its error; the answer
- * as a whole fails only when no message got one, as a single call would.
- */
-export async function sendInMessages(
-  send: SendBatch,
-  updates: readonly ProviderUpdate[],
-  perMessage = PROVIDER_UPDATES_PER_MESSAGE,
-): Promise<SentProviderUpdates> {
-  const messages = inMessages(updates, perMessage);
-  // Each answer stays wrapped: an async function resolving a promise would wait for it.
-  const sent = await Promise.all(
-    messages.map(async (message): Promise<{ answer: Promise<MessageAnswer> }> => {
-      const { answer } = await send(toWire(message));
-      return {
-        answer: answer
-          .then((response): MessageAnswer => ({ outcomes: providerUpdatesFromWire(message, response) }))
-          .catch((error: unknown): MessageAnswer => ({ error: asAppError(error), size: message.length })),
-      };
-    }),
-  );
-  return { answer: Promise.all(sent.map(({ answer }) => answer)).then(joined) };
-}
-
-function asAppError(error: unknown): AppError {
-  return isAppError(error) ? error : new AppError('internal', `agentctl StreamProviderUpdates: ${String(error)}`);
-}
-
-function joined(answers: readonly MessageAnswer[]): ProviderUpdateOutcome[] {
-  const [first] = answers;
-  if (first !== undefined && 'error' in first && answers.every((answer) => 'error' in answer)) throw first.error;
-  return answers.flatMap((answer) =>
-    'error' in answer
-      ? Array.from({ length: answer.size }, (): ProviderUpdateOutcome => ({ ok: false, error: answer.error }))
-      : answer.outcomes,
-  );
+  const { answer } = await send(wire);
+  return { answer: answer.then((response) => providerUpdatesFromWire(updates, response)) };
 }

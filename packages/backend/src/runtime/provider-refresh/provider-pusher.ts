@@ -1,6 +1,6 @@
 import { AppError, isAppError, type Provider } from '@kandev/protocol';
 import type { AgentctlApi, ProviderUpdateOutcome } from '../agentctl/agentctl-client';
-import { inMessages } from '../agentctl/provider-updates';
+import { PROVIDER_UPDATES_PER_MESSAGE } from '../agentctl/provider-updates';
 import type { Agentctls } from '../agentctl/agentctls';
 import { onSameAgentctl, type SessionPlacement } from '../agentctl/executor';
 import type { Logger } from '../../platform/logger/logger';
@@ -8,7 +8,7 @@ import type { BackendMetrics } from '../../platform/metrics/backend-metrics';
 import type { AgentGone } from '../sessions/agent-session';
 import type { Stores, UnitOfWork } from '../../platform/store/unit-of-work';
 import type { Acknowledged } from '../sessions/store/session-store';
-import type { ToolListEntry } from '../sessions/session-events';
+import { chunks, type ToolListEntry } from '../sessions/session-events';
 import {
   aheadMessage,
   compareHeldRevision,
@@ -112,10 +112,11 @@ export class ProviderPusher {
 
   /**
    * Sends each target's revision straight to its agentctl, on its StreamProviderUpdates stream in calls
-   * of a bounded size (agentctl/provider-updates.ts), and records every acknowledgement in one transaction. agentctl applies only a revision above the one
-   * it holds (STALE otherwise) and answers with what it holds, so no probe is needed: a push whose
-   * deadline passed may still land later, but it carries a revision this backend issued, never one
-   * past the desired one (docs/architecture.md, provider flow).
+   * of at most PROVIDER_UPDATES_PER_MESSAGE, and records each call's acknowledgements in one
+   * transaction. agentctl applies only a revision above the one it holds (STALE otherwise) and answers
+   * with what it holds, so no probe is needed: a push whose deadline passed may still land later, but
+   * it carries a revision this backend issued, never one past the desired one (docs/architecture.md,
+   * provider flow).
    */
   async syncMany(targets: readonly PushTarget[]): Promise<PushResult[]> {
     return this.record(await this.send(targets));
@@ -130,7 +131,7 @@ export class ProviderPusher {
     const forwarded: Forwarded[] = [];
     const calls = await Promise.all(
       this.groupByAgentctl(targets, failed, forwarded).flatMap(({ client, members }) =>
-        inMessages(members).map((message) => this.call(client, message)),
+        chunks(members, PROVIDER_UPDATES_PER_MESSAGE).map((message) => this.call(client, message)),
       ),
     );
     return { count: targets.length, calls, failed, forwarded };

@@ -32,6 +32,7 @@ import type {
   ProvidersHeld,
   TurnCancellation,
 } from '../../runtime/agentctl/agentctl-client';
+import { PROVIDER_UPDATES_PER_MESSAGE } from '../../runtime/agentctl/provider-updates';
 import { type AgentSetup, ScriptedAgents, type TurnFinish, type TurnOutput } from './scripted-agents';
 import { type Method, ScriptedFailures } from './scripted-failures';
 import { HELD_AT, SessionEventBuffer } from './session-event-buffer';
@@ -59,6 +60,8 @@ export class FakeAgentctl implements AgentctlApi {
   /** Every call, in order, one line each. */
   readonly calls: string[] = this.failures.calls;
   readonly promptCalls: PromptCall[] = [];
+  /** The number of updates in each provider-update call, in order. */
+  readonly providerCallSizes: number[] = [];
   /** Prompts that reached an agent (a new id accepted), in order: at most once per id. */
   readonly delivered: { sessionId: string; promptId: string; text: string }[] = [];
   /** Every event emitted, in order. */
@@ -148,6 +151,10 @@ export class FakeAgentctl implements AgentctlApi {
 
   /** On its stream at once: the fake's calls start when made. */
   sendProviderUpdates(updates: readonly ProviderUpdate[]): Promise<SentProviderUpdates> {
+    this.providerCallSizes.push(updates.length);
+    if (updates.length > PROVIDER_UPDATES_PER_MESSAGE) {
+      return Promise.reject(new AppError('internal', `${updates.length} updates in one call`));
+    }
     return Promise.resolve({ answer: this.updateProvidersBatch(updates) });
   }
 
